@@ -1,0 +1,42 @@
+#pragma once
+/// The one door to a backend. A backend moves data in and out and executes OpCalls; it has no
+/// per-op virtual functions, so decorators (autodiff, lazy/fusion, tracing) implement one method.
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "burn/backend/op.hpp"
+#include "burn/core/device.hpp"
+#include "burn/tensor/data.hpp"
+
+namespace burn {
+
+/// A backend's tensor. Metadata is immutable; backends subclass it with their storage.
+struct TensorImpl {
+    TensorImpl(Dims shape_, DType dtype_, Device device_) : shape(shape_), dtype(dtype_), device(device_) {}
+    virtual ~TensorImpl() = default;
+    const Dims shape;
+    const DType dtype;
+    const Device device;
+};
+using TensorRef = std::shared_ptr<TensorImpl>;
+using TensorRefs = std::vector<TensorRef>;
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string_view name() const = 0;
+    /// Copies host data onto device.
+    virtual TensorRef from_host(const TensorData& data, const Device& device) = 0;
+    /// Copies a tensor to the host (blocks until it is computed).
+    virtual TensorData to_host(const TensorRef& tensor) = 0;
+    /// Whether execute can run this call (a missing kernel, an unsupported dtype).
+    virtual bool supports(const OpCall& call, const TensorRefs& inputs) const = 0;
+    /// Runs the op. Inputs are passed by value: a backend may reuse the buffer of an input it holds
+    /// the only reference to (in-place elementwise). The frontend has validated everything.
+    virtual TensorRefs execute(const OpCall& call, TensorRefs inputs) = 0;
+    /// Waits until every queued op has finished.
+    virtual void sync() = 0;
+};
+
+}  // namespace burn

@@ -1,0 +1,60 @@
+#pragma once
+/// Errors. Every failure in the library goes through BURN_THROW, so a build without exceptions can
+/// redirect it (define BURN_ERROR_HANDLER before including to take over).
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace burn {
+
+/// Base of every error the library raises. The message names the op, shapes, dtypes and devices.
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+/// A shape or rank does not fit the op.
+class ShapeError : public Error {
+    using Error::Error;
+};
+/// A dtype or tensor kind does not fit the op.
+class DTypeError : public Error {
+    using Error::Error;
+};
+/// Tensors on different devices, or a device/backend that is not available.
+class DeviceError : public Error {
+    using Error::Error;
+};
+/// An index out of range.
+class IndexError : public Error {
+    using Error::Error;
+};
+/// Files and streams.
+class IoError : public Error {
+    using Error::Error;
+};
+
+namespace detail {
+/// Builds a message from any streamable parts: detail::msg("[add] lhs ", shape, " rhs ", shape).
+template <class... Parts>
+std::string msg(const Parts&... parts) {
+    std::ostringstream os;
+    (os << ... << parts);
+    return os.str();
+}
+[[noreturn]] void throw_error(int kind, const std::string& message);
+}  // namespace detail
+
+enum class ErrorKind : int { generic = 0, shape, dtype, device, index, io };
+
+}  // namespace burn
+
+/// Throws burn::Error (or the subclass named by kind) built from streamable parts.
+#define BURN_THROW_KIND(kind, ...) \
+    ::burn::detail::throw_error(static_cast<int>(::burn::ErrorKind::kind), ::burn::detail::msg(__VA_ARGS__))
+#define BURN_THROW(...) BURN_THROW_KIND(generic, __VA_ARGS__)
+/// Checks a condition; on failure throws the given kind of error with the message parts.
+#define BURN_CHECK_KIND(cond, kind, ...)            \
+    do {                                            \
+        if (!(cond)) BURN_THROW_KIND(kind, __VA_ARGS__); \
+    } while (0)
+#define BURN_CHECK(cond, ...) BURN_CHECK_KIND(cond, generic, __VA_ARGS__)

@@ -1,0 +1,118 @@
+#pragma once
+/// The rank-erased frontend: every op validates its inputs here (naming the op, shapes, dtypes and
+/// devices in errors) and reaches the backend through Backend::execute. Tensor<D, K> forwards here.
+/// Arguments are taken by value so that temporaries can be reused in place by the backend.
+#include <utility>
+#include <vector>
+
+#include "burn/tensor/data.hpp"
+#include "burn/tensor/kind.hpp"
+#include "burn/tensor/slice.hpp"
+#include "burn/tensor/tensor_any.hpp"
+
+namespace burn::ops {
+
+// ---- creation
+TensorAny from_data(const TensorData& data, const Device& device);
+TensorData into_data(const TensorAny& x);
+TensorAny full(const Dims& shape, double value, DType dtype, const Device& device);
+TensorAny empty(const Dims& shape, DType dtype, const Device& device);
+TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const Device& device);
+TensorAny eye(int64_t n, DType dtype, const Device& device);
+TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const Device& device);
+TensorAny to_device(TensorAny x, const Device& device);
+
+// ---- elementwise, generated from elementwise.def. Binary ops broadcast (equal ranks).
+#define BURN_UNARY(name, kinds, body, domain) TensorAny name(TensorAny x, double p0 = 0, double p1 = 0);
+#define BURN_UNARY_PRED(name, kinds, body, domain) TensorAny name(TensorAny x);
+#define BURN_BINARY(name, kinds, body, domain) \
+    TensorAny name(TensorAny a, TensorAny b);  \
+    TensorAny name##_scalar(TensorAny a, double b);
+#define BURN_COMPARE(name, kinds, body, domain) \
+    TensorAny name(TensorAny a, TensorAny b);   \
+    TensorAny name##_elem(TensorAny a, double b);
+#define BURN_TERNARY(name, kinds, body, domain) TensorAny name(TensorAny c, TensorAny a, TensorAny b);
+#include "burn/backend/elementwise.def"
+
+/// x - s (reversed operands for scalar - tensor)
+TensorAny rsub_scalar(TensorAny x, double s);
+TensorAny rdiv_scalar(TensorAny x, double s);
+TensorAny mask_fill(TensorAny x, TensorAny mask, double value);
+TensorAny cast(TensorAny x, DType dtype);
+TensorAny powi(TensorAny x, TensorAny exponent);
+
+// ---- activations that are compositions or fused kernels
+TensorAny softmax(TensorAny x, int64_t dim);
+TensorAny log_softmax(TensorAny x, int64_t dim);
+
+// ---- reductions (keep the reduced dim with size 1)
+TensorAny sum_dim(TensorAny x, int64_t dim);
+TensorAny mean_dim(TensorAny x, int64_t dim);
+TensorAny prod_dim(TensorAny x, int64_t dim);
+TensorAny max_dim(TensorAny x, int64_t dim);
+TensorAny min_dim(TensorAny x, int64_t dim);
+std::pair<TensorAny, TensorAny> max_dim_with_indices(TensorAny x, int64_t dim);
+std::pair<TensorAny, TensorAny> min_dim_with_indices(TensorAny x, int64_t dim);
+TensorAny argmax(TensorAny x, int64_t dim);
+TensorAny argmin(TensorAny x, int64_t dim);
+TensorAny any_dim(TensorAny x, int64_t dim);
+TensorAny all_dim(TensorAny x, int64_t dim);
+/// Full reductions give shape [1].
+TensorAny sum(TensorAny x);
+TensorAny mean(TensorAny x);
+TensorAny prod(TensorAny x);
+TensorAny max(TensorAny x);
+TensorAny min(TensorAny x);
+TensorAny any(TensorAny x);
+TensorAny all(TensorAny x);
+/// Variance along dim (keeps it); correction 1 = sample variance, 0 = biased.
+TensorAny var(TensorAny x, int64_t dim, int64_t correction);
+TensorAny cumsum(TensorAny x, int64_t dim);
+/// Sorted values and i32 indices along dim.
+std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending);
+std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim);
+
+// ---- matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dims broadcast
+TensorAny matmul(TensorAny a, TensorAny b);
+
+// ---- layout (views where possible)
+/// new_shape may hold one -1, inferred from the element count.
+TensorAny reshape(TensorAny x, const Dims& new_shape);
+TensorAny permute(TensorAny x, const Dims& axes);
+TensorAny swap_dims(TensorAny x, int64_t a, int64_t b);
+TensorAny expand(TensorAny x, const Dims& shape);
+TensorAny flip(TensorAny x, const Dims& axes);
+TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges);
+TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values);
+TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length);
+std::vector<TensorAny> chunk(TensorAny x, int64_t chunks, int64_t dim);
+std::vector<TensorAny> split(TensorAny x, int64_t split_size, int64_t dim);
+TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim);
+TensorAny stack(const std::vector<TensorAny>& xs, int64_t dim);
+TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times);
+TensorAny unsqueeze_dim(TensorAny x, int64_t dim);
+TensorAny squeeze_dim(TensorAny x, int64_t dim);
+TensorAny flatten(TensorAny x, int64_t start_dim, int64_t end_dim);
+/// A contiguous copy (or x itself when already contiguous on a backend that can tell).
+TensorAny contiguous(TensorAny x);
+TensorAny tril(TensorAny x, int64_t diagonal);
+TensorAny triu(TensorAny x, int64_t diagonal);
+
+// ---- indexing
+TensorAny select(TensorAny x, int64_t dim, TensorAny indices);
+TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny values);
+TensorAny gather(TensorAny x, int64_t dim, TensorAny indices);
+TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values);
+TensorAny one_hot(TensorAny x, int64_t num_classes);
+
+// ---- internals shared by the op files
+namespace detail {
+/// Runs call on the inputs' device (checking that all inputs share it) and returns the outputs.
+TensorRefs run(const OpCall& call, TensorRefs inputs);
+/// One-output form.
+TensorAny run1(const OpCall& call, TensorRefs inputs);
+/// Runs an op without inputs (creation) on device.
+TensorAny run_on(const Device& device, const OpCall& call);
+}  // namespace detail
+
+}  // namespace burn::ops

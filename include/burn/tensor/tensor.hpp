@@ -1,0 +1,462 @@
+#pragma once
+/// Tensor<D, K>: a reference-counted handle to a tensor of rank D and kind K (Float, Int, Bool).
+/// Copying shares the buffer. The dtype and device are run-time properties. Every op validates its
+/// inputs and throws a burn::Error naming the op, the shapes, dtypes and devices.
+#include <cstddef>
+#include <initializer_list>
+#include <iosfwd>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "burn/tensor/ops.hpp"
+
+namespace burn {
+
+namespace detail {
+template <class T, std::size_t D>
+struct Nested {
+    using type = std::initializer_list<typename Nested<T, D - 1>::type>;
+};
+template <class T>
+struct Nested<T, 1> {
+    using type = std::initializer_list<T>;
+};
+/// Flattens a nested initializer list, checking that it is rectangular.
+template <class T, std::size_t D>
+void flatten_nested(const typename Nested<T, D>::type& list, std::vector<T>& out, Dims& shape, int depth = 0) {
+    int64_t n = static_cast<int64_t>(list.size());
+    if (static_cast<int>(shape.rank()) <= depth) {
+        shape.push_back(n);
+    } else {
+        BURN_CHECK_KIND(shape[depth] == n, shape, "[from_data] ragged nested list: dim ", depth, " has ", n,
+                        " elements where an earlier row had ", shape[depth]);
+    }
+    if constexpr (D == 1) {
+        for (const T& v : list) out.push_back(v);
+    } else {
+        for (const auto& sub : list) flatten_nested<T, D - 1>(sub, out, shape, depth + 1);
+        if (n == 0)
+            for (std::size_t i = 1; i < D; ++i) shape.push_back(0);
+    }
+}
+void check_tensor(const TensorAny& t, int rank, const char* kind_name, bool kind_ok);
+std::string format_tensor(const TensorAny& t, const char* kind_name);
+}  // namespace detail
+
+template <std::size_t D, TensorKind K = Float>
+class Tensor {
+    static_assert(D >= 1 && D <= kMaxRank, "tensor rank must be between 1 and 8");
+
+public:
+    static constexpr std::size_t rank = D;
+    using kind = K;
+    using elem = typename K::elem;
+
+    /// An undefined tensor (a placeholder to assign to later).
+    Tensor() = default;
+    /// Wraps a rank-erased tensor, checking its rank and kind.
+    explicit Tensor(TensorAny t) : t_(std::move(t)) { detail::check_tensor(t_, D, K::name, K::accepts(t_.dtype())); }
+
+    // ------------------------------------------------------------------ creation
+    static Tensor zeros(const Shape<D>& shape, const Device& device = Device(), DType dtype = K::default_dtype) {
+        return Tensor(ops::full(shape, 0.0, dtype, device));
+    }
+    static Tensor ones(const Shape<D>& shape, const Device& device = Device(), DType dtype = K::default_dtype) {
+        return Tensor(ops::full(shape, 1.0, dtype, device));
+    }
+    static Tensor full(const Shape<D>& shape, double value, const Device& device = Device(),
+                       DType dtype = K::default_dtype) {
+        return Tensor(ops::full(shape, value, dtype, device));
+    }
+    /// Uninitialised contents are not exposed: empty tensors are zero-filled.
+    static Tensor empty(const Shape<D>& shape, const Device& device = Device(), DType dtype = K::default_dtype) {
+        return Tensor(ops::empty(shape, dtype, device));
+    }
+    static Tensor random(const Shape<D>& shape, const Distribution& dist, const Device& device = Device(),
+                         DType dtype = K::default_dtype) {
+        return Tensor(ops::random(shape, dist, dtype, device));
+    }
+    static Tensor from_data(const TensorData& data, const Device& device = Device()) {
+        return Tensor(ops::from_data(data, device));
+    }
+    static Tensor from_floats(typename detail::Nested<double, D>::type values, const Device& device = Device())
+        requires std::is_same_v<K, Float>
+    {
+        return from_nested<double, float>(values, device);
+    }
+    static Tensor from_ints(typename detail::Nested<int64_t, D>::type values, const Device& device = Device())
+        requires std::is_same_v<K, Int>
+    {
+        return from_nested<int64_t, int32_t>(values, device);
+    }
+    static Tensor from_bool(typename detail::Nested<bool, D>::type values, const Device& device = Device())
+        requires std::is_same_v<K, Bool>
+    {
+        return from_nested<bool, bool>(values, device);
+    }
+    /// [start, end) with step 1 (Int, rank 1).
+    static Tensor arange(int64_t start, int64_t end, const Device& device = Device())
+        requires(D == 1 && !std::is_same_v<K, Bool>)
+    {
+        return Tensor(ops::arange(start, end, 1, K::default_dtype, device));
+    }
+    static Tensor arange_step(int64_t start, int64_t end, int64_t step, const Device& device = Device())
+        requires(D == 1 && !std::is_same_v<K, Bool>)
+    {
+        return Tensor(ops::arange(start, end, step, K::default_dtype, device));
+    }
+    /// The n x n identity.
+    static Tensor eye(int64_t n, const Device& device = Device())
+        requires(D == 2 && !std::is_same_v<K, Bool>)
+    {
+        return Tensor(ops::eye(n, K::default_dtype, device));
+    }
+    Tensor zeros_like() const { return Tensor(ops::full(t_.shape(), 0.0, dtype(), device())); }
+    Tensor ones_like() const { return Tensor(ops::full(t_.shape(), 1.0, dtype(), device())); }
+    Tensor full_like(double v) const { return Tensor(ops::full(t_.shape(), v, dtype(), device())); }
+    Tensor random_like(const Distribution& dist) const { return Tensor(ops::random(t_.shape(), dist, dtype(), device())); }
+
+    // ------------------------------------------------------------------ properties
+    bool defined() const { return t_.defined(); }
+    Shape<D> dims() const { return t_.shape().template to_shape<D>(); }
+    const Dims& shape() const { return t_.shape(); }
+    DType dtype() const { return t_.dtype(); }
+    const Device& device() const { return t_.device(); }
+    int64_t numel() const { return t_.numel(); }
+    /// The rank-erased handle (what backends, autodiff and storage work on).
+    const TensorAny& handle() const& { return t_; }
+    TensorAny handle() && { return std::move(t_); }
+
+    // ------------------------------------------------------------------ reading out
+    /// Copies to the host; the only call (with into_scalar) that waits for the device.
+    TensorData into_data() const { return ops::into_data(t_); }
+    TensorData to_data() const { return ops::into_data(t_); }
+    template <class T = elem>
+    std::vector<T> to_vec() const {
+        return into_data().template to_vec<T>();
+    }
+    /// The single value of a one-element tensor, converted to T (the kind's host type by default).
+    template <class T = elem>
+    T into_scalar() const {
+        BURN_CHECK_KIND(numel() == 1, shape, "[into_scalar] the tensor has shape ", shape(), " (", numel(),
+                        " elements); into_scalar needs exactly one element");
+        return into_data().convert(dtype_of<T>).template to_vec<T>()[0];
+    }
+    std::string to_string() const { return detail::format_tensor(t_, K::name); }
+    Tensor to_device(const Device& device) const { return Tensor(ops::to_device(t_, device)); }
+
+    // ------------------------------------------------------------------ arithmetic
+#define BURN_T_BINARY(fn)                                                                                  \
+    Tensor fn(const Tensor& o) const& { return Tensor(ops::fn(t_, o.t_)); }                                \
+    Tensor fn(const Tensor& o)&& { return Tensor(ops::fn(std::move(t_), o.t_)); }                          \
+    Tensor fn##_scalar(double s) const& { return Tensor(ops::fn##_scalar(t_, s)); }                        \
+    Tensor fn##_scalar(double s)&& { return Tensor(ops::fn##_scalar(std::move(t_), s)); }
+    BURN_T_BINARY(add)
+    BURN_T_BINARY(sub)
+    BURN_T_BINARY(mul)
+    BURN_T_BINARY(div)
+    BURN_T_BINARY(remainder)
+    BURN_T_BINARY(max_pair)
+    BURN_T_BINARY(min_pair)
+    BURN_T_BINARY(powf)
+    BURN_T_BINARY(atan2)
+#undef BURN_T_BINARY
+#define BURN_T_UNARY(fn)                                                    \
+    Tensor fn() const& { return Tensor(ops::fn(t_)); }                      \
+    Tensor fn()&& { return Tensor(ops::fn(std::move(t_))); }
+    BURN_T_UNARY(neg)
+    BURN_T_UNARY(abs)
+    BURN_T_UNARY(sign)
+    BURN_T_UNARY(recip)
+    BURN_T_UNARY(sqrt)
+    BURN_T_UNARY(square)
+    BURN_T_UNARY(exp)
+    BURN_T_UNARY(log)
+    BURN_T_UNARY(log1p)
+    BURN_T_UNARY(erf)
+    BURN_T_UNARY(sin)
+    BURN_T_UNARY(cos)
+    BURN_T_UNARY(tan)
+    BURN_T_UNARY(tanh)
+    BURN_T_UNARY(sinh)
+    BURN_T_UNARY(cosh)
+    BURN_T_UNARY(asin)
+    BURN_T_UNARY(acos)
+    BURN_T_UNARY(atan)
+    BURN_T_UNARY(floor)
+    BURN_T_UNARY(ceil)
+    BURN_T_UNARY(round)
+    BURN_T_UNARY(trunc)
+#undef BURN_T_UNARY
+    /// x ^ exponent (float exponent; powi_scalar for an integer exponent).
+    Tensor powi(const Tensor<D, Int>& exponent) const { return Tensor(ops::powi(t_, exponent.handle())); }
+    Tensor powi_scalar(int exponent) const { return Tensor(ops::powi_scalar(t_, exponent)); }
+    Tensor clamp(double min, double max) const { return Tensor(ops::clamp(t_, min, max)); }
+    Tensor clamp_min(double min) const { return Tensor(ops::clamp(t_, min, std::numeric_limits<double>::infinity())); }
+    Tensor clamp_max(double max) const { return Tensor(ops::clamp(t_, -std::numeric_limits<double>::infinity(), max)); }
+
+    // ------------------------------------------------------------------ comparisons -> Bool
+#define BURN_T_COMPARE(fn)                                                                           \
+    Tensor<D, Bool> fn(const Tensor& o) const { return Tensor<D, Bool>(ops::fn(t_, o.t_)); }        \
+    Tensor<D, Bool> fn##_elem(double s) const { return Tensor<D, Bool>(ops::fn##_elem(t_, s)); }
+    BURN_T_COMPARE(equal)
+    BURN_T_COMPARE(not_equal)
+    BURN_T_COMPARE(greater)
+    BURN_T_COMPARE(greater_equal)
+    BURN_T_COMPARE(lower)
+    BURN_T_COMPARE(lower_equal)
+#undef BURN_T_COMPARE
+    Tensor<D, Bool> is_nan() const { return Tensor<D, Bool>(ops::is_nan(t_)); }
+    Tensor<D, Bool> is_inf() const { return Tensor<D, Bool>(ops::is_inf(t_)); }
+    Tensor bool_and(const Tensor& o) const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_and(t_, o.t_)); }
+    Tensor bool_or(const Tensor& o) const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_or(t_, o.t_)); }
+    Tensor bool_xor(const Tensor& o) const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_xor(t_, o.t_)); }
+    Tensor bool_not() const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_not(t_)); }
+    /// Where mask is true take value, elsewhere this tensor.
+    Tensor mask_where(const Tensor<D, Bool>& mask, const Tensor& value) const {
+        return Tensor(ops::where(mask.handle(), value.t_, t_));
+    }
+    Tensor mask_fill(const Tensor<D, Bool>& mask, double value) const { return Tensor(ops::mask_fill(t_, mask.handle(), value)); }
+
+    // ------------------------------------------------------------------ reductions
+    Tensor<1, K> sum() const { return Tensor<1, K>(ops::sum(t_)); }
+    Tensor<1, K> mean() const { return Tensor<1, K>(ops::mean(t_)); }
+    Tensor<1, K> prod() const { return Tensor<1, K>(ops::prod(t_)); }
+    Tensor<1, K> max() const { return Tensor<1, K>(ops::max(t_)); }
+    Tensor<1, K> min() const { return Tensor<1, K>(ops::min(t_)); }
+    Tensor sum_dim(int64_t dim) const { return Tensor(ops::sum_dim(t_, dim)); }
+    Tensor mean_dim(int64_t dim) const { return Tensor(ops::mean_dim(t_, dim)); }
+    Tensor prod_dim(int64_t dim) const { return Tensor(ops::prod_dim(t_, dim)); }
+    Tensor max_dim(int64_t dim) const { return Tensor(ops::max_dim(t_, dim)); }
+    Tensor min_dim(int64_t dim) const { return Tensor(ops::min_dim(t_, dim)); }
+    std::pair<Tensor, Tensor<D, Int>> max_dim_with_indices(int64_t dim) const {
+        auto [v, i] = ops::max_dim_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    std::pair<Tensor, Tensor<D, Int>> min_dim_with_indices(int64_t dim) const {
+        auto [v, i] = ops::min_dim_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    Tensor<D, Int> argmax(int64_t dim) const { return Tensor<D, Int>(ops::argmax(t_, dim)); }
+    Tensor<D, Int> argmin(int64_t dim) const { return Tensor<D, Int>(ops::argmin(t_, dim)); }
+    /// Sample variance along dim (Bessel's correction); var_bias divides by n.
+    Tensor var(int64_t dim) const { return Tensor(ops::var(t_, dim, 1)); }
+    Tensor var_bias(int64_t dim) const { return Tensor(ops::var(t_, dim, 0)); }
+    Tensor<1, Bool> any() const { return Tensor<1, Bool>(ops::any(t_)); }
+    Tensor<1, Bool> all() const { return Tensor<1, Bool>(ops::all(t_)); }
+    Tensor<D, Bool> any_dim(int64_t dim) const { return Tensor<D, Bool>(ops::any_dim(t_, dim)); }
+    Tensor<D, Bool> all_dim(int64_t dim) const { return Tensor<D, Bool>(ops::all_dim(t_, dim)); }
+    Tensor cumsum(int64_t dim) const { return Tensor(ops::cumsum(t_, dim)); }
+
+    // ------------------------------------------------------------------ sorting
+    Tensor sort(int64_t dim, bool descending = false) const {
+        return Tensor(ops::sort_with_indices(t_, dim, descending).first);
+    }
+    Tensor sort_descending(int64_t dim) const { return sort(dim, true); }
+    std::pair<Tensor, Tensor<D, Int>> sort_with_indices(int64_t dim, bool descending = false) const {
+        auto [v, i] = ops::sort_with_indices(t_, dim, descending);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    Tensor<D, Int> argsort(int64_t dim, bool descending = false) const {
+        return Tensor<D, Int>(ops::sort_with_indices(t_, dim, descending).second);
+    }
+    /// The k largest values along dim, in descending order.
+    Tensor topk(int64_t k, int64_t dim) const { return Tensor(ops::topk_with_indices(t_, k, dim).first); }
+    std::pair<Tensor, Tensor<D, Int>> topk_with_indices(int64_t k, int64_t dim) const {
+        auto [v, i] = ops::topk_with_indices(t_, k, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+
+    // ------------------------------------------------------------------ matmul
+    /// [..., m, k] x [..., k, n] -> [..., m, n]; batch dims broadcast.
+    Tensor matmul(const Tensor& o) const requires(D >= 2 && !std::is_same_v<K, Bool>) {
+        return Tensor(ops::matmul(t_, o.t_));
+    }
+
+    // ------------------------------------------------------------------ layout
+    /// reshape({3, -1}): the new rank is the list's length; one -1 is inferred.
+    template <std::size_t D2>
+    Tensor<D2, K> reshape(const int64_t (&shape)[D2]) const {
+        return Tensor<D2, K>(ops::reshape(t_, Dims::from(shape, static_cast<int>(D2))));
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> reshape(const Shape<D2>& shape) const {
+        return Tensor<D2, K>(ops::reshape(t_, Dims(shape)));
+    }
+    /// Swaps the last two dims.
+    Tensor transpose() const requires(D >= 2) { return Tensor(ops::swap_dims(t_, -2, -1)); }
+    Tensor t() const requires(D >= 2) { return transpose(); }
+    Tensor swap_dims(int64_t a, int64_t b) const { return Tensor(ops::swap_dims(t_, a, b)); }
+    Tensor permute(const std::array<int64_t, D>& axes) const { return Tensor(ops::permute(t_, Dims::from(axes.data(), D))); }
+    Tensor flip(std::initializer_list<int64_t> axes) const {
+        return Tensor(ops::flip(t_, Dims::from(axes.begin(), static_cast<int>(axes.size()))));
+    }
+    /// Flattens dims start..end (inclusive) into one; the result has rank D2.
+    template <std::size_t D2>
+    Tensor<D2, K> flatten(int64_t start_dim, int64_t end_dim) const {
+        return Tensor<D2, K>(ops::flatten(t_, start_dim, end_dim));
+    }
+    /// Adds leading dims of size 1 up to rank D2.
+    template <std::size_t D2>
+    Tensor<D2, K> unsqueeze() const {
+        static_assert(D2 >= D, "unsqueeze cannot lower the rank");
+        TensorAny x = t_;
+        for (std::size_t i = D; i < D2; ++i) x = ops::unsqueeze_dim(std::move(x), 0);
+        return Tensor<D2, K>(std::move(x));
+    }
+    template <std::size_t D2 = D + 1>
+    Tensor<D2, K> unsqueeze_dim(int64_t dim) const {
+        static_assert(D2 == D + 1, "unsqueeze_dim adds one dim");
+        return Tensor<D2, K>(ops::unsqueeze_dim(t_, dim));
+    }
+    template <std::size_t D2 = D - 1>
+    Tensor<D2, K> squeeze_dim(int64_t dim) const {
+        static_assert(D2 + 1 == D, "squeeze_dim removes one dim");
+        return Tensor<D2, K>(ops::squeeze_dim(t_, dim));
+    }
+    /// Broadcasts to shape (sizes of 1 stretch; new leading dims are added). No copy.
+    template <std::size_t D2>
+    Tensor<D2, K> expand(const Shape<D2>& shape) const {
+        return Tensor<D2, K>(ops::expand(t_, Dims(shape)));
+    }
+    Tensor repeat_dim(int64_t dim, int64_t times) const { return Tensor(ops::repeat_dim(t_, dim, times)); }
+    Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
+        return Tensor(ops::narrow(t_, dim, start, length));
+    }
+    std::vector<Tensor> chunk(int64_t chunks, int64_t dim) const { return wrap_all(ops::chunk(t_, chunks, dim)); }
+    std::vector<Tensor> split(int64_t split_size, int64_t dim) const {
+        return wrap_all(ops::split(t_, split_size, dim));
+    }
+    static Tensor cat(const std::vector<Tensor>& xs, int64_t dim) { return Tensor(ops::cat(unwrap_all(xs), dim)); }
+    /// Stacks along a new dim; the result has rank D + 1.
+    template <std::size_t D2 = D + 1>
+    static Tensor<D2, K> stack(const std::vector<Tensor>& xs, int64_t dim) {
+        return Tensor<D2, K>(ops::stack(unwrap_all(xs), dim));
+    }
+    /// slice({all, {0, 2}}): one argument per leading dim; missing trailing dims are taken whole.
+    Tensor slice(std::initializer_list<SliceArg> ranges) const { return Tensor(ops::slice(t_, ranges)); }
+    Tensor slice(const std::vector<SliceArg>& ranges) const { return Tensor(ops::slice(t_, ranges)); }
+    /// A copy with the sliced region replaced by values (whose shape is the slice's).
+    Tensor slice_assign(std::initializer_list<SliceArg> ranges, const Tensor& values) const {
+        return Tensor(ops::slice_assign(t_, ranges, values.t_));
+    }
+    Tensor slice_assign(const std::vector<SliceArg>& ranges, const Tensor& values) const {
+        return Tensor(ops::slice_assign(t_, ranges, values.t_));
+    }
+    /// Lower/upper triangle of the last two dims (others zeroed); diagonal shifts the boundary.
+    Tensor tril(int64_t diagonal = 0) const requires(D >= 2) { return Tensor(ops::tril(t_, diagonal)); }
+    Tensor triu(int64_t diagonal = 0) const requires(D >= 2) { return Tensor(ops::triu(t_, diagonal)); }
+
+    // ------------------------------------------------------------------ indexing
+    /// Picks indices along dim: result dim size is indices.len().
+    Tensor select(int64_t dim, const Tensor<1, Int>& indices) const {
+        return Tensor(ops::select(t_, dim, indices.handle()));
+    }
+    /// Adds values at indices along dim (duplicates accumulate).
+    Tensor select_assign(int64_t dim, const Tensor<1, Int>& indices, const Tensor& values) const {
+        return Tensor(ops::select_assign(t_, dim, indices.handle(), values.t_));
+    }
+    /// out[..i..] = x[..indices[..i..]..] along dim; indices has this tensor's rank.
+    Tensor gather(int64_t dim, const Tensor<D, Int>& indices) const {
+        return Tensor(ops::gather(t_, dim, indices.handle()));
+    }
+    /// Adds values into a copy at indices along dim (burn's scatter is additive).
+    Tensor scatter(int64_t dim, const Tensor<D, Int>& indices, const Tensor& values) const {
+        return Tensor(ops::scatter(t_, dim, indices.handle(), values.t_));
+    }
+    /// One-hot encodes along a new last dim of size num_classes.
+    template <std::size_t D2 = D + 1>
+    Tensor<D2, K> one_hot(int64_t num_classes) const requires(!std::is_same_v<K, Bool>) {
+        return Tensor<D2, K>(ops::one_hot(t_, num_classes));
+    }
+
+    // ------------------------------------------------------------------ casts
+    /// Another dtype of the same kind (f32 -> f16, i32 -> i64, ...).
+    Tensor cast(DType dtype) const { return Tensor(ops::cast(t_, dtype)); }
+    Tensor<D, Float> float_(DType dtype = DType::f32) const { return Tensor<D, Float>(ops::cast(t_, dtype)); }
+    Tensor<D, Int> int_(DType dtype = DType::i32) const { return Tensor<D, Int>(ops::cast(t_, dtype)); }
+    Tensor<D, Bool> bool_() const { return Tensor<D, Bool>(ops::not_equal_elem(t_, 0.0)); }
+
+private:
+    template <class In, class Store>
+    static Tensor from_nested(typename detail::Nested<In, D>::type values, const Device& device) {
+        std::vector<In> flat;
+        Dims shape;
+        detail::flatten_nested<In, D>(values, flat, shape);
+        std::vector<Store> cast(flat.begin(), flat.end());
+        return Tensor(ops::from_data(TensorData(cast, shape), device));
+    }
+    static std::vector<Tensor> wrap_all(std::vector<TensorAny> xs) {
+        std::vector<Tensor> out;
+        out.reserve(xs.size());
+        for (auto& x : xs) out.emplace_back(std::move(x));
+        return out;
+    }
+    static std::vector<TensorAny> unwrap_all(const std::vector<Tensor>& xs) {
+        std::vector<TensorAny> out;
+        out.reserve(xs.size());
+        for (const auto& x : xs) out.push_back(x.t_);
+        return out;
+    }
+
+    TensorAny t_;
+};
+
+// ---------------------------------------------------------------------- operators
+#define BURN_T_OPERATOR(op, fn)                                                                     \
+    template <std::size_t D, class K>                                                               \
+    Tensor<D, K> operator op(Tensor<D, K> a, const Tensor<D, K>& b) {                               \
+        return std::move(a).fn(b);                                                                  \
+    }                                                                                               \
+    template <std::size_t D, class K>                                                               \
+    Tensor<D, K> operator op(Tensor<D, K> a, double s) {                                            \
+        return std::move(a).fn##_scalar(s);                                                         \
+    }
+BURN_T_OPERATOR(+, add)
+BURN_T_OPERATOR(-, sub)
+BURN_T_OPERATOR(*, mul)
+BURN_T_OPERATOR(/, div)
+BURN_T_OPERATOR(%, remainder)
+#undef BURN_T_OPERATOR
+template <std::size_t D, class K>
+Tensor<D, K> operator+(double s, Tensor<D, K> a) {
+    return std::move(a).add_scalar(s);
+}
+template <std::size_t D, class K>
+Tensor<D, K> operator*(double s, Tensor<D, K> a) {
+    return std::move(a).mul_scalar(s);
+}
+template <std::size_t D, class K>
+Tensor<D, K> operator-(double s, Tensor<D, K> a) {
+    return Tensor<D, K>(ops::rsub_scalar(std::move(a).handle(), s));
+}
+template <std::size_t D, class K>
+Tensor<D, K> operator/(double s, Tensor<D, K> a) {
+    return Tensor<D, K>(ops::rdiv_scalar(std::move(a).handle(), s));
+}
+template <std::size_t D, class K>
+Tensor<D, K> operator-(Tensor<D, K> a) {
+    return std::move(a).neg();
+}
+template <std::size_t D>
+Tensor<D, Bool> operator&&(const Tensor<D, Bool>& a, const Tensor<D, Bool>& b) {
+    return a.bool_and(b);
+}
+template <std::size_t D>
+Tensor<D, Bool> operator||(const Tensor<D, Bool>& a, const Tensor<D, Bool>& b) {
+    return a.bool_or(b);
+}
+template <std::size_t D>
+Tensor<D, Bool> operator!(const Tensor<D, Bool>& a) {
+    return a.bool_not();
+}
+
+template <std::size_t D, class K>
+std::ostream& operator<<(std::ostream& os, const Tensor<D, K>& t) {
+    return os << t.to_string();
+}
+
+}  // namespace burn

@@ -1,0 +1,24 @@
+#pragma once
+#include "backends/cpu/kernels.hpp"
+
+namespace burn::cpu {
+
+/// The always-built CPU backend: eager, multi-threaded, strided views without copies.
+class CpuBackend final : public Backend {
+public:
+    static CpuBackend& instance();
+    std::string_view name() const override { return "cpu"; }
+    TensorRef from_host(const TensorData& data, const Device& device) override;
+    TensorData to_host(const TensorRef& tensor) override;
+    bool supports(const OpCall& call, const TensorRefs& inputs) const override;
+    TensorRefs execute(const OpCall& call, TensorRefs inputs) override;
+    void sync() override {}
+    /// Whether the op has a kernel (for the coverage test).
+    bool has_kernel(OpId op) const { return table_[static_cast<std::size_t>(op)] != nullptr; }
+
+private:
+    CpuBackend();
+    KernelTable table_;
+};
+
+}  // namespace burn::cpu

@@ -1,0 +1,55 @@
+#pragma once
+// The CPU backend's tensor: a shared byte storage viewed through strides and an offset (elements).
+// View ops (reshape, permute, expand, slice, flip) make new CpuTensors over the same storage.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "burn/backend/backend.hpp"
+
+namespace burn::cpu {
+
+/// A 64-byte aligned block from the caching allocator.
+struct Storage {
+    explicit Storage(std::size_t bytes);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+    uint8_t* data = nullptr;
+    std::size_t bytes = 0;
+};
+
+struct CpuTensor final : TensorImpl {
+    CpuTensor(Dims shape_, DType dtype_, Device device_, std::shared_ptr<Storage> storage_, Dims strides_,
+              int64_t offset_)
+        : TensorImpl(shape_, dtype_, device_), storage(std::move(storage_)), strides(strides_), offset(offset_) {}
+
+    std::shared_ptr<Storage> storage;
+    Dims strides;    // in elements; 0 for broadcast dims, negative for flipped dims
+    int64_t offset;  // in elements
+
+    template <class T>
+    T* data() const {
+        return reinterpret_cast<T*>(storage->data) + offset;
+    }
+    void* raw() const { return storage->data + offset * static_cast<int64_t>(size_of(dtype)); }
+    /// Row-major contiguous (any offset).
+    bool is_contiguous() const;
+    /// Contiguous and the only user of its whole storage: safe to overwrite in place.
+    bool is_unique_dense(long ref_count) const;
+};
+
+/// A new contiguous tensor (uninitialised contents).
+std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device);
+const CpuTensor& as_cpu(const TensorRef& t);
+
+/// Bytes held by the allocator's cache and in live tensors (for tests and diagnostics).
+struct AllocatorStats {
+    std::size_t live_bytes = 0;
+    std::size_t cached_bytes = 0;
+};
+AllocatorStats allocator_stats();
+/// Returns cached blocks to the system.
+void empty_cache();
+
+}  // namespace burn::cpu

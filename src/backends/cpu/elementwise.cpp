@@ -1,0 +1,231 @@
+// CPU elementwise kernels, instantiated from elementwise.def: one strided kernel template per op
+// class, with contiguous and scalar-broadcast fast paths that the compiler vectorises.
+#include "backends/common/functors.hpp"
+#include "backends/cpu/kernels.hpp"
+
+namespace burn::cpu {
+
+namespace {
+
+bool all_zero(const Dims& strides) {
+    for (int64_t s : strides)
+        if (s != 0) return false;
+    return true;
+}
+
+template <class T>
+const T* base(const CpuTensor& t) {
+    return reinterpret_cast<const T*>(t.storage->data);
+}
+
+template <class Fn, class T>
+void unary_typed(const OpCall& call, TensorRefs& in, std::shared_ptr<CpuTensor>& out) {
+    using C = compute_t<T>;
+    const CpuTensor& x = as_cpu(in[0]);
+    const double p0 = call.scalars[0], p1 = call.scalars[1];
+    T* o = out->template data<T>();
+    Fn fn;
+    if (x.is_contiguous()) {
+        const T* a = x.template data<T>();
+        platform::parallel_for(x.shape.numel(), kGrain, [&](int64_t b, int64_t e) {
+            for (int64_t i = b; i < e; ++i) o[i] = T(fn(C(a[i]), p0, p1));
+        });
+    } else {
+        const T* a = base<T>(x);
+        strided_apply<1>(x.shape, {x.strides}, {x.offset}, kGrain,
+                         [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
+                             for (int64_t j = 0; j < n; ++j) o[i + j] = T(fn(C(a[off[0] + j * st[0]]), p0, p1));
+                         });
+    }
+}
+
+template <class Fn, OpKinds K>
+TensorRefs unary_kernel(const OpCall& call, TensorRefs& in) {
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
+        unary_typed<Fn, decltype(tag)>(call, in, out);
+    });
+    return {out};
+}
+
+template <class Fn, class T>
+void pred_typed(TensorRefs& in, CpuTensor& out) {
+    using C = compute_t<T>;
+    const CpuTensor& x = as_cpu(in[0]);
+    bool* o = out.data<bool>();
+    Fn fn;
+    const T* a = base<T>(x);
+    strided_apply<1>(x.shape, {x.strides}, {x.offset}, kGrain,
+                     [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
+                         for (int64_t j = 0; j < n; ++j) o[i + j] = fn(C(a[off[0] + j * st[0]]));
+                     });
+}
+
+template <class Fn, OpKinds K>
+TensorRefs pred_kernel(const OpCall& call, TensorRefs& in) {
+    auto out = alloc(call.shape, DType::boolean, in[0]->device);
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
+        pred_typed<Fn, decltype(tag)>(in, *out);
+    });
+    return {out};
+}
+
+// Binary ops: out[i] = fn(a[i], b[i]) with inputs already expanded to the output shape.
+template <class Fn, class T, class TOut>
+void binary_typed(TensorRefs& in, CpuTensor& out) {
+    using C = compute_t<T>;
+    const CpuTensor& x = as_cpu(in[0]);
+    const CpuTensor& y = as_cpu(in[1]);
+    TOut* o = out.data<TOut>();
+    Fn fn;
+    const int64_t n = out.shape.numel();
+    const bool xc = x.is_contiguous(), yc = y.is_contiguous();
+    const bool xs = all_zero(x.strides), ys = all_zero(y.strides);
+    if (xc && yc) {
+        const T* a = x.data<T>();
+        const T* b = y.data<T>();
+        platform::parallel_for(n, kGrain, [&](int64_t s, int64_t e) {
+            for (int64_t i = s; i < e; ++i) o[i] = TOut(fn(C(a[i]), C(b[i])));
+        });
+    } else if (xc && ys) {
+        const T* a = x.data<T>();
+        const C b = C(*y.data<T>());
+        platform::parallel_for(n, kGrain, [&](int64_t s, int64_t e) {
+            for (int64_t i = s; i < e; ++i) o[i] = TOut(fn(C(a[i]), b));
+        });
+    } else if (xs && yc) {
+        const C a = C(*x.data<T>());
+        const T* b = y.data<T>();
+        platform::parallel_for(n, kGrain, [&](int64_t s, int64_t e) {
+            for (int64_t i = s; i < e; ++i) o[i] = TOut(fn(a, C(b[i])));
+        });
+    } else {
+        const T* a = base<T>(x);
+        const T* b = base<T>(y);
+        strided_apply<2>(out.shape, {x.strides, y.strides}, {x.offset, y.offset}, kGrain,
+                         [&](int64_t i, const int64_t* off, const int64_t* st, int64_t cnt) {
+                             const T* pa = a + off[0];
+                             const T* pb = b + off[1];
+                             if (st[0] == 1 && st[1] == 0) {
+                                 const C bv = C(*pb);
+                                 for (int64_t j = 0; j < cnt; ++j) o[i + j] = TOut(fn(C(pa[j]), bv));
+                             } else if (st[0] == 0 && st[1] == 1) {
+                                 const C av = C(*pa);
+                                 for (int64_t j = 0; j < cnt; ++j) o[i + j] = TOut(fn(av, C(pb[j])));
+                             } else {
+                                 for (int64_t j = 0; j < cnt; ++j)
+                                     o[i + j] = TOut(fn(C(pa[j * st[0]]), C(pb[j * st[1]])));
+                             }
+                         });
+    }
+}
+
+template <class Fn, OpKinds K>
+TensorRefs binary_kernel(const OpCall& call, TensorRefs& in) {
+    auto out = reuse_or_alloc(in, {0, 1}, call.shape, call.dtype);
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
+        using T = decltype(tag);
+        binary_typed<Fn, T, T>(in, *out);
+    });
+    return {out};
+}
+
+template <class Fn, OpKinds K>
+TensorRefs compare_kernel(const OpCall& call, TensorRefs& in) {
+    auto out = alloc(call.shape, DType::boolean, in[0]->device);
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
+        binary_typed<Fn, decltype(tag), bool>(in, *out);
+    });
+    return {out};
+}
+
+template <class Fn, class T>
+void ternary_typed(TensorRefs& in, CpuTensor& out) {
+    using C = compute_t<T>;
+    const CpuTensor& c = as_cpu(in[0]);
+    const CpuTensor& x = as_cpu(in[1]);
+    const CpuTensor& y = as_cpu(in[2]);
+    const bool* pc = base<bool>(c);
+    const T* a = base<T>(x);
+    const T* b = base<T>(y);
+    T* o = out.data<T>();
+    Fn fn;
+    strided_apply<3>(out.shape, {c.strides, x.strides, y.strides}, {c.offset, x.offset, y.offset}, kGrain,
+                     [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
+                         for (int64_t j = 0; j < n; ++j)
+                             o[i + j] = T(fn(pc[off[0] + j * st[0]], C(a[off[1] + j * st[1]]),
+                                             C(b[off[2] + j * st[2]])));
+                     });
+}
+
+template <class Fn, OpKinds K>
+TensorRefs ternary_kernel(const OpCall& call, TensorRefs& in) {
+    auto out = reuse_or_alloc(in, {1, 2}, call.shape, call.dtype);
+    dispatch_kinds<K>(in[1]->dtype, op_name(call.op).data(), [&](auto tag) {
+        ternary_typed<Fn, decltype(tag)>(in, *out);
+    });
+    return {out};
+}
+
+constexpr OpKinds kinds_of(char k) {
+    return k == 'F' ? OpKinds::float_only : k == 'N' ? OpKinds::numeric : k == 'A' ? OpKinds::all : OpKinds::bool_only;
+}
+#define BURN_KIND_F 'F'
+#define BURN_KIND_N 'N'
+#define BURN_KIND_A 'A'
+#define BURN_KIND_B 'B'
+
+// Cast and copy: out[i] = TOut(in[i]) for every pair of dtypes (bool: non-zero is true).
+template <class TIn, class TOut>
+void cast_typed(const CpuTensor& x, CpuTensor& out) {
+    const TIn* a = base<TIn>(x);
+    TOut* o = out.data<TOut>();
+    strided_apply<1>(x.shape, {x.strides}, {x.offset}, kGrain,
+                     [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
+                         const TIn* p = a + off[0];
+                         for (int64_t j = 0; j < n; ++j) {
+                             if constexpr (std::is_same_v<TOut, bool>) {
+                                 o[i + j] = static_cast<float>(p[j * st[0]]) != 0.0f;
+                             } else if constexpr (std::is_same_v<TIn, TOut>) {
+                                 o[i + j] = p[j * st[0]];
+                             } else {
+                                 o[i + j] = TOut(static_cast<compute_t<TOut>>(static_cast<compute_t<TIn>>(p[j * st[0]])));
+                             }
+                         }
+                     });
+}
+
+TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
+    const CpuTensor& x = as_cpu(in[0]);
+    auto out = alloc(call.shape, call.dtype, x.device);
+    visit_dtype(x.dtype, [&](auto tin) {
+        visit_dtype(call.dtype, [&](auto tout) { cast_typed<decltype(tin), decltype(tout)>(x, *out); });
+    });
+    return {out};
+}
+
+}  // namespace
+
+TensorRef contiguous_copy(const TensorRef& t) {
+    OpCall call{OpId::copy, t->dtype, t->shape, {}, {0, 0}};
+    TensorRefs in{t};
+    return cast_kernel(call, in)[0];
+}
+
+void register_elementwise(KernelTable& t) {
+#define BURN_UNARY(name, kinds, body, domain) \
+    t[idx(OpId::name)] = &unary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
+#define BURN_UNARY_PRED(name, kinds, body, domain) \
+    t[idx(OpId::name)] = &pred_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
+#define BURN_BINARY(name, kinds, body, domain) \
+    t[idx(OpId::name)] = &binary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
+#define BURN_COMPARE(name, kinds, body, domain) \
+    t[idx(OpId::name)] = &compare_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
+#define BURN_TERNARY(name, kinds, body, domain) \
+    t[idx(OpId::name)] = &ternary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
+#include "burn/backend/elementwise.def"
+    t[idx(OpId::cast)] = &cast_kernel;
+    t[idx(OpId::copy)] = &cast_kernel;
+}
+
+}  // namespace burn::cpu

@@ -1,0 +1,132 @@
+#pragma once
+// The CPU backend's kernel table and the helpers its kernel files share. Each family file
+// (elementwise.cpp, views.cpp, reduce.cpp, ...) fills its rows in a register_* function.
+#include <array>
+#include <type_traits>
+
+#include "backends/cpu/cpu_tensor.hpp"
+#include "burn/core/error.hpp"
+#include "platform/parallel.hpp"
+
+namespace burn::cpu {
+
+using Kernel = TensorRefs (*)(const OpCall& call, TensorRefs& inputs);
+using KernelTable = std::array<Kernel, kNumOps>;
+
+void register_creation(KernelTable& t);
+void register_elementwise(KernelTable& t);
+void register_views(KernelTable& t);
+void register_reduce(KernelTable& t);
+void register_scan(KernelTable& t);
+void register_sort(KernelTable& t);
+void register_index(KernelTable& t);
+void register_matmul(KernelTable& t);
+
+/// Elements per parallel chunk for cheap elementwise work.
+inline constexpr int64_t kGrain = 32768;
+
+/// The arithmetic type of a storage type: float for f16/bf16, the type itself otherwise.
+template <class T>
+using compute_t = std::conditional_t<std::is_same_v<T, f16> || std::is_same_v<T, bf16>, float, T>;
+
+inline int64_t idx(OpId id) { return static_cast<int64_t>(id); }
+
+/// The output for an op producing shape/dtype: input i's tensor itself when the caller handed over
+/// the only reference to a dense buffer of that shape and dtype (in-place), a new tensor otherwise.
+std::shared_ptr<CpuTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
+                                          const Dims& shape, DType dtype);
+
+/// A contiguous copy of t (same dtype).
+TensorRef contiguous_copy(const TensorRef& t);
+/// t itself when contiguous, a contiguous copy otherwise.
+inline TensorRef contiguous(const TensorRef& t) {
+    return static_cast<const CpuTensor&>(*t).is_contiguous() ? t : contiguous_copy(t);
+}
+
+/// Walks a (possibly strided) iteration space of shape with N operands, in parallel chunks, calling
+/// f(flat_index, offsets, inner_strides, count) for runs of count elements along the last dim.
+/// offsets[k] is operand k's element offset for the run's first element.
+template <int N, class F>
+void strided_apply(const Dims& shape, const std::array<Dims, N>& strides_in, const std::array<int64_t, N>& base,
+                   int64_t grain, F&& f) {
+    // Coalesce dims that are contiguous with their neighbour for every operand; drop size-1 dims.
+    int64_t sh[kMaxRank];
+    int64_t st[N][kMaxRank];
+    int r = 0;
+    for (int d = 0; d < shape.rank(); ++d) {
+        if (shape[d] == 1) continue;
+        if (r > 0) {
+            bool merge = true;
+            for (int k = 0; k < N; ++k)
+                if (st[k][r - 1] != strides_in[k][d] * shape[d]) merge = false;
+            if (merge) {
+                sh[r - 1] *= shape[d];
+                for (int k = 0; k < N; ++k) st[k][r - 1] = strides_in[k][d];
+                continue;
+            }
+        }
+        sh[r] = shape[d];
+        for (int k = 0; k < N; ++k) st[k][r] = strides_in[k][d];
+        ++r;
+    }
+    if (r == 0) {
+        sh[0] = 1;
+        for (int k = 0; k < N; ++k) st[k][0] = 0;
+        r = 1;
+    }
+    int64_t numel = 1;
+    for (int d = 0; d < r; ++d) numel *= sh[d];
+    if (numel == 0) return;
+    const int last = r - 1;
+    int64_t inner_strides[N];
+    for (int k = 0; k < N; ++k) inner_strides[k] = st[k][last];
+    platform::parallel_for(numel, grain, [&](int64_t begin, int64_t end) {
+        int64_t ix[kMaxRank];
+        int64_t off[N];
+        int64_t rem = begin;
+        for (int d = last; d >= 0; --d) {
+            ix[d] = rem % sh[d];
+            rem /= sh[d];
+        }
+        for (int k = 0; k < N; ++k) {
+            off[k] = base[k];
+            for (int d = 0; d <= last; ++d) off[k] += ix[d] * st[k][d];
+        }
+        int64_t i = begin;
+        while (i < end) {
+            int64_t count = std::min(sh[last] - ix[last], end - i);
+            f(i, off, inner_strides, count);
+            i += count;
+            ix[last] += count;
+            for (int k = 0; k < N; ++k) off[k] += count * st[k][last];
+            for (int d = last; d > 0 && ix[d] == sh[d]; --d) {
+                for (int k = 0; k < N; ++k) off[k] += st[k][d - 1] - sh[d] * st[k][d];
+                ix[d] = 0;
+                ++ix[d - 1];
+            }
+        }
+    });
+}
+
+/// Calls f(T{}) for the dtypes an elementwise op accepts; throws for the rest.
+template <OpKinds K, class F>
+decltype(auto) dispatch_kinds(DType d, const char* op, F&& f) {
+    constexpr bool fl = K != OpKinds::bool_only;
+    constexpr bool nu = K == OpKinds::numeric || K == OpKinds::all || K == OpKinds::any;
+    constexpr bool bo = K == OpKinds::all || K == OpKinds::bool_only || K == OpKinds::any;
+    switch (d) {
+        case DType::f32: if constexpr (fl) return f(float{}); break;
+        case DType::f64: if constexpr (fl) return f(double{}); break;
+        case DType::f16: if constexpr (fl) return f(f16{}); break;
+        case DType::bf16: if constexpr (fl) return f(bf16{}); break;
+        case DType::i64: if constexpr (nu) return f(int64_t{}); break;
+        case DType::i32: if constexpr (nu) return f(int32_t{}); break;
+        case DType::i16: if constexpr (nu) return f(int16_t{}); break;
+        case DType::i8: if constexpr (nu) return f(int8_t{}); break;
+        case DType::u8: if constexpr (nu) return f(uint8_t{}); break;
+        case DType::boolean: if constexpr (bo) return f(bool{}); break;
+    }
+    BURN_THROW_KIND(dtype, "[", op, "] the cpu backend has no kernel for dtype ", d);
+}
+
+}  // namespace burn::cpu

@@ -1,0 +1,120 @@
+// CPU creation and view kernels. Views (reshape, permute, expand, slice) edit strides over the same
+// storage; reshape of a non-contiguous tensor copies first.
+#include <cmath>
+
+#include "backends/common/philox.hpp"
+#include "backends/cpu/kernels.hpp"
+#include "burn/tensor/slice.hpp"
+
+namespace burn::cpu {
+
+namespace {
+
+std::shared_ptr<CpuTensor> view_of(const CpuTensor& x, const Dims& shape, const Dims& strides, int64_t offset) {
+    return std::make_shared<CpuTensor>(shape, x.dtype, x.device, x.storage, strides, offset);
+}
+
+TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
+    auto out = alloc(call.shape, call.dtype, Device::cpu());
+    const double v = call.scalars[0];
+    visit_dtype(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        T value = static_cast<T>(static_cast<compute_t<T>>(v));
+        T* o = out->data<T>();
+        platform::parallel_for(call.shape.numel(), kGrain, [&](int64_t b, int64_t e) {
+            for (int64_t i = b; i < e; ++i) o[i] = value;
+        });
+    });
+    return {out};
+}
+
+TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
+    auto out = alloc(call.shape, call.dtype, Device::cpu());
+    const double start = call.scalars[0], step = call.scalars[1];
+    visit_dtype(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        T* o = out->data<T>();
+        for (int64_t i = 0; i < call.shape.numel(); ++i)
+            o[i] = static_cast<T>(static_cast<compute_t<T>>(start + step * static_cast<double>(i)));
+    });
+    return {out};
+}
+
+TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
+    auto out = alloc(call.shape, call.dtype, Device::cpu());
+    const int kind = static_cast<int>(call.ints[0]);
+    const uint64_t key = static_cast<uint64_t>(call.ints[1]);
+    const uint64_t offset = static_cast<uint64_t>(call.ints[2]);
+    const double a = call.scalars[0], b = call.scalars[1];
+    visit_dtype(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        T* o = out->data<T>();
+        platform::parallel_for(call.shape.numel(), 4096, [&](int64_t s, int64_t e) {
+            for (int64_t i = s; i < e; ++i) {
+                double v = rng::sample(kind, a, b, key, offset + static_cast<uint64_t>(i));
+                if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) v = std::floor(v);
+                o[i] = static_cast<T>(static_cast<compute_t<T>>(v));
+            }
+        });
+    });
+    return {out};
+}
+
+TensorRefs reshape_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef src = in[0];
+    if (!as_cpu(src).is_contiguous()) src = contiguous_copy(src);
+    const CpuTensor& x = as_cpu(src);
+    return {view_of(x, call.shape, call.shape.contiguous_strides(), x.offset)};
+}
+
+TensorRefs permute_kernel(const OpCall& call, TensorRefs& in) {
+    const CpuTensor& x = as_cpu(in[0]);
+    Dims shape = x.shape, strides = x.strides;
+    for (int i = 0; i < x.shape.rank(); ++i) {
+        shape[i] = x.shape[static_cast<int>(call.ints[i])];
+        strides[i] = x.strides[static_cast<int>(call.ints[i])];
+    }
+    return {view_of(x, shape, strides, x.offset)};
+}
+
+TensorRefs expand_kernel(const OpCall& call, TensorRefs& in) {
+    const CpuTensor& x = as_cpu(in[0]);
+    const int lead = call.shape.rank() - x.shape.rank();
+    Dims strides = Dims::filled(call.shape.rank(), 0);
+    for (int i = 0; i < x.shape.rank(); ++i)
+        strides[lead + i] = (x.shape[i] == call.shape[lead + i]) ? x.strides[i] : 0;
+    return {view_of(x, call.shape, strides, x.offset)};
+}
+
+TensorRefs slice_kernel(const OpCall& call, TensorRefs& in) {
+    const CpuTensor& x = as_cpu(in[0]);
+    Dims shape = x.shape, strides = x.strides;
+    int64_t offset = x.offset;
+    for (int d = 0; d < x.shape.rank(); ++d) {
+        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        int64_t len = r.length();
+        shape[d] = len;
+        if (len == 0) continue;
+        int64_t first = r.step > 0 ? r.start : r.end - 1;  // a negative step walks [start, end) backwards
+        offset += first * x.strides[d];
+        strides[d] = x.strides[d] * r.step;
+    }
+    return {view_of(x, shape, strides, offset)};
+}
+
+}  // namespace
+
+void register_creation(KernelTable& t) {
+    t[idx(OpId::fill)] = &fill_kernel;
+    t[idx(OpId::arange)] = &arange_kernel;
+    t[idx(OpId::random)] = &random_kernel;
+}
+
+void register_views(KernelTable& t) {
+    t[idx(OpId::reshape)] = &reshape_kernel;
+    t[idx(OpId::permute)] = &permute_kernel;
+    t[idx(OpId::expand)] = &expand_kernel;
+    t[idx(OpId::slice)] = &slice_kernel;
+}
+
+}  // namespace burn::cpu

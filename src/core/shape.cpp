@@ -1,0 +1,109 @@
+#include "burn/core/shape.hpp"
+
+#include <ostream>
+#include <sstream>
+
+#include "burn/core/error.hpp"
+
+namespace burn {
+
+Dims::Dims(std::initializer_list<int64_t> v) {
+    BURN_CHECK_KIND(v.size() <= kMaxRank, shape, "rank ", v.size(), " exceeds the maximum rank ", kMaxRank);
+    for (int64_t x : v) v_[rank_++] = x;
+}
+
+Dims Dims::filled(int rank, int64_t value) {
+    BURN_CHECK_KIND(rank >= 0 && rank <= kMaxRank, shape, "rank ", rank, " exceeds the maximum rank ", kMaxRank);
+    Dims d;
+    d.rank_ = rank;
+    for (int i = 0; i < rank; ++i) d.v_[i] = value;
+    return d;
+}
+
+Dims Dims::from(const int64_t* data, int rank) {
+    Dims d = filled(rank, 0);
+    for (int i = 0; i < rank; ++i) d.v_[i] = data[i];
+    return d;
+}
+
+void Dims::push_back(int64_t x) {
+    BURN_CHECK_KIND(rank_ < kMaxRank, shape, "rank exceeds the maximum rank ", kMaxRank);
+    v_[rank_++] = x;
+}
+
+void Dims::insert(int pos, int64_t x) {
+    BURN_CHECK_KIND(rank_ < kMaxRank, shape, "rank exceeds the maximum rank ", kMaxRank);
+    for (int i = rank_; i > pos; --i) v_[i] = v_[i - 1];
+    v_[pos] = x;
+    ++rank_;
+}
+
+void Dims::erase(int pos) {
+    for (int i = pos; i + 1 < rank_; ++i) v_[i] = v_[i + 1];
+    --rank_;
+}
+
+void Dims::resize(int rank, int64_t fill) {
+    BURN_CHECK_KIND(rank >= 0 && rank <= kMaxRank, shape, "rank ", rank, " exceeds the maximum rank ", kMaxRank);
+    for (int i = rank_; i < rank; ++i) v_[i] = fill;
+    rank_ = rank;
+}
+
+int64_t Dims::numel() const {
+    int64_t n = 1;
+    for (int i = 0; i < rank_; ++i) n *= v_[i];
+    return n;
+}
+
+Dims Dims::contiguous_strides() const {
+    Dims s = filled(rank_, 1);
+    int64_t acc = 1;
+    for (int i = rank_ - 1; i >= 0; --i) {
+        s.v_[i] = acc;
+        acc *= v_[i] > 0 ? v_[i] : 1;
+    }
+    return s;
+}
+
+std::string Dims::str() const {
+    std::ostringstream os;
+    os << *this;
+    return os.str();
+}
+
+bool operator==(const Dims& a, const Dims& b) {
+    if (a.rank_ != b.rank_) return false;
+    for (int i = 0; i < a.rank_; ++i)
+        if (a.v_[i] != b.v_[i]) return false;
+    return true;
+}
+
+std::ostream& operator<<(std::ostream& os, const Dims& d) {
+    os << '[';
+    for (int i = 0; i < d.rank(); ++i) os << (i ? ", " : "") << d[i];
+    return os << ']';
+}
+
+int normalize_dim(int64_t dim, int rank, const char* op) {
+    int64_t d = dim < 0 ? dim + rank : dim;
+    BURN_CHECK_KIND(d >= 0 && d < rank, index, "[", op, "] dim ", dim, " is out of range for a tensor of rank ",
+                    rank, " (valid: ", -rank, "..", rank - 1, ")");
+    return static_cast<int>(d);
+}
+
+Dims broadcast_shapes(const Dims& a, const Dims& b, const char* op) {
+    BURN_CHECK_KIND(a.rank() == b.rank(), shape, "[", op, "] rank mismatch: lhs ", a, " vs rhs ", b);
+    Dims out = a;
+    for (int i = 0; i < a.rank(); ++i) {
+        if (a[i] == b[i]) continue;
+        if (a[i] == 1) {
+            out[i] = b[i];
+        } else if (b[i] != 1) {
+            BURN_THROW_KIND(shape, "[", op, "] shapes ", a, " and ", b, " cannot be broadcast: dim ", i, " is ",
+                            a[i], " vs ", b[i], " (each must be equal or 1)");
+        }
+    }
+    return out;
+}
+
+}  // namespace burn

@@ -1,0 +1,55 @@
+#include <sstream>
+
+#include "burn/tensor/ops.hpp"
+#include "burn/tensor/tensor.hpp"
+#include "ops/common.hpp"
+
+namespace burn::ops::detail {
+
+TensorRefs run(const OpCall& call, TensorRefs inputs) {
+    Device device = inputs.empty() ? Device::cpu() : inputs[0]->device;
+    for (std::size_t i = 1; i < inputs.size(); ++i) {
+        if (inputs[i]->device != device) {
+            std::ostringstream os;
+            os << "[" << call.op << "] inputs are on different devices:";
+            for (std::size_t j = 0; j < inputs.size(); ++j) os << (j ? ", " : " ") << inputs[j]->device;
+            os << "; move them with .to_device(device) first";
+            BURN_THROW_KIND(device, os.str());
+        }
+    }
+    Backend& backend = device.backend();
+    BURN_CHECK_KIND(backend.supports(call, inputs), device, "[", call.op, "] not supported by the ", backend.name(),
+                    " backend for dtype ", call.dtype, " on ", device);
+    return backend.execute(call, std::move(inputs));
+}
+
+TensorAny run1(const OpCall& call, TensorRefs inputs) { return TensorAny(run(call, std::move(inputs))[0]); }
+
+TensorAny run_on(const Device& device, const OpCall& call) {
+    Backend& backend = device.backend();
+    BURN_CHECK_KIND(backend.supports(call, {}), device, "[", call.op, "] not supported by the ", backend.name(),
+                    " backend for dtype ", call.dtype, " on ", device);
+    return TensorAny(backend.execute(call, {})[0]);
+}
+
+}  // namespace burn::ops::detail
+
+namespace burn::detail {
+
+void check_tensor(const TensorAny& t, int rank, const char* kind_name, bool kind_ok) {
+    if (!t.defined()) return;
+    BURN_CHECK_KIND(t.rank() == rank, shape, "[Tensor] a tensor of shape ", t.shape(), " (rank ", t.rank(),
+                    ") cannot be held as a Tensor<", rank, ">; reshape it first");
+    BURN_CHECK_KIND(kind_ok, dtype, "[Tensor] a ", t.dtype(), " tensor cannot be held as a ", kind_name,
+                    " tensor; cast it first");
+}
+
+std::string format_tensor(const TensorAny& t, const char* kind_name) {
+    std::ostringstream os;
+    if (!t.defined()) return "Tensor { undefined }";
+    os << "Tensor {\n  data:\n" << ops::into_data(t) << ",\n  shape:  " << t.shape() << ",\n  device:  "
+       << t.device() << ",\n  kind:  " << kind_name << ",\n  dtype:  " << t.dtype() << ",\n}";
+    return os.str();
+}
+
+}  // namespace burn::detail

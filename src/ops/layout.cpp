@@ -1,0 +1,283 @@
+// Frontend of the layout ops. Views (reshape, permute, expand, slice) are OpCalls like any other so
+// decorators see them; the CPU backend implements them by editing strides.
+#include "ops/common.hpp"
+
+namespace burn::ops {
+
+using namespace detail;
+
+TensorAny reshape(TensorAny x, const Dims& new_shape) {
+    check_defined(x, "reshape");
+    Dims shape = new_shape;
+    int infer = -1;
+    int64_t known = 1;
+    for (int i = 0; i < shape.rank(); ++i) {
+        if (shape[i] == -1) {
+            BURN_CHECK_KIND(infer < 0, shape, "[reshape] only one dimension may be -1, got ", new_shape);
+            infer = i;
+        } else {
+            BURN_CHECK_KIND(shape[i] >= 0, shape, "[reshape] invalid dimension ", shape[i], " in ", new_shape);
+            known *= shape[i];
+        }
+    }
+    if (infer >= 0) {
+        BURN_CHECK_KIND(known != 0 && x.numel() % known == 0, shape, "[reshape] cannot reshape ", x.shape(),
+                        " (", x.numel(), " elements) into ", new_shape);
+        shape[infer] = x.numel() / known;
+    }
+    BURN_CHECK_KIND(shape.numel() == x.numel(), shape, "[reshape] cannot reshape ", x.shape(), " (", x.numel(),
+                    " elements) into ", new_shape, " (", shape.numel(), " elements)");
+    if (shape == x.shape()) return x;
+    auto c_ = call(OpId::reshape, x.dtype(), shape);
+    return run1(c_, {std::move(x).ref()});
+}
+
+TensorAny permute(TensorAny x, const Dims& axes) {
+    check_defined(x, "permute");
+    const int r = x.rank();
+    BURN_CHECK_KIND(axes.rank() == r, shape, "[permute] ", axes.rank(), " axes given for a tensor of shape ",
+                    x.shape());
+    std::vector<int64_t> ax(static_cast<std::size_t>(r));
+    std::vector<bool> seen(static_cast<std::size_t>(r), false);
+    Dims shape = x.shape();
+    for (int i = 0; i < r; ++i) {
+        int d = normalize_dim(axes[i], r, "permute");
+        BURN_CHECK_KIND(!seen[d], shape, "[permute] axis ", d, " repeated in ", axes);
+        seen[d] = true;
+        ax[i] = d;
+        shape[i] = x.shape()[d];
+    }
+    bool identity = true;
+    for (int i = 0; i < r; ++i) identity &= ax[i] == i;
+    if (identity) return x;
+    auto c_ = call(OpId::permute, x.dtype(), shape, std::move(ax));
+    return run1(c_, {std::move(x).ref()});
+}
+
+TensorAny swap_dims(TensorAny x, int64_t a, int64_t b) {
+    check_defined(x, "swap_dims");
+    int r = x.rank();
+    int da = normalize_dim(a, r, "swap_dims"), db = normalize_dim(b, r, "swap_dims");
+    Dims axes = Dims::filled(r, 0);
+    for (int i = 0; i < r; ++i) axes[i] = i;
+    std::swap(axes[da], axes[db]);
+    return permute(std::move(x), axes);
+}
+
+TensorAny expand(TensorAny x, const Dims& shape) {
+    check_defined(x, "expand");
+    BURN_CHECK_KIND(shape.rank() >= x.rank(), shape, "[expand] cannot expand ", x.shape(), " to the lower rank ",
+                    shape);
+    const int lead = shape.rank() - x.rank();
+    Dims target = shape;
+    for (int i = 0; i < shape.rank(); ++i) {
+        if (i < lead) {
+            BURN_CHECK_KIND(shape[i] >= 0, shape, "[expand] invalid target ", shape);
+            continue;
+        }
+        int64_t have = x.shape()[i - lead];
+        if (shape[i] == -1) target[i] = have;
+        BURN_CHECK_KIND(have == target[i] || have == 1, shape, "[expand] cannot expand ", x.shape(), " to ", shape,
+                        ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
+    }
+    if (target == x.shape()) return x;
+    auto c_ = call(OpId::expand, x.dtype(), target);
+    return run1(c_, {std::move(x).ref()});
+}
+
+namespace {
+/// Normalises slice arguments against x's shape into {start, end, step} triples for every dim.
+std::vector<int64_t> slice_ranges(const TensorAny& x, const std::vector<SliceArg>& args, Dims& out_shape,
+                                  const char* op) {
+    const int r = x.rank();
+    BURN_CHECK_KIND(static_cast<int>(args.size()) <= r, shape, "[", op, "] ", args.size(),
+                    " ranges given for a tensor of shape ", x.shape());
+    std::vector<int64_t> ints;
+    ints.reserve(static_cast<std::size_t>(3 * r));
+    out_shape = x.shape();
+    for (int d = 0; d < r; ++d) {
+        const int64_t n = x.shape()[d];
+        SliceRange range{0, n, 1};
+        if (d < static_cast<int>(args.size())) {
+            const SliceArg& a = args[static_cast<std::size_t>(d)];
+            BURN_CHECK(a.step != 0, "[", op, "] step must not be zero (dim ", d, ")");
+            int64_t start = a.start < 0 ? a.start + n : a.start;
+            int64_t end = a.end ? (*a.end < 0 ? *a.end + n : *a.end) : n;
+            if (a.single) {
+                BURN_CHECK_KIND(start >= 0 && start < n, index, "[", op, "] index ", a.start,
+                                " is out of range for dim ", d, " of size ", n, " (shape ", x.shape(), ")");
+            }
+            BURN_CHECK_KIND(start >= 0 && start <= n && end >= 0 && end <= n, index, "[", op, "] range ", a.start,
+                            "..", (a.end ? std::to_string(*a.end) : std::string("end")), " is out of bounds for dim ",
+                            d, " of size ", n, " (shape ", x.shape(), ")");
+            range = SliceRange{start, end < start ? start : end, a.step};
+        }
+        ints.push_back(range.start);
+        ints.push_back(range.end);
+        ints.push_back(range.step);
+        out_shape[d] = range.length();
+    }
+    return ints;
+}
+}  // namespace
+
+TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges) {
+    check_defined(x, "slice");
+    Dims shape;
+    auto ints = slice_ranges(x, ranges, shape, "slice");
+    bool identity = shape == x.shape();
+    for (std::size_t d = 0; d < ints.size() / 3; ++d) identity &= ints[3 * d + 2] == 1;
+    if (identity) return x;
+    auto c_ = call(OpId::slice, x.dtype(), shape, std::move(ints));
+    return run1(c_, {std::move(x).ref()});
+}
+
+TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values) {
+    check_defined(x, "slice_assign");
+    check_same_dtype(x, values, "slice_assign");
+    Dims shape;
+    auto ints = slice_ranges(x, ranges, shape, "slice_assign");
+    BURN_CHECK_KIND(values.shape() == shape, shape, "[slice_assign] values of shape ", values.shape(),
+                    " do not match the slice's shape ", shape, " (tensor ", x.shape(), ")");
+    Dims out = x.shape();
+    auto c_ = call(OpId::slice_assign, x.dtype(), out, std::move(ints));
+    return run1(c_, {std::move(x).ref(), std::move(values).ref()});
+}
+
+TensorAny flip(TensorAny x, const Dims& axes) {
+    check_defined(x, "flip");
+    std::vector<SliceArg> args(static_cast<std::size_t>(x.rank()), SliceArg(burn::all));
+    for (int64_t a : axes) {
+        int d = normalize_dim(a, x.rank(), "flip");
+        args[static_cast<std::size_t>(d)] = SliceArg(0, std::nullopt, -1);
+    }
+    Dims shape;
+    auto ints = slice_ranges(x, args, shape, "flip");
+    if (axes.rank() == 0) return x;
+    auto c_ = call(OpId::slice, x.dtype(), shape, std::move(ints));
+    return run1(c_, {std::move(x).ref()});
+}
+
+TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length) {
+    check_defined(x, "narrow");
+    int d = normalize_dim(dim, x.rank(), "narrow");
+    int64_t n = x.shape()[d];
+    int64_t s = start < 0 ? start + n : start;
+    BURN_CHECK_KIND(s >= 0 && length >= 0 && s + length <= n, index, "[narrow] start ", start, " length ", length,
+                    " does not fit dim ", d, " of size ", n, " (shape ", x.shape(), ")");
+    std::vector<SliceArg> args(static_cast<std::size_t>(x.rank()), SliceArg(burn::all));
+    args[static_cast<std::size_t>(d)] = SliceArg(s, s + length);
+    return slice(std::move(x), args);
+}
+
+std::vector<TensorAny> split(TensorAny x, int64_t split_size, int64_t dim) {
+    check_defined(x, "split");
+    int d = normalize_dim(dim, x.rank(), "split");
+    BURN_CHECK(split_size > 0, "[split] split size must be positive, got ", split_size);
+    std::vector<TensorAny> out;
+    int64_t n = x.shape()[d];
+    for (int64_t s = 0; s < n; s += split_size) out.push_back(narrow(x, d, s, std::min(split_size, n - s)));
+    if (n == 0) out.push_back(x);
+    return out;
+}
+
+std::vector<TensorAny> chunk(TensorAny x, int64_t chunks, int64_t dim) {
+    check_defined(x, "chunk");
+    int d = normalize_dim(dim, x.rank(), "chunk");
+    BURN_CHECK(chunks > 0, "[chunk] number of chunks must be positive, got ", chunks);
+    int64_t n = x.shape()[d];
+    int64_t size = (n + chunks - 1) / chunks;
+    if (size == 0) size = 1;
+    return split(std::move(x), size, d);
+}
+
+TensorAny unsqueeze_dim(TensorAny x, int64_t dim) {
+    check_defined(x, "unsqueeze_dim");
+    int d = normalize_dim(dim, x.rank() + 1, "unsqueeze_dim");
+    Dims shape = x.shape();
+    shape.insert(d, 1);
+    return reshape(std::move(x), shape);
+}
+
+TensorAny squeeze_dim(TensorAny x, int64_t dim) {
+    check_defined(x, "squeeze_dim");
+    int d = normalize_dim(dim, x.rank(), "squeeze_dim");
+    BURN_CHECK_KIND(x.shape()[d] == 1, shape, "[squeeze_dim] dim ", d, " of shape ", x.shape(),
+                    " has size ", x.shape()[d], ", not 1");
+    Dims shape = x.shape();
+    shape.erase(d);
+    return reshape(std::move(x), shape);
+}
+
+TensorAny flatten(TensorAny x, int64_t start_dim, int64_t end_dim) {
+    check_defined(x, "flatten");
+    int s = normalize_dim(start_dim, x.rank(), "flatten"), e = normalize_dim(end_dim, x.rank(), "flatten");
+    BURN_CHECK_KIND(s <= e, shape, "[flatten] start dim ", s, " is after end dim ", e);
+    Dims shape;
+    for (int i = 0; i < s; ++i) shape.push_back(x.shape()[i]);
+    int64_t m = 1;
+    for (int i = s; i <= e; ++i) m *= x.shape()[i];
+    shape.push_back(m);
+    for (int i = e + 1; i < x.rank(); ++i) shape.push_back(x.shape()[i]);
+    return reshape(std::move(x), shape);
+}
+
+TensorAny contiguous(TensorAny x) {
+    check_defined(x, "contiguous");
+    auto c_ = call(OpId::copy, x.dtype(), x.shape());
+    return run1(c_, {std::move(x).ref()});
+}
+
+TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times) {
+    check_defined(x, "repeat_dim");
+    int d = normalize_dim(dim, x.rank(), "repeat_dim");
+    BURN_CHECK(times >= 0, "[repeat_dim] times must be non-negative, got ", times);
+    // [.., n, ..] -> [.., 1, n, ..] -> expand [.., times, n, ..] -> reshape [.., times * n, ..]
+    Dims shape = x.shape();
+    Dims up = shape;
+    up.insert(d, 1);
+    Dims big = up;
+    big[d] = times;
+    Dims out = shape;
+    out[d] = shape[d] * times;
+    return reshape(contiguous(expand(reshape(std::move(x), up), big)), out);
+}
+
+TensorAny stack(const std::vector<TensorAny>& xs, int64_t dim) {
+    BURN_CHECK(!xs.empty(), "[stack] needs at least one tensor");
+    int d = normalize_dim(dim, xs[0].rank() + 1, "stack");
+    std::vector<TensorAny> ys;
+    ys.reserve(xs.size());
+    for (const auto& x : xs) {
+        check_defined(x, "stack");
+        BURN_CHECK_KIND(x.shape() == xs[0].shape(), shape, "[stack] all tensors must have one shape: ", xs[0].shape(),
+                        " vs ", x.shape());
+        ys.push_back(unsqueeze_dim(x, d));
+    }
+    return cat(ys, d);
+}
+
+namespace {
+TensorAny triangle(TensorAny x, int64_t diagonal, bool lower, const char* op) {
+    check_defined(x, op);
+    BURN_CHECK_KIND(x.rank() >= 2, shape, "[", op, "] needs a tensor of rank >= 2, got ", x.shape());
+    const int64_t rows = x.shape()[x.rank() - 2], cols = x.shape()[x.rank() - 1];
+    auto r = unsqueeze_dim(arange(0, rows, 1, DType::i64, x.device()), 1);
+    auto c = unsqueeze_dim(arange(0, cols, 1, DType::i64, x.device()), 0);
+    // keep where c - r <= diagonal (lower) or c - r >= diagonal (upper)
+    auto diff = sub(c, r);
+    auto keep = lower ? lower_equal_elem(diff, static_cast<double>(diagonal))
+                      : greater_equal_elem(diff, static_cast<double>(diagonal));
+    Dims mshape = Dims::filled(x.rank(), 1);
+    mshape[x.rank() - 2] = rows;
+    mshape[x.rank() - 1] = cols;
+    keep = reshape(std::move(keep), mshape);
+    auto zero = full(Dims::filled(x.rank(), 1), 0.0, x.dtype(), x.device());
+    return where(std::move(keep), std::move(x), std::move(zero));
+}
+}  // namespace
+
+TensorAny tril(TensorAny x, int64_t diagonal) { return triangle(std::move(x), diagonal, true, "tril"); }
+TensorAny triu(TensorAny x, int64_t diagonal) { return triangle(std::move(x), diagonal, false, "triu"); }
+
+}  // namespace burn::ops

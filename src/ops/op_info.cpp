@@ -1,0 +1,58 @@
+#include <functional>
+#include <ostream>
+
+#include "burn/backend/op.hpp"
+#include "burn/core/error.hpp"
+
+namespace burn {
+
+namespace {
+constexpr OpKinds kinds_of(char k) {
+    return k == 'F' ? OpKinds::float_only : k == 'N' ? OpKinds::numeric : k == 'A' ? OpKinds::all : OpKinds::bool_only;
+}
+#define BURN_KIND_F 'F'
+#define BURN_KIND_N 'N'
+#define BURN_KIND_A 'A'
+#define BURN_KIND_B 'B'
+
+const OpInfo kOpInfo[] = {
+#define BURN_UNARY(name, kinds, body, domain) {#name, OpClass::unary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_UNARY_PRED(name, kinds, body, domain) \
+    {#name, OpClass::unary_pred, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_BINARY(name, kinds, body, domain) {#name, OpClass::binary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_COMPARE(name, kinds, body, domain) \
+    {#name, OpClass::compare, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_TERNARY(name, kinds, body, domain) \
+    {#name, OpClass::ternary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#include "burn/backend/elementwise.def"
+#define BURN_OP(name, family, outputs) {#name, OpClass::structural, OpKinds::any, #family, outputs},
+#include "burn/backend/ops.def"
+};
+static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == kNumOps, "op info table out of step with OpId");
+}  // namespace
+
+const OpInfo& op_info(OpId id) {
+    auto i = static_cast<int>(id);
+    BURN_CHECK(i >= 0 && i < kNumOps, "invalid op id ", i);
+    return kOpInfo[i];
+}
+
+std::ostream& operator<<(std::ostream& os, OpId id) { return os << op_name(id); }
+
+bool operator==(const OpCall& a, const OpCall& b) {
+    return a.op == b.op && a.dtype == b.dtype && a.shape == b.shape && a.ints == b.ints &&
+           a.scalars[0] == b.scalars[0] && a.scalars[1] == b.scalars[1];
+}
+
+std::size_t hash_value(const OpCall& call) {
+    std::size_t h = std::hash<int>{}(static_cast<int>(call.op));
+    auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+    mix(static_cast<std::size_t>(call.dtype));
+    for (int64_t d : call.shape) mix(std::hash<int64_t>{}(d));
+    for (int64_t v : call.ints) mix(std::hash<int64_t>{}(v));
+    mix(std::hash<double>{}(call.scalars[0]));
+    mix(std::hash<double>{}(call.scalars[1]));
+    return h;
+}
+
+}  // namespace burn

@@ -1,0 +1,127 @@
+#include "burn/tensor/data.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace burn {
+
+namespace {
+template <class T>
+double load(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) return static_cast<float>(v);
+    else return static_cast<double>(v);
+}
+}  // namespace
+
+TensorData::TensorData(std::vector<uint8_t> bytes, Dims shape, DType dtype)
+    : bytes_(std::move(bytes)), shape_(shape), dtype_(dtype) {
+    for (int64_t d : shape_)
+        BURN_CHECK_KIND(d >= 0, shape, "[TensorData] negative dimension in shape ", shape_);
+    BURN_CHECK_KIND(static_cast<int64_t>(bytes_.size()) == shape_.numel() * static_cast<int64_t>(size_of(dtype)),
+                    shape, "[TensorData] ", bytes_.size(), " bytes do not hold a ", dtype, " tensor of shape ",
+                    shape_, " (", shape_.numel() * static_cast<int64_t>(size_of(dtype)), " bytes)");
+}
+
+void TensorData::check_count(int64_t n) const {
+    for (int64_t d : shape_)
+        BURN_CHECK_KIND(d >= 0, shape, "[TensorData] negative dimension in shape ", shape_);
+    BURN_CHECK_KIND(n == shape_.numel(), shape, "[TensorData] ", n, " values do not fill shape ", shape_, " (",
+                    shape_.numel(), " elements)");
+}
+
+double TensorData::value_as_double(int64_t i) const {
+    BURN_CHECK_KIND(i >= 0 && i < numel(), index, "[TensorData] element ", i, " out of range for shape ", shape_);
+    const uint8_t* p = bytes_.data() + i * static_cast<int64_t>(size_of(dtype_));
+    return visit_dtype(dtype_, [&](auto tag) { return load<decltype(tag)>(p); });
+}
+
+TensorData TensorData::convert(DType to) const {
+    if (to == dtype_) return *this;
+    std::vector<uint8_t> out(static_cast<std::size_t>(numel()) * size_of(to));
+    const std::size_t in_size = size_of(dtype_), out_size = size_of(to);
+    visit_dtype(dtype_, [&](auto tin) {
+        using TIn = decltype(tin);
+        visit_dtype(to, [&](auto tout) {
+            using TOut = decltype(tout);
+            for (int64_t i = 0; i < numel(); ++i) {
+                TIn v;
+                std::memcpy(&v, bytes_.data() + i * in_size, sizeof(TIn));
+                TOut o;
+                if constexpr (std::is_same_v<TOut, bool>) {
+                    o = static_cast<double>(load<TIn>(reinterpret_cast<const uint8_t*>(&v))) != 0.0;
+                } else if constexpr (std::is_same_v<TOut, f16> || std::is_same_v<TOut, bf16>) {
+                    o = TOut(static_cast<float>(load<TIn>(reinterpret_cast<const uint8_t*>(&v))));
+                } else if constexpr (std::is_same_v<TIn, int64_t> && std::is_integral_v<TOut>) {
+                    o = static_cast<TOut>(v);  // exact for integers beyond 2^53
+                } else {
+                    o = static_cast<TOut>(load<TIn>(reinterpret_cast<const uint8_t*>(&v)));
+                }
+                std::memcpy(out.data() + i * out_size, &o, sizeof(TOut));
+            }
+        });
+    });
+    return TensorData(std::move(out), shape_, to);
+}
+
+bool operator==(const TensorData& a, const TensorData& b) {
+    return a.dtype_ == b.dtype_ && a.shape_ == b.shape_ && a.bytes_ == b.bytes_;
+}
+
+void TensorData::assert_approx_eq(const TensorData& expected, double rtol, double atol) const {
+    BURN_CHECK_KIND(shape_ == expected.shape_, shape, "[assert_approx_eq] shape ", shape_, " vs expected ",
+                    expected.shape_);
+    for (int64_t i = 0; i < numel(); ++i) {
+        double a = value_as_double(i), b = expected.value_as_double(i);
+        if (std::isnan(a) && std::isnan(b)) continue;
+        if (a == b) continue;
+        BURN_CHECK(std::abs(a - b) <= atol + rtol * std::abs(b), "[assert_approx_eq] element ", i, ": ",
+                   std::setprecision(9), a, " vs expected ", b, " (rtol ", rtol, ", atol ", atol, ")");
+    }
+}
+
+std::string TensorData::str() const {
+    std::ostringstream os;
+    os << *this;
+    return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const TensorData& d) {
+    // Nested brackets, eliding the middle of long dims like PyTorch.
+    const Dims& s = d.shape();
+    const int rank = s.rank();
+    const int64_t edge = 3;
+    Dims strides = s.contiguous_strides();
+    auto print = [&](auto&& self, int dim, int64_t base) -> void {
+        if (dim == rank) {
+            double v = d.value_as_double(base);
+            if (is_bool(d.dtype())) os << (v != 0 ? "true" : "false");
+            else if (is_float(d.dtype())) os << std::setprecision(6) << v;
+            else os << static_cast<int64_t>(v);
+            return;
+        }
+        os << '[';
+        int64_t n = s[dim];
+        for (int64_t i = 0; i < n; ++i) {
+            if (n > 2 * edge + 1 && i == edge) {
+                os << ", ...";
+                i = n - edge - 1;
+                continue;
+            }
+            if (i) os << ", ";
+            self(self, dim + 1, base + i * strides[dim]);
+        }
+        os << ']';
+    };
+    if (d.numel() == 0 && rank > 0) {
+        os << "[]";
+    } else {
+        print(print, 0, 0);
+    }
+    return os;
+}
+
+}  // namespace burn
