@@ -2,9 +2,9 @@
 // batch dims, transposed / sliced / flipped / stride-0 operands, empty dims, errors, and the built-in
 // blocked kernel called directly for every instruction-set variant. Float tests run twice: through
 // OpenBLAS (when built with it) and through the built-in kernel.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/burn.hpp>
 #include <cmath>
 #include <random>
 #include <string>
@@ -58,14 +58,17 @@ Host rounded(const Host& h, DType dt) {
     return r;
 }
 
-std::vector<double> values(const TensorAny& t) { return ops::into_data(t).convert(DType::f64).to_vec<double>(); }
+std::vector<double> values(const TensorAny& t) {
+    return ops::into_data(t).convert(DType::f64).to_vec<double>();
+}
 
 /// Transposes the last two dims of a host array.
 Host host_t(const Host& h) {
     const int r = h.shape.rank();
     Host o = h;
     std::swap(o.shape[r - 2], o.shape[r - 1]);
-    const int64_t rows = h.shape[r - 2], cols = h.shape[r - 1], batches = h.shape.numel() / std::max<int64_t>(1, rows * cols);
+    const int64_t rows = h.shape[r - 2], cols = h.shape[r - 1],
+                  batches = h.shape.numel() / std::max<int64_t>(1, rows * cols);
     for (int64_t b = 0; b < batches; ++b)
         for (int64_t i = 0; i < rows; ++i)
             for (int64_t j = 0; j < cols; ++j)
@@ -108,11 +111,16 @@ Host ref_matmul(const Host& a, const Host& b) {
 
 double tolerance(DType dt, int64_t k) {
     switch (dt) {
-        case DType::f32: return 1e-5 * static_cast<double>(k + 1);
-        case DType::f64: return 1e-12 * static_cast<double>(k + 1);
-        case DType::f16: return 2e-3 * static_cast<double>(k + 1);
-        case DType::bf16: return 1.6e-2 * static_cast<double>(k + 1);
-        default: return 0;  // integers are exact
+        case DType::f32:
+            return 1e-5 * static_cast<double>(k + 1);
+        case DType::f64:
+            return 1e-12 * static_cast<double>(k + 1);
+        case DType::f16:
+            return 2e-3 * static_cast<double>(k + 1);
+        case DType::bf16:
+            return 1.6e-2 * static_cast<double>(k + 1);
+        default:
+            return 0;  // integers are exact
     }
 }
 
@@ -136,7 +144,7 @@ void expect_close(const TensorAny& got, const Host& want, DType dt, int64_t k, c
 
 /// Runs each float test through OpenBLAS (when present) and through the built-in kernel.
 class MatmulTest : public ::testing::TestWithParam<cpu::BlasUse> {
-protected:
+  protected:
     void SetUp() override { cpu::set_blas_use(GetParam()); }
     void TearDown() override { cpu::set_blas_use(cpu::BlasUse::automatic); }
 };
@@ -171,7 +179,8 @@ TEST_P(MatmulTest, BatchedWithBroadcast) {
         check_pair(random_host({1, 7, 8}, 11, ints), random_host({4, 8, 2}, 12, ints), dt, "[1,7,8]x[4,8,2]");
         // Many small matrices (the parallel-over-batches path) and a few large ones.
         check_pair(random_host({40, 6, 9}, 13, ints), random_host({40, 9, 5}, 14, ints), dt, "40 batches");
-        check_pair(random_host({2, 70, 80}, 15, ints), random_host({1, 80, 90}, 16, ints), dt, "2 large batches");
+        check_pair(random_host({2, 70, 80}, 15, ints), random_host({1, 80, 90}, 16, ints), dt,
+                   "2 large batches");
     }
 }
 
@@ -201,7 +210,8 @@ TEST_P(MatmulTest, TypedApiTranspose) {
     auto b = Tensor<2>::from_floats({{1, 0}, {0, 1}, {2, 2}});
     EXPECT_EQ(a.matmul(b).to_vec<float>(), (std::vector<float>{7, 8, 16, 17}));
     // a^T [3, 2] x a [2, 3]
-    EXPECT_EQ(a.transpose().matmul(a).to_vec<float>(), (std::vector<float>{17, 22, 27, 22, 29, 36, 27, 36, 45}));
+    EXPECT_EQ(a.transpose().matmul(a).to_vec<float>(),
+              (std::vector<float>{17, 22, 27, 22, 29, 36, 27, 36, 45}));
     // a [2, 3] x a^T [3, 2]
     EXPECT_EQ(a.matmul(a.transpose()).to_vec<float>(), (std::vector<float>{14, 32, 32, 77}));
 }
@@ -231,32 +241,35 @@ TEST_P(MatmulTest, SlicedFlippedAndBroadcastOperands) {
         for (int64_t i = 11; i >= 0; --i)
             for (int64_t j = 14; j >= 0; --j) fl.v.push_back(big.v[static_cast<std::size_t>(i * 15 + j)]);
         Host rhs15 = rounded(random_host({15, 4}, 33, ints), dt);
-        expect_close(ops::matmul(ops::flip(tbig, {0, 1}), to_tensor(rhs15, dt)), ref_matmul(fl, rhs15), dt, 15,
-                     "flipped");
+        expect_close(ops::matmul(ops::flip(tbig, {0, 1}), to_tensor(rhs15, dt)), ref_matmul(fl, rhs15), dt,
+                     15, "flipped");
         // A row broadcast to 6 rows (stride 0 inside the matrix).
         Host row = rounded(random_host({1, 10}, 34, ints), dt);
         Host rows{{}, {6, 10}};
         for (int i = 0; i < 6; ++i) rows.v.insert(rows.v.end(), row.v.begin(), row.v.end());
-        expect_close(ops::matmul(ops::expand(to_tensor(row, dt), {6, 10}), trhs), ref_matmul(rows, rhs), dt, 10,
-                     "stride-0 rows");
+        expect_close(ops::matmul(ops::expand(to_tensor(row, dt), {6, 10}), trhs), ref_matmul(rows, rhs), dt,
+                     10, "stride-0 rows");
     }
 }
 
 TEST_P(MatmulTest, EmptyDims) {
     for (DType dt : {DType::f32, DType::f64, DType::i32, DType::f16}) {
-        auto z = ops::matmul(ops::full({3, 0}, 1.0, dt, Device::cpu()), ops::full({0, 4}, 1.0, dt, Device::cpu()));
+        auto z =
+            ops::matmul(ops::full({3, 0}, 1.0, dt, Device::cpu()), ops::full({0, 4}, 1.0, dt, Device::cpu()));
         EXPECT_EQ(z.shape(), (Dims{3, 4}));
         EXPECT_EQ(values(z), std::vector<double>(12, 0.0));
         auto zb = ops::matmul(ops::full({2, 3, 0}, 1.0, dt, Device::cpu()),
                               ops::full({1, 0, 4}, 1.0, dt, Device::cpu()));
         EXPECT_EQ(zb.shape(), (Dims{2, 3, 4}));
         EXPECT_EQ(values(zb), std::vector<double>(24, 0.0));
-        EXPECT_EQ(ops::matmul(ops::full({0, 5}, 1.0, dt, Device::cpu()), ops::full({5, 4}, 1.0, dt, Device::cpu()))
-                      .shape(),
-                  (Dims{0, 4}));
-        EXPECT_EQ(ops::matmul(ops::full({3, 5}, 1.0, dt, Device::cpu()), ops::full({5, 0}, 1.0, dt, Device::cpu()))
-                      .shape(),
-                  (Dims{3, 0}));
+        EXPECT_EQ(
+            ops::matmul(ops::full({0, 5}, 1.0, dt, Device::cpu()), ops::full({5, 4}, 1.0, dt, Device::cpu()))
+                .shape(),
+            (Dims{0, 4}));
+        EXPECT_EQ(
+            ops::matmul(ops::full({3, 5}, 1.0, dt, Device::cpu()), ops::full({5, 0}, 1.0, dt, Device::cpu()))
+                .shape(),
+            (Dims{3, 0}));
         EXPECT_EQ(ops::matmul(ops::full({0, 3, 5}, 1.0, dt, Device::cpu()),
                               ops::full({1, 5, 2}, 1.0, dt, Device::cpu()))
                       .shape(),
@@ -309,13 +322,18 @@ TEST(MatmulErrors, Messages) {
     expect_error([&] { ops::matmul(a, i32); }, "dtype mismatch");
     EXPECT_THROW(ops::matmul(a, i32), DTypeError);
     expect_error([&] { ops::matmul(ops::full({3}, 1.0, DType::f32, Device::cpu()), a); }, "rank 1");
-    expect_error([&] { ops::matmul(ops::full({2, 2, 3}, 1.0, DType::f32, Device::cpu()), ops::full({3, 2}, 1.0, DType::f32, Device::cpu())); },
-                 "rank mismatch");
-    expect_error([&] {
-        ops::matmul(ops::full({2, 2, 3}, 1.0, DType::f32, Device::cpu()),
-                    ops::full({3, 3, 2}, 1.0, DType::f32, Device::cpu()));
-    },
-                 "batch broadcast");
+    expect_error(
+        [&] {
+            ops::matmul(ops::full({2, 2, 3}, 1.0, DType::f32, Device::cpu()),
+                        ops::full({3, 2}, 1.0, DType::f32, Device::cpu()));
+        },
+        "rank mismatch");
+    expect_error(
+        [&] {
+            ops::matmul(ops::full({2, 2, 3}, 1.0, DType::f32, Device::cpu()),
+                        ops::full({3, 3, 2}, 1.0, DType::f32, Device::cpu()));
+        },
+        "batch broadcast");
     expect_error([&] { ops::matmul(TensorAny(), a); }, "undefined");
     // The typed API reports the same error.
     auto ta = Tensor<2>::ones({2, 3});
@@ -348,24 +366,37 @@ struct Operand {
 
 /// layout 0: row-major; 1: transposed (column-major); 2: negative strides; 3: gaps (cs = 2, rs padded);
 /// 4: stride-0 rows (every row the same).
-Operand make_operand(int64_t rows, int64_t cols, int layout, std::mt19937& rng, bool ints, bool non_negative) {
+Operand make_operand(int64_t rows, int64_t cols, int layout, std::mt19937& rng, bool ints,
+                     bool non_negative) {
     Operand o;
     std::uniform_int_distribution<int> di(non_negative ? 0 : -4, 4);
     std::uniform_real_distribution<double> dr(-1.0, 1.0);
     int64_t size = 0;
     switch (layout) {
-        case 0: o.rs = cols, o.cs = 1, o.base = 0, size = rows * cols; break;
-        case 1: o.rs = 1, o.cs = rows, o.base = 0, size = rows * cols; break;
-        case 2: o.rs = -cols, o.cs = -1, o.base = rows * cols - 1, size = rows * cols; break;
-        case 3: o.rs = 2 * cols + 3, o.cs = 2, o.base = 0, size = rows * (2 * cols + 3); break;
-        default: o.rs = 0, o.cs = 1, o.base = 0, size = cols; break;
+        case 0:
+            o.rs = cols, o.cs = 1, o.base = 0, size = rows * cols;
+            break;
+        case 1:
+            o.rs = 1, o.cs = rows, o.base = 0, size = rows * cols;
+            break;
+        case 2:
+            o.rs = -cols, o.cs = -1, o.base = rows * cols - 1, size = rows * cols;
+            break;
+        case 3:
+            o.rs = 2 * cols + 3, o.cs = 2, o.base = 0, size = rows * (2 * cols + 3);
+            break;
+        default:
+            o.rs = 0, o.cs = 1, o.base = 0, size = cols;
+            break;
     }
     o.store.resize(static_cast<std::size_t>(std::max<int64_t>(size, 1)));
     for (auto& x : o.store) x = ints ? di(rng) : dr(rng);
     return o;
 }
 
-double elem(const Operand& o, int64_t i, int64_t j) { return o.store[static_cast<std::size_t>(o.base + i * o.rs + j * o.cs)]; }
+double elem(const Operand& o, int64_t i, int64_t j) {
+    return o.store[static_cast<std::size_t>(o.base + i * o.rs + j * o.cs)];
+}
 
 template <class T>
 double to_d(T x) {
@@ -396,10 +427,12 @@ void check_gemm(int64_t m, int64_t k, int64_t n, int layout_a, int layout_b, uin
     const int64_t ldc = n + 3;  // padding columns must stay untouched
     const T sentinel = static_cast<T>(7.0f);
     std::vector<T> c(static_cast<std::size_t>(std::max<int64_t>(m * ldc, 1)), sentinel);
-    cpu::gemm_fallback<T>(m, n, k, as.data() + a.base, a.rs, a.cs, bs.data() + b.base, b.rs, b.cs, c.data(), ldc);
-    const std::string what = std::string(name(dtype_of<T>)) + " " + std::to_string(m) + "x" + std::to_string(k) +
-                             "x" + std::to_string(n) + " layouts " + std::to_string(layout_a) + "/" +
-                             std::to_string(layout_b) + " isa " + cpu::gemm_isa_name(cpu::gemm_isa());
+    cpu::gemm_fallback<T>(m, n, k, as.data() + a.base, a.rs, a.cs, bs.data() + b.base, b.rs, b.cs, c.data(),
+                          ldc);
+    const std::string what = std::string(name(dtype_of<T>)) + " " + std::to_string(m) + "x" +
+                             std::to_string(k) + "x" + std::to_string(n) + " layouts " +
+                             std::to_string(layout_a) + "/" + std::to_string(layout_b) + " isa " +
+                             cpu::gemm_isa_name(cpu::gemm_isa());
     for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < ldc; ++j) {
             const double got = to_d(c[static_cast<std::size_t>(i * ldc + j)]);
@@ -410,11 +443,14 @@ void check_gemm(int64_t m, int64_t k, int64_t n, int layout_a, int layout_b, uin
             double want = 0;
             for (int64_t p = 0; p < k; ++p) want += elem(a, i, p) * elem(b, p, j);
             if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-                ASSERT_NEAR(got, want, (sizeof(T) == 4 ? 1e-5 : 1e-12) * static_cast<double>(k + 1)) << what << " at " << i << "," << j;
+                ASSERT_NEAR(got, want, (sizeof(T) == 4 ? 1e-5 : 1e-12) * static_cast<double>(k + 1))
+                    << what << " at " << i << "," << j;
             } else if constexpr (std::is_same_v<T, f16>) {
-                ASSERT_NEAR(got, want, 1e-3 * std::max(1.0, std::abs(want))) << what << " at " << i << "," << j;
+                ASSERT_NEAR(got, want, 1e-3 * std::max(1.0, std::abs(want)))
+                    << what << " at " << i << "," << j;
             } else if constexpr (std::is_same_v<T, bf16>) {
-                ASSERT_NEAR(got, want, 8e-3 * std::max(1.0, std::abs(want))) << what << " at " << i << "," << j;
+                ASSERT_NEAR(got, want, 8e-3 * std::max(1.0, std::abs(want)))
+                    << what << " at " << i << "," << j;
             } else if constexpr (std::is_integral_v<T>) {
                 // Narrow integers wrap: compare with the exact sum converted (modulo 2^bits) to T.
                 const auto wrapped = static_cast<double>(static_cast<T>(static_cast<int64_t>(want)));
@@ -478,7 +514,8 @@ TEST(GemmFallback, IntegersWrapLikeTwosComplement) {
     for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
             uint32_t s = 0;
-            for (int64_t p = 0; p < k; ++p) s += static_cast<uint32_t>(a[i * k + p]) * static_cast<uint32_t>(b[p * n + j]);
+            for (int64_t p = 0; p < k; ++p)
+                s += static_cast<uint32_t>(a[i * k + p]) * static_cast<uint32_t>(b[p * n + j]);
             EXPECT_EQ(c[i * n + j], static_cast<int32_t>(s));
         }
     // i8 through the typed frontend: 100 * 100 * 3 wraps modulo 256.

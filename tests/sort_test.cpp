@@ -1,9 +1,9 @@
 // sort / argsort / topk against std::stable_sort references: every dim of a rank-3 tensor, both
 // directions, NaN / inf / signed zeros, every dtype family, non-contiguous inputs, empty dims, errors.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <burn/burn.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -33,7 +33,9 @@ TensorAny make(const std::vector<double>& v, const Dims& shape, DType dt) {
     });
 }
 
-std::vector<double> values(const TensorAny& t) { return ops::into_data(t).convert(DType::f64).to_vec<double>(); }
+std::vector<double> values(const TensorAny& t) {
+    return ops::into_data(t).convert(DType::f64).to_vec<double>();
+}
 
 /// Test data: few distinct values (many ties), for float dtypes also NaN, +-inf and -0.0.
 std::vector<double> data(int64_t n, DType dt, uint32_t seed) {
@@ -79,7 +81,8 @@ void ref_sort(const std::vector<double>& v, const Dims& shape, int dim, bool des
             std::vector<int64_t> order(static_cast<std::size_t>(n));
             std::iota(order.begin(), order.end(), 0);
             auto at = [&](int64_t j) { return v[static_cast<std::size_t>((o * n + j) * inner + in)]; };
-            std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return less(at(a), at(b)); });
+            std::stable_sort(order.begin(), order.end(),
+                             [&](int64_t a, int64_t b) { return less(at(a), at(b)); });
             for (int64_t j = 0; j < k; ++j) {
                 const auto pos = static_cast<std::size_t>((o * k + j) * inner + in);
                 vals[pos] = at(order[static_cast<std::size_t>(j)]);
@@ -89,10 +92,12 @@ void ref_sort(const std::vector<double>& v, const Dims& shape, int dim, bool des
 }
 
 /// Bitwise-aware equality: NaN == NaN, -0.0 distinguished from +0.0 (the original element must come out).
-bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b)); }
+bool same(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+}
 
-void expect_sorted(const std::pair<TensorAny, TensorAny>& got, const std::vector<double>& v, const Dims& shape,
-                   int dim, bool desc, int64_t k, DType dt, const std::string& what) {
+void expect_sorted(const std::pair<TensorAny, TensorAny>& got, const std::vector<double>& v,
+                   const Dims& shape, int dim, bool desc, int64_t k, DType dt, const std::string& what) {
     std::vector<double> wv;
     std::vector<int64_t> wi;
     ref_sort(v, shape, dim, desc, k, wv, wi);
@@ -116,7 +121,7 @@ std::vector<double> stored(const std::vector<double>& v, const Dims& shape, DTyp
 }
 
 const DType kAllDtypes[] = {DType::f32, DType::f64, DType::f16, DType::bf16, DType::i64,
-                            DType::i32, DType::i16, DType::i8,  DType::u8,  DType::boolean};
+                            DType::i32, DType::i16, DType::i8,  DType::u8,   DType::boolean};
 
 }  // namespace
 
@@ -127,8 +132,10 @@ TEST(Sort, EveryDimBothDirectionsEveryDtype) {
         auto x = make(v, shape, dt);
         for (int dim = 0; dim < 3; ++dim)
             for (bool desc : {false, true}) {
-                const std::string what = std::string(name(dt)) + " dim " + std::to_string(dim) + (desc ? " desc" : " asc");
-                expect_sorted(ops::sort_with_indices(x, dim, desc), v, shape, dim, desc, shape[dim], dt, what);
+                const std::string what =
+                    std::string(name(dt)) + " dim " + std::to_string(dim) + (desc ? " desc" : " asc");
+                expect_sorted(ops::sort_with_indices(x, dim, desc), v, shape, dim, desc, shape[dim], dt,
+                              what);
                 // Negative dims count from the end.
                 expect_sorted(ops::sort_with_indices(x, dim - 3, desc), v, shape, dim, desc, shape[dim], dt,
                               what + " (negative dim)");
@@ -148,7 +155,8 @@ TEST(Sort, NanInfAndSignedZeros) {
             << name(dt);
         const auto dv = values(desc);
         EXPECT_TRUE(std::isnan(dv[0]) && std::isnan(dv[1]));
-        EXPECT_TRUE(std::signbit(dv[5]) && !std::signbit(dv[6]) && std::signbit(dv[7]));  // -0, 0, -0 in input order
+        EXPECT_TRUE(std::signbit(dv[5]) && !std::signbit(dv[6]) &&
+                    std::signbit(dv[7]));  // -0, 0, -0 in input order
     }
 }
 
@@ -163,16 +171,16 @@ TEST(Sort, NonContiguousInputs) {
     auto xt = ops::swap_dims(x, 0, 1);
     for (int dim = 0; dim < 2; ++dim)
         for (bool desc : {false, true})
-            expect_sorted(ops::sort_with_indices(xt, dim, desc), vt, {7, 6}, dim, desc, Dims{7, 6}[dim], DType::f32,
-                          "transposed dim " + std::to_string(dim));
+            expect_sorted(ops::sort_with_indices(xt, dim, desc), vt, {7, 6}, dim, desc, Dims{7, 6}[dim],
+                          DType::f32, "transposed dim " + std::to_string(dim));
     // Flipped and stepped view: rows reversed, every other column.
     std::vector<double> vf;
     for (int64_t i = 5; i >= 0; --i)
         for (int64_t j = 0; j < 7; j += 2) vf.push_back(v[static_cast<std::size_t>(i * 7 + j)]);
     auto xf = ops::slice(ops::flip(x, {0}), {SliceArg(burn::all), SliceArg(0, std::nullopt, 2)});
     for (int dim = 0; dim < 2; ++dim)
-        expect_sorted(ops::sort_with_indices(xf, dim, false), vf, {6, 4}, dim, false, Dims{6, 4}[dim], DType::f32,
-                      "flipped/stepped dim " + std::to_string(dim));
+        expect_sorted(ops::sort_with_indices(xf, dim, false), vf, {6, 4}, dim, false, Dims{6, 4}[dim],
+                      DType::f32, "flipped/stepped dim " + std::to_string(dim));
 }
 
 TEST(Sort, TypedApiArgsortAndSort) {
@@ -197,13 +205,15 @@ TEST(Sort, TypedApiArgsortAndSort) {
 
 TEST(Topk, EveryDimEveryK) {
     const Dims shape{4, 5, 6};
-    for (DType dt : {DType::f32, DType::f64, DType::f16, DType::i32, DType::i64, DType::i8, DType::u8, DType::boolean}) {
+    for (DType dt :
+         {DType::f32, DType::f64, DType::f16, DType::i32, DType::i64, DType::i8, DType::u8, DType::boolean}) {
         const auto v = stored(data(shape.numel(), dt, 11), shape, dt);
         auto x = make(v, shape, dt);
         for (int dim = 0; dim < 3; ++dim)
             for (int64_t k = 0; k <= shape[dim]; ++k)
-                expect_sorted(ops::topk_with_indices(x, k, dim), v, shape, dim, true, k, dt,
-                              std::string(name(dt)) + " topk " + std::to_string(k) + " dim " + std::to_string(dim));
+                expect_sorted(
+                    ops::topk_with_indices(x, k, dim), v, shape, dim, true, k, dt,
+                    std::string(name(dt)) + " topk " + std::to_string(k) + " dim " + std::to_string(dim));
     }
 }
 
@@ -218,8 +228,10 @@ TEST(Sort, LongLinesAndManyLines) {
         expect_sorted(ops::topk_with_indices(x, 7, 1), v, shape, 1, true, 7, dt, "long topk 7");
         const Dims many{3000, 9};
         const auto w = stored(data(many.numel(), dt, 22), many, dt);
-        expect_sorted(ops::sort_with_indices(make(w, many, dt), 1, false), w, many, 1, false, 9, dt, "many lines");
-        expect_sorted(ops::sort_with_indices(make(w, many, dt), 0, true), w, many, 0, true, 3000, dt, "dim 0");
+        expect_sorted(ops::sort_with_indices(make(w, many, dt), 1, false), w, many, 1, false, 9, dt,
+                      "many lines");
+        expect_sorted(ops::sort_with_indices(make(w, many, dt), 0, true), w, many, 0, true, 3000, dt,
+                      "dim 0");
     }
 }
 

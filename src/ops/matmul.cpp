@@ -15,15 +15,15 @@ TensorAny matmul(TensorAny a, TensorAny b) {
     check_same_dtype(a, b, "matmul");
     BURN_CHECK_KIND(a.rank() >= 2 && b.rank() >= 2, shape, "[matmul] needs tensors of rank >= 2, got lhs ",
                     a.shape(), " and rhs ", b.shape(), "; add a dim with unsqueeze");
-    BURN_CHECK_KIND(a.rank() == b.rank(), shape, "[matmul] rank mismatch: lhs ", a.shape(), " vs rhs ", b.shape(),
-                    "; unsqueeze the lower-rank operand");
+    BURN_CHECK_KIND(a.rank() == b.rank(), shape, "[matmul] rank mismatch: lhs ", a.shape(), " vs rhs ",
+                    b.shape(), "; unsqueeze the lower-rank operand");
     BURN_CHECK_KIND(a.device() == b.device(), device, "[matmul] inputs are on different devices: lhs ",
                     describe(a), ", rhs ", describe(b), "; move them with .to_device(device) first");
     const int r = a.rank();
     const int64_t m = a.shape()[r - 2], k = a.shape()[r - 1], n = b.shape()[r - 1];
     BURN_CHECK_KIND(k == b.shape()[r - 2], shape, "[matmul] inner dims differ: lhs ", a.shape(), " vs rhs ",
-                    b.shape(), " (lhs's last dim ", k, " must equal rhs's second-to-last dim ", b.shape()[r - 2],
-                    ")");
+                    b.shape(), " (lhs's last dim ", k, " must equal rhs's second-to-last dim ",
+                    b.shape()[r - 2], ")");
     Dims a_target = a.shape(), b_target = b.shape(), out = a.shape();
     for (int d = 0; d < r - 2; ++d) {
         const int64_t da = a.shape()[d], db = b.shape()[d];

@@ -8,168 +8,46 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
+#include "backends/cpu/gemm_kernels.hpp"
 #include "platform/parallel.hpp"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BURN_GEMM_VECEXT 1
-#define BURN_GEMM_INLINE inline __attribute__((always_inline))
-#define BURN_GEMM_UNROLL _Pragma("GCC unroll 32")
-#else
-#define BURN_GEMM_VECEXT 0
-#define BURN_GEMM_INLINE inline
-#define BURN_GEMM_UNROLL
-#endif
-#if BURN_GEMM_VECEXT && defined(__x86_64__) && !defined(BURN_GEMM_NO_DISPATCH)
-#define BURN_GEMM_X86 1
-#else
-#define BURN_GEMM_X86 0
-#endif
 
 namespace burn::cpu {
 
 namespace {
 
-// ---------------------------------------------------------------- compute types
-// f16/bf16 compute in f32; integers in unsigned arithmetic (well-defined wrap-around, same bits as
-// two's complement), 32-bit for the narrow ones.
-template <class T>
-struct ComputeOf {
-    using type = T;
-};
-template <>
-struct ComputeOf<f16> {
-    using type = float;
-};
-template <>
-struct ComputeOf<bf16> {
-    using type = float;
-};
-template <>
-struct ComputeOf<int64_t> {
-    using type = uint64_t;
-};
-template <>
-struct ComputeOf<int32_t> {
-    using type = uint32_t;
-};
-template <>
-struct ComputeOf<int16_t> {
-    using type = uint32_t;
-};
-template <>
-struct ComputeOf<int8_t> {
-    using type = uint32_t;
-};
-template <>
-struct ComputeOf<uint8_t> {
-    using type = uint32_t;
-};
-
-template <class P, class S>
-BURN_GEMM_INLINE P cvt(const S& x) {
-    if constexpr (std::is_same_v<S, f16> || std::is_same_v<S, bf16>) {
-        return static_cast<float>(x);
-    } else {
-        return static_cast<P>(x);
-    }
-}
-
-inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
-
-// ---------------------------------------------------------------- micro-kernel
-// acc[MR][NR] += A panel (kc x MR, one MR-column per k) * B panel (kc x NR, one NR-row per k), then
-// stored to (first) or added into C. NR = NV vectors of VB bytes.
-#if BURN_GEMM_VECEXT
-template <class P, int VB>
-struct Vec {
-    typedef P type __attribute__((vector_size(VB)));
-};
-
-template <class P, int MR, int NV, int VB>
-BURN_GEMM_INLINE void micro(int64_t kc, const P* __restrict ap, const P* __restrict bp, P* __restrict c,
-                            int64_t ldc, int64_t mr, int64_t nr, bool first) {
-    using V = typename Vec<P, VB>::type;
-    constexpr int L = VB / static_cast<int>(sizeof(P));
-    constexpr int NR = NV * L;
-    V acc[MR][NV];
-    BURN_GEMM_UNROLL for (int i = 0; i < MR; ++i) {
-        BURN_GEMM_UNROLL for (int v = 0; v < NV; ++v) acc[i][v] = V{};
-    }
-    for (int64_t p = 0; p < kc; ++p) {
-        V bv[NV];
-        BURN_GEMM_UNROLL for (int v = 0; v < NV; ++v) std::memcpy(&bv[v], bp + v * L, sizeof(V));
-        BURN_GEMM_UNROLL for (int i = 0; i < MR; ++i) {
-            const P s = ap[i];
-            BURN_GEMM_UNROLL for (int v = 0; v < NV; ++v) acc[i][v] += bv[v] * s;
-        }
-        ap += MR;
-        bp += NR;
-    }
-    if (mr == MR && nr == NR) {
-        BURN_GEMM_UNROLL for (int i = 0; i < MR; ++i) {
-            P* row = c + i * ldc;
-            BURN_GEMM_UNROLL for (int v = 0; v < NV; ++v) {
-                V out = acc[i][v];
-                if (!first) {
-                    V old;
-                    std::memcpy(&old, row + v * L, sizeof(V));
-                    out += old;
-                }
-                std::memcpy(row + v * L, &out, sizeof(V));
-            }
-        }
-    } else {
-        P tile[MR * NR];
-        std::memcpy(tile, acc, sizeof(tile));
-        for (int64_t i = 0; i < mr; ++i)
-            for (int64_t j = 0; j < nr; ++j)
-                c[i * ldc + j] = first ? tile[i * NR + j] : P(c[i * ldc + j] + tile[i * NR + j]);
-    }
-}
-#else
-template <class P, int MR, int NV, int VB>
-BURN_GEMM_INLINE void micro(int64_t kc, const P* ap, const P* bp, P* c, int64_t ldc, int64_t mr, int64_t nr,
-                            bool first) {
-    constexpr int NR = NV * VB / static_cast<int>(sizeof(P));
-    P acc[MR][NR] = {};
-    for (int64_t p = 0; p < kc; ++p, ap += MR, bp += NR)
-        for (int i = 0; i < MR; ++i)
-            for (int j = 0; j < NR; ++j) acc[i][j] += ap[i] * bp[j];
-    for (int64_t i = 0; i < mr; ++i)
-        for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = first ? acc[i][j] : P(c[i * ldc + j] + acc[i][j]);
-}
-#endif
-
-// The macro-kernel: every MR x NR tile of an mc x nc block from packed A (mc x kc) and B (kc x nc).
-template <class P, int MR, int NV, int VB>
-BURN_GEMM_INLINE void macro_impl(int64_t mc, int64_t nc, int64_t kc, const P* ap, const P* bp, P* c, int64_t ldc,
-                                 bool first) {
-    constexpr int64_t NR = NV * VB / static_cast<int64_t>(sizeof(P));
-    for (int64_t j = 0; j < nc; j += NR)
-        for (int64_t i = 0; i < mc; i += MR)
-            micro<P, MR, NV, VB>(kc, ap + i * kc, bp + j * kc, c + i * ldc + j, ldc, std::min<int64_t>(MR, mc - i),
-                                 std::min<int64_t>(NR, nc - j), first);
-}
+using namespace gemm_kernels;
 
 template <class P>
 using MacroFn = void (*)(int64_t, int64_t, int64_t, const P*, const P*, P*, int64_t, bool);
 
 template <class P>
+using PackFn = void (*)(int64_t, int64_t, const P*, int64_t, int64_t, P*);
+
+/// One instruction-set variant for compute type P: tile sizes, macro-kernel and packing routines
+/// (for sources of type P; other sources use the generic packing templates).
+template <class P>
 struct Variant {
     int64_t mr, nr;
     MacroFn<P> fn;
+    PackFn<P> pack_a, pack_b;
 };
 
-#define BURN_GEMM_DEFINE(NAME, ATTR, P, MR, NV, VB)                                                            \
-    ATTR void NAME(int64_t mc, int64_t nc, int64_t kc, const P* ap, const P* bp, P* c, int64_t ldc, bool first) { \
-        macro_impl<P, MR, NV, VB>(mc, nc, kc, ap, bp, c, ldc, first);                                          \
-    }                                                                                                          \
-    constexpr Variant<P> NAME##_v{MR, NV * VB / static_cast<int64_t>(sizeof(P)), &NAME};
+#define BURN_GEMM_DEFINE(NAME, ATTR, P, MR, NV, VB)                                                 \
+    ATTR void NAME(int64_t mc, int64_t nc, int64_t kc, const P* ap, const P* bp, P* c, int64_t ldc, \
+                   bool first) {                                                                    \
+        macro_impl<P, MR, NV, VB>(mc, nc, kc, ap, bp, c, ldc, first);                               \
+    }                                                                                               \
+    ATTR void NAME##_pa(int64_t mc, int64_t kc, const P* a, int64_t rs, int64_t cs, P* dst) {       \
+        pack_a_impl<P, P, MR>(mc, kc, a, rs, cs, dst);                                              \
+    }                                                                                               \
+    ATTR void NAME##_pb(int64_t kc, int64_t nc, const P* b, int64_t rs, int64_t cs, P* dst) {       \
+        pack_b_impl<P, P, NV * VB / static_cast<int64_t>(sizeof(P))>(kc, nc, b, rs, cs, dst);       \
+    }                                                                                               \
+    constexpr Variant<P> NAME##_v{MR, NV * VB / static_cast<int64_t>(sizeof(P)), &NAME, &NAME##_pa, \
+                                  &NAME##_pb};
 
 // Baseline: 16-byte vectors (SSE2, NEON, wasm simd128); 6 x 2 accumulators fit 16 registers.
 BURN_GEMM_DEFINE(generic_f32, , float, 6, 2, 16)
@@ -208,12 +86,15 @@ std::atomic<int>& isa_state() {
 
 template <class P>
 Variant<P> variant(GemmIsa isa) {
-#define BURN_GEMM_PICK(SUFFIX)                                      \
-    switch (isa) {                                                  \
-        case GemmIsa::avx512: BURN_GEMM_PICK_X86(avx512_##SUFFIX##_v) \
-        case GemmIsa::avx2: BURN_GEMM_PICK_X86(avx2_##SUFFIX##_v)     \
-        case GemmIsa::generic: break;                               \
-    }                                                               \
+#define BURN_GEMM_PICK(SUFFIX)                      \
+    switch (isa) {                                  \
+        case GemmIsa::avx512:                       \
+            BURN_GEMM_PICK_X86(avx512_##SUFFIX##_v) \
+        case GemmIsa::avx2:                         \
+            BURN_GEMM_PICK_X86(avx2_##SUFFIX##_v)   \
+        case GemmIsa::generic:                      \
+            break;                                  \
+    }                                               \
     return generic_##SUFFIX##_v;
 #if BURN_GEMM_X86
 #define BURN_GEMM_PICK_X86(V) return V;
@@ -234,51 +115,31 @@ Variant<P> variant(GemmIsa isa) {
 #undef BURN_GEMM_PICK_X86
 }
 
-// ---------------------------------------------------------------- packing
-// A block (mc x kc) into MR-row panels: panel r holds element (r * MR + i, p) at [p * MR + i].
+/// Packing for sources of another type (f16/bf16, narrow ints): the panel widths as template arguments.
 template <class P, class S>
-void pack_a(int64_t mc, int64_t kc, const S* a, int64_t rs, int64_t cs, int64_t mr, P* dst) {
-    for (int64_t i0 = 0; i0 < mc; i0 += mr, dst += mr * kc) {
-        const int64_t rows = std::min(mr, mc - i0);
-        const S* src = a + i0 * rs;
-        if (rows < mr) std::fill(dst, dst + mr * kc, P(0));
-        if (cs == 1 && rs != 1) {
-            for (int64_t i = 0; i < rows; ++i) {
-                const S* row = src + i * rs;
-                for (int64_t p = 0; p < kc; ++p) dst[p * mr + i] = cvt<P>(row[p]);
-            }
-        } else {
-            for (int64_t p = 0; p < kc; ++p) {
-                const S* col = src + p * cs;
-                for (int64_t i = 0; i < rows; ++i) dst[p * mr + i] = cvt<P>(col[i * rs]);
-            }
-        }
+void pack_a_any(const Variant<P>& v, int64_t mc, int64_t kc, const S* a, int64_t rs, int64_t cs, P* dst) {
+    switch (v.mr) {
+        case 6:
+            return pack_a_impl<P, S, 6>(mc, kc, a, rs, cs, dst);
+        case 12:
+            return pack_a_impl<P, S, 12>(mc, kc, a, rs, cs, dst);
+        default:
+            break;
     }
 }
-
-// B panel (kc x nc) into NR-column panels: panel q holds element (p, q * NR + j) at [p * NR + j].
 template <class P, class S>
-void pack_b(int64_t kc, int64_t nc, const S* b, int64_t rs, int64_t cs, int64_t nr, P* dst) {
-    for (int64_t j0 = 0; j0 < nc; j0 += nr, dst += nr * kc) {
-        const int64_t cols = std::min(nr, nc - j0);
-        const S* src = b + j0 * cs;
-        if (cols < nr) std::fill(dst, dst + nr * kc, P(0));
-        if (cs == 1 || rs != 1) {
-            for (int64_t p = 0; p < kc; ++p) {
-                const S* row = src + p * rs;
-                P* d = dst + p * nr;
-                if (cs == 1) {
-                    for (int64_t j = 0; j < cols; ++j) d[j] = cvt<P>(row[j]);
-                } else {
-                    for (int64_t j = 0; j < cols; ++j) d[j] = cvt<P>(row[j * cs]);
-                }
-            }
-        } else {
-            for (int64_t j = 0; j < cols; ++j) {
-                const S* col = src + j * cs;
-                for (int64_t p = 0; p < kc; ++p) dst[p * nr + j] = cvt<P>(col[p]);
-            }
-        }
+void pack_b_any(const Variant<P>& v, int64_t kc, int64_t nc, const S* b, int64_t rs, int64_t cs, P* dst) {
+    switch (v.nr) {
+        case 4:
+            return pack_b_impl<P, S, 4>(kc, nc, b, rs, cs, dst);
+        case 8:
+            return pack_b_impl<P, S, 8>(kc, nc, b, rs, cs, dst);
+        case 16:
+            return pack_b_impl<P, S, 16>(kc, nc, b, rs, cs, dst);
+        case 32:
+            return pack_b_impl<P, S, 32>(kc, nc, b, rs, cs, dst);
+        default:
+            break;
     }
 }
 
@@ -291,15 +152,15 @@ P* aligned(std::vector<P>& buf, int64_t n) {
     return reinterpret_cast<P*>((p + 63) & ~static_cast<std::uintptr_t>(63));
 }
 
-constexpr int64_t kKC = 256;   // depth of a packed block (B micro-panel kc x NR stays in L1)
+constexpr int64_t kKC = 512;   // depth of a packed block (fewer passes over C; measured best here)
 constexpr int64_t kMC = 240;   // rows of a packed A block (mc x kc stays in L2)
 constexpr int64_t kNC = 4096;  // columns of a packed B panel
 constexpr double kSerialFlops = 64.0 * 64.0 * 64.0;  // below this, threads cost more than they gain
 
 // Few rows (a vector-matrix product): no packing, stream B's rows into C's rows.
 template <class P, class S>
-void gemm_rows(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int64_t a_cs, const S* b, int64_t b_rs,
-               P* c, int64_t ldc, bool parallel) {
+void gemm_rows(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int64_t a_cs, const S* b,
+               int64_t b_rs, P* c, int64_t ldc, bool parallel) {
     auto cols = [&](int64_t j0, int64_t j1) {
         for (int64_t i = 0; i < m; ++i) {
             P* crow = c + i * ldc;
@@ -344,7 +205,10 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int6
         grid_n = ceil_div(nc, ncb);
         for (int64_t pc = 0; pc < k; pc += kc_full) {
             const int64_t kc = std::min(kc_full, k - pc);
-            pack_b(kc, nc, b + pc * b_rs + jc * b_cs, b_rs, b_cs, NR, bp);
+            if constexpr (std::is_same_v<S, P>)
+                var.pack_b(kc, nc, b + pc * b_rs + jc * b_cs, b_rs, b_cs, bp);
+            else
+                pack_b_any(var, kc, nc, b + pc * b_rs + jc * b_cs, b_rs, b_cs, bp);
             auto tiles = [&](int64_t t0, int64_t t1) {
                 static thread_local std::vector<P> a_buf;
                 P* ap = aligned(a_buf, mc * kc);
@@ -354,7 +218,10 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int6
                     const int64_t i0 = ib * mc, rows = std::min(mc, m - i0);
                     const int64_t j0 = jb * ncb, cols = std::min(ncb, nc - j0);
                     if (ib != packed) {
-                        pack_a(rows, kc, a + i0 * a_rs + pc * a_cs, a_rs, a_cs, MR, ap);
+                        if constexpr (std::is_same_v<S, P>)
+                            var.pack_a(rows, kc, a + i0 * a_rs + pc * a_cs, a_rs, a_cs, ap);
+                        else
+                            pack_a_any(var, rows, kc, a + i0 * a_rs + pc * a_cs, a_rs, a_cs, ap);
                         packed = ib;
                     }
                     var.fn(rows, cols, kc, ap, bp + j0 * kc, c + i0 * ldc + jc + j0, ldc, pc == 0);
@@ -371,7 +238,9 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int6
 
 }  // namespace
 
-GemmIsa gemm_isa() { return static_cast<GemmIsa>(isa_state().load(std::memory_order_relaxed)); }
+GemmIsa gemm_isa() {
+    return static_cast<GemmIsa>(isa_state().load(std::memory_order_relaxed));
+}
 
 GemmIsa gemm_cpu_isa() {
     static const GemmIsa best = detect_isa();
@@ -387,9 +256,12 @@ GemmIsa set_gemm_isa(GemmIsa isa) {
 
 const char* gemm_isa_name(GemmIsa isa) {
     switch (isa) {
-        case GemmIsa::avx512: return "avx512";
-        case GemmIsa::avx2: return "avx2";
-        case GemmIsa::generic: break;
+        case GemmIsa::avx512:
+            return "avx512";
+        case GemmIsa::avx2:
+            return "avx2";
+        case GemmIsa::generic:
+            break;
     }
     return "generic";
 }
@@ -406,19 +278,21 @@ void gemm_fallback(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, in
     if constexpr (std::is_same_v<P, T>) {
         gemm_packed<P, T>(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
     } else if constexpr (std::is_integral_v<T> && sizeof(T) == sizeof(P)) {
-        // int32/int64 results are the unsigned results' bits (signed and unsigned types may alias).
-        gemm_packed<P, T>(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, reinterpret_cast<P*>(c), ldc);
+        // int32/int64 in unsigned arithmetic: the same bits (signed and unsigned types may alias).
+        gemm_packed<P, P>(m, n, k, reinterpret_cast<const P*>(a), a_rs, a_cs, reinterpret_cast<const P*>(b),
+                          b_rs, b_cs, reinterpret_cast<P*>(c), ldc);
     } else {
         std::vector<P> tmp(static_cast<std::size_t>(m * n));
         gemm_packed<P, T>(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, tmp.data(), n);
         platform::parallel_for(m, std::max<int64_t>(1, 32768 / n), [&](int64_t i0, int64_t i1) {
             for (int64_t i = i0; i < i1; ++i)
-                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = static_cast<T>(tmp[static_cast<std::size_t>(i * n + j)]);
+                for (int64_t j = 0; j < n; ++j)
+                    c[i * ldc + j] = static_cast<T>(tmp[static_cast<std::size_t>(i * n + j)]);
         });
     }
 }
 
-#define BURN_GEMM_INSTANTIATE(T)                                                                              \
+#define BURN_GEMM_INSTANTIATE(T)                                                                             \
     template void gemm_fallback<T>(int64_t, int64_t, int64_t, const T*, int64_t, int64_t, const T*, int64_t, \
                                    int64_t, T*, int64_t);
 BURN_GEMM_INSTANTIATE(float)

@@ -48,8 +48,8 @@ void matmul_fallback(const CpuTensor& a, const CpuTensor& b, CpuTensor& out, int
     T* ob = out.data<T>();
     auto one = [&](int64_t bi) {
         const auto i = static_cast<std::size_t>(bi);
-        gemm_fallback<T>(m, n, k, ab + ao[i], a.strides[r - 2], a.strides[r - 1], bb + bo[i], b.strides[r - 2],
-                         b.strides[r - 1], ob + bi * m * n, n);
+        gemm_fallback<T>(m, n, k, ab + ao[i], a.strides[r - 2], a.strides[r - 1], bb + bo[i],
+                         b.strides[r - 2], b.strides[r - 1], ob + bi * m * n, n);
     };
     if (batches > 1 && m * n * k <= kSmallBatchMacs) {
         const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, m * n * k));
@@ -104,20 +104,21 @@ bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool& trans
     return ld <= INT_MAX;
 }
 
-void blas_gemm(bool ta, bool tb, int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c,
-               int ldc) {
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a,
-                lda, b, ldb, 0.0f, c, ldc);
+void blas_gemm(bool ta, bool tb, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
+               float* c, int ldc) {
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f,
+                a, lda, b, ldb, 0.0f, c, ldc);
 }
 void blas_gemm(bool ta, bool tb, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
                double* c, int ldc) {
-    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a,
-                lda, b, ldb, 0.0, c, ldc);
+    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0,
+                a, lda, b, ldb, 0.0, c, ldc);
 }
 
 /// f32/f64 through OpenBLAS; false when a dim does not fit BLAS's int (the caller falls back).
 template <class T>
-bool matmul_blas(TensorRef ar, TensorRef br, CpuTensor& out, int64_t m, int64_t n, int64_t k, int64_t batches) {
+bool matmul_blas(TensorRef ar, TensorRef br, CpuTensor& out, int64_t m, int64_t n, int64_t k,
+                 int64_t batches) {
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX) return false;
     const int r = out.shape.rank();
     bool ta = false, tb = false;
@@ -146,7 +147,8 @@ bool matmul_blas(TensorRef ar, TensorRef br, CpuTensor& out, int64_t m, int64_t 
     for (int64_t bi = 0; bi < batches; ++bi) {
         const auto i = static_cast<std::size_t>(bi);
         blas_gemm(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), ab + ao[i],
-                  static_cast<int>(lda), bb + bo[i], static_cast<int>(ldb), ob + bi * m * n, static_cast<int>(n));
+                  static_cast<int>(lda), bb + bo[i], static_cast<int>(ldb), ob + bi * m * n,
+                  static_cast<int>(n));
     }
     return true;
 }
@@ -177,12 +179,14 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
-void set_blas_use(BlasUse use) { g_blas_use.store(static_cast<int>(use), std::memory_order_relaxed); }
+void set_blas_use(BlasUse use) {
+    g_blas_use.store(static_cast<int>(use), std::memory_order_relaxed);
+}
 
 bool blas_preferred() {
 #ifdef BURN_HAVE_OPENBLAS
-    static const bool preferred = static_cast<int>(blas_level(openblas_get_corename())) >=
-                                  static_cast<int>(gemm_cpu_isa());
+    static const bool preferred =
+        static_cast<int>(blas_level(openblas_get_corename())) >= static_cast<int>(gemm_cpu_isa());
     return preferred;
 #else
     return false;
@@ -205,6 +209,8 @@ int blas_num_threads() {
 #endif
 }
 
-void register_matmul(KernelTable& t) { t[idx(OpId::matmul)] = &matmul_kernel; }
+void register_matmul(KernelTable& t) {
+    t[idx(OpId::matmul)] = &matmul_kernel;
+}
 
 }  // namespace burn::cpu

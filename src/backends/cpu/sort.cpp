@@ -105,7 +105,8 @@ void sort_typed(const CpuTensor& x, int dim, bool desc, int64_t kout, CpuTensor&
                 for (int64_t j = 0; j < kout; ++j) emit(j, static_cast<uint32_t>(packed[j]));
             } else {
                 wide.resize(static_cast<std::size_t>(n));
-                for (int64_t i = 0; i < n; ++i) wide[i] = Item64{key_of(line[i * in_stride]) ^ flip, static_cast<uint32_t>(i)};
+                for (int64_t i = 0; i < n; ++i)
+                    wide[i] = Item64{key_of(line[i * in_stride]) ^ flip, static_cast<uint32_t>(i)};
                 order(wide, kout);
                 for (int64_t j = 0; j < kout; ++j) emit(j, wide[j].index);
             }
@@ -121,13 +122,16 @@ TensorRefs sort_kernel(const OpCall& call, TensorRefs& in) {
     auto values = alloc(call.shape, x.dtype, x.device);
     auto indices = alloc(call.shape, DType::i32, x.device);
     if (call.shape.numel() > 0) {
-        visit_dtype(x.dtype, [&](auto tag) { sort_typed<decltype(tag)>(x, dim, desc, kout, *values, *indices); });
+        visit_dtype(x.dtype,
+                    [&](auto tag) { sort_typed<decltype(tag)>(x, dim, desc, kout, *values, *indices); });
     }
     return {values, indices};
 }
 
 }  // namespace
 
-void register_sort(KernelTable& t) { t[idx(OpId::sort)] = &sort_kernel; }
+void register_sort(KernelTable& t) {
+    t[idx(OpId::sort)] = &sort_kernel;
+}
 
 }  // namespace burn::cpu
