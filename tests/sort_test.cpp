@@ -37,14 +37,28 @@ std::vector<double> values(const TensorAny& t) {
     return ops::into_data(t).convert(DType::f64).to_vec<double>();
 }
 
-/// Test data: few distinct values (many ties), for float dtypes also NaN, +-inf and -0.0.
-std::vector<double> data(int64_t n, DType dt, uint32_t seed) {
+/// Test data: few distinct values (many ties), for float dtypes also NaN, +-inf and -0.0. With
+/// full_range, about half the values are random over the dtype's range (every key byte varies).
+std::vector<double> data(int64_t n, DType dt, uint32_t seed, bool full_range = false) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> pick(0, 9);
+    std::uniform_real_distribution<double> uni(-1e6, 1e6);
+    std::uniform_int_distribution<int64_t> wide(-(int64_t{1} << 62), int64_t{1} << 62);
     std::vector<double> v(static_cast<std::size_t>(n));
     for (auto& x : v) {
         const int r = pick(rng);
-        if (dt == DType::boolean) {
+        if (full_range && r >= 5 && dt != DType::boolean) {
+            if (is_float(dt)) {
+                x = uni(rng) * std::pow(10.0, pick(rng) - 5);
+            } else {
+                const auto w = static_cast<uint64_t>(wide(rng));
+                x = visit_dtype(dt, [&](auto tag) {
+                    using T = decltype(tag);
+                    return static_cast<double>(
+                        static_cast<T>(static_cast<int64_t>(w)));  // wraps to T's range
+                });
+            }
+        } else if (dt == DType::boolean) {
             x = r % 2;
         } else if (is_float(dt) && r == 0) {
             x = kNaN;
@@ -219,15 +233,15 @@ TEST(Topk, EveryDimEveryK) {
 
 TEST(Sort, LongLinesAndManyLines) {
     // A long line (partial sort path of topk, parallel chunks) and many short lines.
-    for (DType dt : {DType::f32, DType::i64, DType::f64}) {
+    for (DType dt : {DType::f32, DType::i64, DType::f64, DType::f16, DType::i8, DType::u8, DType::boolean}) {
         const Dims shape{3, 5000};
-        const auto v = stored(data(shape.numel(), dt, 21), shape, dt);
+        const auto v = stored(data(shape.numel(), dt, 21, true), shape, dt);
         auto x = make(v, shape, dt);
         expect_sorted(ops::sort_with_indices(x, 1, false), v, shape, 1, false, 5000, dt, "long asc");
         expect_sorted(ops::sort_with_indices(x, 1, true), v, shape, 1, true, 5000, dt, "long desc");
         expect_sorted(ops::topk_with_indices(x, 7, 1), v, shape, 1, true, 7, dt, "long topk 7");
         const Dims many{3000, 9};
-        const auto w = stored(data(many.numel(), dt, 22), many, dt);
+        const auto w = stored(data(many.numel(), dt, 22, true), many, dt);
         expect_sorted(ops::sort_with_indices(make(w, many, dt), 1, false), w, many, 1, false, 9, dt,
                       "many lines");
         expect_sorted(ops::sort_with_indices(make(w, many, dt), 0, true), w, many, 0, true, 3000, dt,

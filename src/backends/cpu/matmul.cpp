@@ -51,7 +51,10 @@ void matmul_fallback(const CpuTensor& a, const CpuTensor& b, CpuTensor& out, int
         gemm_fallback<T>(m, n, k, ab + ao[i], a.strides[r - 2], a.strides[r - 1], bb + bo[i],
                          b.strides[r - 2], b.strides[r - 1], ob + bi * m * n, n);
     };
-    if (batches > 1 && m * n * k <= kSmallBatchMacs) {
+    // One matrix per task when the batches share the threads evenly (or the matrices are small):
+    // no synchronisation inside a product. Otherwise one product at a time on all threads.
+    const int64_t threads = platform::threads();
+    if (batches > 1 && (m * n * k <= kSmallBatchMacs || batches % threads == 0 || batches >= 4 * threads)) {
         const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, m * n * k));
         platform::parallel_for(batches, grain, [&](int64_t b0, int64_t b1) {
             for (int64_t bi = b0; bi < b1; ++bi) one(bi);  // nested: each gemm runs serially

@@ -2,7 +2,7 @@
 // like PyTorch. With ints[2] = k it returns only the first k of that order (topk: nth_element + sort).
 // Every value maps to an unsigned key whose order is the sort order (-0 == +0, NaN above +inf;
 // descending complements it), and (key, index) pairs are sorted: the index breaks ties, so the
-// result is that of a stable sort while using the faster unstable algorithms.
+// result is that of a stable sort (std::sort for short lines, LSD radix sort for long ones).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -51,14 +51,56 @@ struct Item64 {
     bool operator<(const Item64& o) const { return key < o.key || (key == o.key && index < o.index); }
 };
 
-/// Orders items (first kout of them when kout < n): std::sort, or nth_element then sort for a top-k.
+/// The key bytes of an item, least significant first: the upper 32 bits of a packed (key << 32 | index)
+/// or the 64-bit key of an Item64.
+inline int key_bytes(const uint64_t&) {
+    return 4;
+}
+inline int key_bytes(const Item64&) {
+    return 8;
+}
+inline unsigned key_byte(uint64_t x, int b) {
+    return static_cast<unsigned>(x >> (32 + 8 * b)) & 0xFFu;
+}
+inline unsigned key_byte(const Item64& x, int b) {
+    return static_cast<unsigned>(x.key >> (8 * b)) & 0xFFu;
+}
+
+/// Stable LSD radix sort on the key bytes. Items start in index order, so equal keys stay in index
+/// order: the result is the (key, index) order. Passes whose byte is the same for all items are skipped.
 template <class I>
-void order(std::vector<I>& items, int64_t kout) {
+void radix_sort(std::vector<I>& items, std::vector<I>& tmp) {
+    const int passes = key_bytes(items[0]);
+    const std::size_t n = items.size();
+    std::vector<uint32_t> count(static_cast<std::size_t>(passes) * 256, 0);
+    for (const I& x : items)
+        for (int b = 0; b < passes; ++b) ++count[static_cast<std::size_t>(b * 256) + key_byte(x, b)];
+    tmp.resize(n);
+    for (int b = 0; b < passes; ++b) {
+        uint32_t* c = count.data() + b * 256;
+        if (c[key_byte(items[0], b)] == n) continue;  // one bucket: nothing moves
+        uint32_t sum = 0;
+        for (int d = 0; d < 256; ++d) {
+            const uint32_t v = c[d];
+            c[d] = sum;
+            sum += v;
+        }
+        for (const I& x : items) tmp[c[key_byte(x, b)]++] = x;
+        items.swap(tmp);
+    }
+}
+
+/// Orders items (first kout of them when kout < n): nth_element then sort for a top-k, radix sort for
+/// long lines, std::sort for short ones.
+template <class I>
+void order(std::vector<I>& items, std::vector<I>& tmp, int64_t kout) {
     const auto n = static_cast<int64_t>(items.size());
     if (kout < n) {
         if (kout == 0) return;
         std::nth_element(items.begin(), items.begin() + (kout - 1), items.end());
         std::sort(items.begin(), items.begin() + (kout - 1));
+    } else if (n >= 64) {
+        radix_sort(items, tmp);
     } else {
         std::sort(items.begin(), items.end());
     }
@@ -80,8 +122,8 @@ void sort_typed(const CpuTensor& x, int dim, bool desc, int64_t kout, CpuTensor&
     const K flip = desc ? ~K{0} : K{0};
 
     platform::parallel_for(lines, std::max<int64_t>(1, 16384 / n), [&](int64_t l0, int64_t l1) {
-        std::vector<uint64_t> packed;  // (key << 32) | index for 32-bit keys
-        std::vector<Item64> wide;      // for 64-bit keys
+        std::vector<uint64_t> packed, packed_tmp;  // (key << 32) | index for 32-bit keys
+        std::vector<Item64> wide, wide_tmp;        // for 64-bit keys
         for (int64_t l = l0; l < l1; ++l) {
             // Input offset of the line: decompose l over every dim but dim.
             int64_t rem = l, off = x.offset;
@@ -101,13 +143,13 @@ void sort_typed(const CpuTensor& x, int dim, bool desc, int64_t kout, CpuTensor&
                 for (int64_t i = 0; i < n; ++i)
                     packed[i] = (static_cast<uint64_t>(key_of(line[i * in_stride]) ^ flip) << 32) |
                                 static_cast<uint64_t>(i);
-                order(packed, kout);
+                order(packed, packed_tmp, kout);
                 for (int64_t j = 0; j < kout; ++j) emit(j, static_cast<uint32_t>(packed[j]));
             } else {
                 wide.resize(static_cast<std::size_t>(n));
                 for (int64_t i = 0; i < n; ++i)
                     wide[i] = Item64{key_of(line[i * in_stride]) ^ flip, static_cast<uint32_t>(i)};
-                order(wide, kout);
+                order(wide, wide_tmp, kout);
                 for (int64_t j = 0; j < kout; ++j) emit(j, wide[j].index);
             }
         }
