@@ -191,7 +191,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int6
     int64_t grid_m = std::min(round_up(ceil_div(m, kMC), threads), ceil_div(m, MR));
     const int64_t mc = round_up(ceil_div(m, grid_m), MR);
     grid_m = ceil_div(m, mc);
-    // Even depth and column blocks (k = 300 gives 150 + 150, not 256 + 44).
+    // Even depth and column blocks (k = 600 gives 300 + 300, not 512 + 88).
     const int64_t kc_full = ceil_div(k, ceil_div(k, kKC));
     const int64_t nc_full = round_up(ceil_div(n, ceil_div(n, kNC)), NR);
     static thread_local std::vector<P> b_buf;
