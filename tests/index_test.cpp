@@ -2,9 +2,9 @@
 // against a naive reference written here (nested loops over row-major double vectors), on
 // non-contiguous inputs (transposed and flipped views), several dtypes, every dim of rank-3 tensors,
 // negative dims, empty tensors, duplicate indices and bad inputs.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/burn.hpp>
 #include <random>
 #include <string>
 
@@ -21,7 +21,8 @@ struct Host {
 
 const DType kAll[] = {DType::f32, DType::f64, DType::f16, DType::bf16, DType::i64,
                       DType::i32, DType::i16, DType::i8,  DType::u8,   DType::boolean};
-const DType kNumeric[] = {DType::f32, DType::f64, DType::f16, DType::bf16, DType::i64, DType::i32, DType::i8, DType::u8};
+const DType kNumeric[] = {DType::f32, DType::f64, DType::f16, DType::bf16,
+                          DType::i64, DType::i32, DType::i8,  DType::u8};
 const DType kIndex[] = {DType::i32, DType::i64, DType::i16, DType::u8};
 
 // Values exact in every dtype of their family (small halves, small ints, 0/1).
@@ -44,7 +45,9 @@ Host random_indices(const Dims& shape, int64_t bound, std::mt19937& rng) {
     return h;
 }
 
-bool contiguous(const TensorAny& t) { return cpu::as_cpu(t.ref()).is_contiguous(); }
+bool contiguous(const TensorAny& t) {
+    return cpu::as_cpu(t.ref()).is_contiguous();
+}
 
 /// A tensor holding h's values in dtype dt. layout 0: contiguous; 1: a transposed view (dims 0 and
 /// -1 swapped); 2: a view with every dim flipped (negative strides).
@@ -159,8 +162,11 @@ TEST(IndexCat, Errors) {
     TensorAny b = ops::full(Dims{2, 4}, 1, DType::f32, Device::cpu());
     expect_error<DTypeError>([&] { ops::cat({a, ops::cast(a, DType::i32)}, 0); }, {"[cat]", "i32"});
     expect_error<ShapeError>([&] { ops::cat({a, b}, 0); }, {"[cat]", "[2, 4]"});
-    expect_error<ShapeError>([&] { ops::cat({a, ops::full(Dims{6}, 1, DType::f32, Device::cpu())}, 0); },
-                             {"[cat]", "rank"});
+    expect_error<ShapeError>(
+        [&] {
+            ops::cat({a, ops::full(Dims{6}, 1, DType::f32, Device::cpu())}, 0);
+        },
+        {"[cat]", "rank"});
     expect_error<Error>([&] { ops::cat({}, 0); }, {"[cat]"});
     expect_error<Error>([&] { ops::cat({a, b}, 2); }, {"cat"});
     expect_equal(ops::cat({a, b}, 1), DType::f32, Host{std::vector<double>(14, 1.0), Dims{2, 7}}, "dim 1 ok");
@@ -199,17 +205,34 @@ TEST(IndexGather, EmptyAndErrors) {
     TensorAny none = make(Host{{}, Dims{3, 0}}, DType::i32, 0);
     expect_equal(ops::gather(x, 1, none), DType::f32, Host{{}, Dims{3, 0}}, "empty indices");
     auto idx = [](std::vector<double> v, Dims s) { return make(Host{std::move(v), s}, DType::i64, 0); };
-    expect_error<IndexError>([&] { ops::gather(x, 1, idx({0, 4, 1}, Dims{3, 1})); },
-                             {"[gather]", "index 4", "dim 1", "size 4"});
-    expect_error<IndexError>([&] { ops::gather(x, 0, idx({0, -1}, Dims{1, 2})); }, {"[gather]", "index -1", "size 3"});
-    expect_error<DTypeError>([&] { ops::gather(x, 0, ops::cast(idx({0}, Dims{1, 1}), DType::f32)); },
-                             {"[gather]", "indices"});
+    expect_error<IndexError>(
+        [&] {
+            ops::gather(x, 1, idx({0, 4, 1}, Dims{3, 1}));
+        },
+        {"[gather]", "index 4", "dim 1", "size 4"});
+    expect_error<IndexError>(
+        [&] {
+            ops::gather(x, 0, idx({0, -1}, Dims{1, 2}));
+        },
+        {"[gather]", "index -1", "size 3"});
+    expect_error<DTypeError>(
+        [&] {
+            ops::gather(x, 0, ops::cast(idx({0}, Dims{1, 1}), DType::f32));
+        },
+        {"[gather]", "indices"});
     expect_error<ShapeError>([&] { ops::gather(x, 0, idx({0, 0}, Dims{2})); }, {"[gather]", "rank"});
-    expect_error<ShapeError>([&] { ops::gather(x, 0, idx(std::vector<double>(5, 0), Dims{1, 5})); },
-                             {"[gather]", "[1, 5]"});
+    expect_error<ShapeError>(
+        [&] {
+            ops::gather(x, 0, idx(std::vector<double>(5, 0), Dims{1, 5}));
+        },
+        {"[gather]", "[1, 5]"});
     // Gathering from an empty dim with indices present is out of range, never a read.
     TensorAny empty_x = make(Host{{}, Dims{2, 0}}, DType::f32, 0);
-    expect_error<IndexError>([&] { ops::gather(empty_x, 1, idx({0, 0}, Dims{2, 1})); }, {"[gather]", "size 0"});
+    expect_error<IndexError>(
+        [&] {
+            ops::gather(empty_x, 1, idx({0, 0}, Dims{2, 1}));
+        },
+        {"[gather]", "size 0"});
 }
 
 // ---------------------------------------------------------------------------------------- scatter
@@ -279,22 +302,39 @@ TEST(IndexScatter, InPlaceAndErrors) {
     Host ref = x;
     ref.v[1] += 1;
     ref.v[3] += 1;
-    expect_equal(ops::scatter(make(x, DType::f32, 0), 1, idx({1, 3}, Dims{1, 2}), ones), DType::f32, ref, "in place");
+    expect_equal(ops::scatter(make(x, DType::f32, 0), 1, idx({1, 3}, Dims{1, 2}), ones), DType::f32, ref,
+                 "in place");
     TensorAny shared = make(x, DType::f32, 0);
-    expect_error<IndexError>([&] { ops::scatter(shared, 1, idx({1, 4}, Dims{1, 2}), ones); },
-                             {"[scatter]", "index 4", "size 4"});
-    expect_error<IndexError>([&] { ops::scatter(shared, 0, idx({-2, 0}, Dims{1, 2}), ones); },
-                             {"[scatter]", "index -2", "size 3"});
+    expect_error<IndexError>(
+        [&] {
+            ops::scatter(shared, 1, idx({1, 4}, Dims{1, 2}), ones);
+        },
+        {"[scatter]", "index 4", "size 4"});
+    expect_error<IndexError>(
+        [&] {
+            ops::scatter(shared, 0, idx({-2, 0}, Dims{1, 2}), ones);
+        },
+        {"[scatter]", "index -2", "size 3"});
     EXPECT_EQ(read(shared), x.v) << "a failed scatter changed its input";
-    expect_error<DTypeError>([&] { ops::scatter(ops::cast(shared, DType::boolean), 1, idx({0}, Dims{1, 1}),
-                                                ops::cast(ones, DType::boolean)); },
-                             {"[scatter]"});
-    expect_error<DTypeError>([&] { ops::scatter(shared, 1, idx({0, 1}, Dims{1, 2}), ops::cast(ones, DType::f64)); },
-                             {"[scatter]", "f64"});
-    expect_error<ShapeError>([&] { ops::scatter(shared, 1, idx({0, 1, 2}, Dims{1, 3}), ones); },
-                             {"[scatter]", "values"});
+    expect_error<DTypeError>(
+        [&] {
+            ops::scatter(ops::cast(shared, DType::boolean), 1, idx({0}, Dims{1, 1}),
+                         ops::cast(ones, DType::boolean));
+        },
+        {"[scatter]"});
+    expect_error<DTypeError>(
+        [&] {
+            ops::scatter(shared, 1, idx({0, 1}, Dims{1, 2}), ops::cast(ones, DType::f64));
+        },
+        {"[scatter]", "f64"});
+    expect_error<ShapeError>(
+        [&] {
+            ops::scatter(shared, 1, idx({0, 1, 2}, Dims{1, 3}), ones);
+        },
+        {"[scatter]", "values"});
     // Empty indices leave x unchanged.
-    expect_equal(ops::scatter(shared, 1, make(Host{{}, Dims{1, 0}}, DType::i64, 0), ones), DType::f32, x, "empty");
+    expect_equal(ops::scatter(shared, 1, make(Host{{}, Dims{1, 0}}, DType::i64, 0), ones), DType::f32, x,
+                 "empty");
 }
 
 // ---------------------------------------------------------------------------------------- select
@@ -316,7 +356,8 @@ TEST(IndexSelect, AllDtypesDimsLayouts) {
                     c[d] = static_cast<int64_t>(ix.v[c[d]]);
                     ref.v[p] = x.v[ravel(c, xs)];
                 }
-                auto out = ops::select(make(x, dt, layout), dim, make(ix, kIndex[layout], layout == 0 ? 2 : 0));
+                auto out =
+                    ops::select(make(x, dt, layout), dim, make(ix, kIndex[layout], layout == 0 ? 2 : 0));
                 expect_equal(out, dt, ref, tag(dt, dim, layout));
             }
         }
@@ -333,10 +374,17 @@ TEST(IndexSelect, EmptyAndErrors) {
     expect_equal(ops::select(x, 0, idx({})), DType::i32, Host{{}, Dims{0, 4}}, "no indices");
     TensorAny e = make(Host{{}, Dims{0, 4}}, DType::f32, 0);
     expect_equal(ops::select(e, 1, idx({3, 0})), DType::f32, Host{{}, Dims{0, 2}}, "empty x");
-    expect_error<IndexError>([&] { ops::select(x, 1, idx({0, 7})); }, {"[select]", "index 7", "dim 1", "size 4"});
+    expect_error<IndexError>(
+        [&] {
+            ops::select(x, 1, idx({0, 7}));
+        },
+        {"[select]", "index 7", "dim 1", "size 4"});
     expect_error<IndexError>([&] { ops::select(x, -2, idx({-1})); }, {"[select]", "index -1", "size 3"});
-    expect_error<ShapeError>([&] { ops::select(x, 0, make(Host{{0, 0}, Dims{1, 2}}, DType::i32, 0)); },
-                             {"[select]", "1-D"});
+    expect_error<ShapeError>(
+        [&] {
+            ops::select(x, 0, make(Host{{0, 0}, Dims{1, 2}}, DType::i32, 0));
+        },
+        {"[select]", "1-D"});
     expect_error<DTypeError>([&] { ops::select(x, 0, ops::cast(idx({0}), DType::boolean)); }, {"[select]"});
     expect_error<Error>([&] { ops::select(x, 2, idx({0})); }, {"select"});
 }
@@ -371,14 +419,21 @@ TEST(IndexSelectAssign, Errors) {
     TensorAny x = ops::full(Dims{3, 4}, 0, DType::f32, Device::cpu());
     TensorAny idx = make(Host{{0, 3}, Dims{2}}, DType::i32, 0);
     TensorAny v = ops::full(Dims{3, 2}, 1, DType::f32, Device::cpu());
-    expect_error<IndexError>([&] { ops::select_assign(x, 0, idx, ops::full(Dims{2, 4}, 1, DType::f32, Device::cpu())); },
-                             {"[select_assign]", "index 3", "size 3"});
-    expect_error<ShapeError>([&] { ops::select_assign(x, 1, idx, ops::full(Dims{3, 3}, 1, DType::f32, Device::cpu())); },
-                             {"[select_assign]", "[3, 2]"});
-    expect_error<DTypeError>([&] { ops::select_assign(x, 1, idx, ops::cast(v, DType::i32)); }, {"[select_assign]"});
-    expect_error<DTypeError>([&] {
-        ops::select_assign(ops::cast(x, DType::boolean), 1, idx, ops::cast(v, DType::boolean));
-    }, {"[select_assign]"});
+    expect_error<IndexError>(
+        [&] {
+            ops::select_assign(x, 0, idx, ops::full(Dims{2, 4}, 1, DType::f32, Device::cpu()));
+        },
+        {"[select_assign]", "index 3", "size 3"});
+    expect_error<ShapeError>(
+        [&] {
+            ops::select_assign(x, 1, idx, ops::full(Dims{3, 3}, 1, DType::f32, Device::cpu()));
+        },
+        {"[select_assign]", "[3, 2]"});
+    expect_error<DTypeError>([&] { ops::select_assign(x, 1, idx, ops::cast(v, DType::i32)); },
+                             {"[select_assign]"});
+    expect_error<DTypeError>(
+        [&] { ops::select_assign(ops::cast(x, DType::boolean), 1, idx, ops::cast(v, DType::boolean)); },
+        {"[select_assign]"});
     auto ok = read(ops::select_assign(x, 1, idx, v));
     EXPECT_EQ(ok, (std::vector<double>{1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}));
     EXPECT_EQ(read(x), std::vector<double>(12, 0.0));
@@ -428,7 +483,8 @@ TEST(IndexSliceAssign, StepsLayoutsDtypes) {
                 expect_equal(ops::slice_assign(shared, cases[ci], make(v, dt, 2 - layout)), dt, ref, what);
                 EXPECT_EQ(read(shared), x.v) << what;
                 // Uniquely owned x (in-place path for contiguous layouts).
-                expect_equal(ops::slice_assign(make(x, dt, layout), cases[ci], make(v, dt, layout)), dt, ref, what);
+                expect_equal(ops::slice_assign(make(x, dt, layout), cases[ci], make(v, dt, layout)), dt, ref,
+                             what);
             }
         }
     }
@@ -436,15 +492,23 @@ TEST(IndexSliceAssign, StepsLayoutsDtypes) {
 
 TEST(IndexSliceAssign, Errors) {
     TensorAny x = ops::full(Dims{3, 4}, 0, DType::f32, Device::cpu());
-    expect_error<DTypeError>([&] {
-        ops::slice_assign(x, {SliceArg(all), SliceArg(0, 2)}, ops::full(Dims{3, 2}, 1, DType::i32, Device::cpu()));
-    }, {"[slice_assign]"});
-    expect_error<ShapeError>([&] {
-        ops::slice_assign(x, {SliceArg(all), SliceArg(0, 2)}, ops::full(Dims{3, 3}, 1, DType::f32, Device::cpu()));
-    }, {"[slice_assign]", "[3, 3]"});
-    expect_error<IndexError>([&] {
-        ops::slice_assign(x, {SliceArg(0, 5)}, ops::full(Dims{5, 4}, 1, DType::f32, Device::cpu()));
-    }, {"[slice_assign]"});
+    expect_error<DTypeError>(
+        [&] {
+            ops::slice_assign(x, {SliceArg(all), SliceArg(0, 2)},
+                              ops::full(Dims{3, 2}, 1, DType::i32, Device::cpu()));
+        },
+        {"[slice_assign]"});
+    expect_error<ShapeError>(
+        [&] {
+            ops::slice_assign(x, {SliceArg(all), SliceArg(0, 2)},
+                              ops::full(Dims{3, 3}, 1, DType::f32, Device::cpu()));
+        },
+        {"[slice_assign]", "[3, 3]"});
+    expect_error<IndexError>(
+        [&] {
+            ops::slice_assign(x, {SliceArg(0, 5)}, ops::full(Dims{5, 4}, 1, DType::f32, Device::cpu()));
+        },
+        {"[slice_assign]"});
 }
 
 // ---------------------------------------------------------------------------------------- one_hot
@@ -458,10 +522,18 @@ TEST(IndexOneHot, IntAndFloat) {
         auto bad_hi = Host{{0, 4}, Dims{2}};
         expect_error<IndexError>([&] { ops::one_hot(make(bad_hi, dt, 0), 4); }, {"[one_hot]", "4"});
     }
-    expect_error<IndexError>([&] { ops::one_hot(make(Host{{1, -1}, Dims{2}}, DType::i32, 0), 3); },
-                             {"[one_hot]", "-1"});
-    expect_error<DTypeError>([&] { ops::one_hot(make(Host{{1}, Dims{1}}, DType::boolean, 0), 3); }, {"[one_hot]"});
-    expect_equal(ops::one_hot(make(Host{{}, Dims{0}}, DType::i32, 0), 3), DType::i32, Host{{}, Dims{0, 3}}, "empty");
+    expect_error<IndexError>(
+        [&] {
+            ops::one_hot(make(Host{{1, -1}, Dims{2}}, DType::i32, 0), 3);
+        },
+        {"[one_hot]", "-1"});
+    expect_error<DTypeError>(
+        [&] {
+            ops::one_hot(make(Host{{1}, Dims{1}}, DType::boolean, 0), 3);
+        },
+        {"[one_hot]"});
+    expect_equal(ops::one_hot(make(Host{{}, Dims{0}}, DType::i32, 0), 3), DType::i32, Host{{}, Dims{0, 3}},
+                 "empty");
 }
 
 // ---------------------------------------------------------------------------------------- Tensor API
@@ -490,7 +562,8 @@ TEST(IndexTensorApi, CatStackSliceAssignOneHot) {
     auto rev = Tensor<2>::from_floats({{10, 11, 12}, {13, 14, 15}}, dev);
     auto sn = a.slice_assign({all, {0, std::nullopt, -1}}, rev);
     EXPECT_EQ(sn.to_vec<float>(), (std::vector<float>{12, 11, 10, 15, 14, 13}));
-    auto sn2 = a.slice_assign({{0, std::nullopt, -1}, {0, 3, -2}}, Tensor<2>::from_floats({{1, 2}, {3, 4}}, dev));
+    auto sn2 =
+        a.slice_assign({{0, std::nullopt, -1}, {0, 3, -2}}, Tensor<2>::from_floats({{1, 2}, {3, 4}}, dev));
     EXPECT_EQ(sn2.to_vec<float>(), (std::vector<float>{4, 2, 3, 2, 5, 1}));
 
     auto classes = Tensor<1, Int>::from_ints({0, 2, 1}, dev);

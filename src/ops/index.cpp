@@ -13,8 +13,9 @@ void check_index_tensor(const TensorAny& indices, const char* op) {
 }
 
 void check_same_device(const TensorAny& a, const TensorAny& b, const char* op) {
-    BURN_CHECK_KIND(a.device() == b.device(), device, "[", op, "] inputs are on different devices: ", describe(a),
-                    " vs ", describe(b), "; move them with .to_device(device) first");
+    BURN_CHECK_KIND(a.device() == b.device(), device, "[", op,
+                    "] inputs are on different devices: ", describe(a), " vs ", describe(b),
+                    "; move them with .to_device(device) first");
 }
 }  // namespace
 
@@ -28,16 +29,17 @@ TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim) {
     int64_t total = 0;
     for (std::size_t i = 0; i < xs.size(); ++i) {
         const TensorAny& x = xs[i];
-        BURN_CHECK_KIND(x.dtype() == first.dtype(), dtype, "[cat] dtype mismatch: tensor 0 is ", describe(first),
-                        " but tensor ", i, " is ", describe(x), "; cast them to one dtype first");
+        BURN_CHECK_KIND(x.dtype() == first.dtype(), dtype, "[cat] dtype mismatch: tensor 0 is ",
+                        describe(first), " but tensor ", i, " is ", describe(x),
+                        "; cast them to one dtype first");
         check_same_device(first, x, "cat");
         BURN_CHECK_KIND(x.rank() == r, shape, "[cat] rank mismatch: tensor 0 has shape ", first.shape(),
                         " but tensor ", i, " has shape ", x.shape());
         for (int k = 0; k < r; ++k) {
             if (k == d) continue;
             BURN_CHECK_KIND(x.shape()[k] == shape[k], shape, "[cat] shapes must match except along dim ", d,
-                            ": tensor 0 has shape ", first.shape(), " but tensor ", i, " has shape ", x.shape(),
-                            " (dim ", k, " differs)");
+                            ": tensor 0 has shape ", first.shape(), " but tensor ", i, " has shape ",
+                            x.shape(), " (dim ", k, " differs)");
         }
         total += x.shape()[d];
     }
@@ -67,8 +69,8 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
     check_numeric(x, "select_assign");
     check_same_dtype(x, values, "select_assign");
     check_index_tensor(indices, "select_assign");
-    BURN_CHECK_KIND(indices.rank() == 1, shape, "[select_assign] indices must be 1-D, got ", describe(indices),
-                    "; flatten them first");
+    BURN_CHECK_KIND(indices.rank() == 1, shape, "[select_assign] indices must be 1-D, got ",
+                    describe(indices), "; flatten them first");
     check_same_device(x, indices, "select_assign");
     check_same_device(x, values, "select_assign");
     const int d = normalize_dim(dim, x.rank(), "select_assign");
@@ -85,14 +87,15 @@ TensorAny gather(TensorAny x, int64_t dim, TensorAny indices) {
     check_defined(x, "gather");
     check_index_tensor(indices, "gather");
     check_same_device(x, indices, "gather");
-    BURN_CHECK_KIND(indices.rank() == x.rank(), shape, "[gather] indices must have the tensor's rank: tensor ",
-                    describe(x), ", indices ", describe(indices));
+    BURN_CHECK_KIND(indices.rank() == x.rank(), shape,
+                    "[gather] indices must have the tensor's rank: tensor ", describe(x), ", indices ",
+                    describe(indices));
     const int d = normalize_dim(dim, x.rank(), "gather");
     for (int k = 0; k < x.rank(); ++k) {
         if (k == d) continue;
-        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[gather] indices of shape ", indices.shape(),
-                        " exceed the tensor's shape ", x.shape(), " on dim ", k, " (only dim ", d,
-                        " may be larger)");
+        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[gather] indices of shape ",
+                        indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
+                        " (only dim ", d, " may be larger)");
     }
     Dims shape = indices.shape();
     auto c = call(OpId::gather, x.dtype(), shape, {d});
@@ -106,16 +109,16 @@ TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values)
     check_same_device(x, indices, "scatter");
     check_same_device(x, values, "scatter");
     BURN_CHECK_KIND(indices.rank() == x.rank() && values.rank() == x.rank(), shape,
-                    "[scatter] tensor, indices and values must have one rank: tensor ", x.shape(), ", indices ",
-                    indices.shape(), ", values ", values.shape());
+                    "[scatter] tensor, indices and values must have one rank: tensor ", x.shape(),
+                    ", indices ", indices.shape(), ", values ", values.shape());
     const int d = normalize_dim(dim, x.rank(), "scatter");
     for (int k = 0; k < x.rank(); ++k) {
         BURN_CHECK_KIND(indices.shape()[k] <= values.shape()[k], shape, "[scatter] indices of shape ",
                         indices.shape(), " exceed the values' shape ", values.shape(), " on dim ", k);
         if (k == d) continue;
-        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[scatter] indices of shape ", indices.shape(),
-                        " exceed the tensor's shape ", x.shape(), " on dim ", k, " (only dim ", d,
-                        " may be larger)");
+        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[scatter] indices of shape ",
+                        indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
+                        " (only dim ", d, " may be larger)");
     }
     auto c = call(OpId::scatter_add, x.dtype(), x.shape(), {d});
     return run1(c, {std::move(x).ref(), std::move(indices).ref(), std::move(values).ref()});
@@ -141,8 +144,8 @@ TensorAny one_hot(TensorAny x, int64_t num_classes) {
     try {
         return scatter(std::move(zeros), -1, std::move(indices), std::move(ones));
     } catch (const IndexError& e) {
-        BURN_THROW_KIND(index, "[one_hot] a class value is outside [0, ", num_classes, ") (num_classes = ",
-                        num_classes, "): ", e.what());
+        BURN_THROW_KIND(index, "[one_hot] a class value is outside [0, ", num_classes,
+                        ") (num_classes = ", num_classes, "): ", e.what());
     }
 }
 

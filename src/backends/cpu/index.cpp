@@ -21,9 +21,12 @@ namespace {
 /// The user-facing name of an index op (errors name the frontend function).
 const char* user_name(OpId op) {
     switch (op) {
-        case OpId::scatter_add: return "scatter";
-        case OpId::select_add: return "select_assign";
-        default: return op_name(op).data();
+        case OpId::scatter_add:
+            return "scatter";
+        case OpId::select_add:
+            return "select_assign";
+        default:
+            return op_name(op).data();
     }
 }
 
@@ -31,12 +34,23 @@ const char* user_name(OpId op) {
 template <class F>
 void visit_index(DType d, F&& f) {
     switch (d) {
-        case DType::i64: f(int64_t{}); return;
-        case DType::i32: f(int32_t{}); return;
-        case DType::i16: f(int16_t{}); return;
-        case DType::i8: f(int8_t{}); return;
-        case DType::u8: f(uint8_t{}); return;
-        default: break;
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        default:
+            break;
     }
     BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
 }
@@ -52,7 +66,7 @@ T* mut_base_of(CpuTensor& t) {
 
 /// The first (lowest position) out-of-range index seen by any thread.
 class BadIndex {
-public:
+  public:
     void record(int64_t position, int64_t value) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!hit_.load(std::memory_order_relaxed) || position < position_) {
@@ -65,12 +79,12 @@ public:
     /// Throws IndexError when an index was recorded.
     void throw_if_hit(const char* op, int dim, int64_t size, const Dims& target) const {
         if (!hit()) return;
-        BURN_THROW_KIND(index, "[", op, "] index ", value_, " is out of range for dim ", dim, " of size ", size,
-                        " (tensor shape ", target, "); indices must lie in [0, ", size,
+        BURN_THROW_KIND(index, "[", op, "] index ", value_, " is out of range for dim ", dim, " of size ",
+                        size, " (tensor shape ", target, "); indices must lie in [0, ", size,
                         ") and negative indices are not supported");
     }
 
-private:
+  private:
     std::mutex mutex_;
     std::atomic<bool> hit_{false};
     int64_t position_ = std::numeric_limits<int64_t>::max();
@@ -244,7 +258,8 @@ void scatter_typed(const Dims& shape, const IndexView& ix, const CpuTensor& valu
                                  T& dst = po[j * st[2] + v * osd];
                                  if constexpr (std::is_integral_v<T>) {  // wraps like torch, no UB
                                      using U = std::make_unsigned_t<T>;
-                                     dst = static_cast<T>(static_cast<U>(static_cast<U>(dst) + static_cast<U>(pv[j * st[1]])));
+                                     dst = static_cast<T>(
+                                         static_cast<U>(static_cast<U>(dst) + static_cast<U>(pv[j * st[1]])));
                                  } else {
                                      dst = static_cast<T>(C(dst) + C(pv[j * st[1]]));
                                  }
@@ -259,9 +274,8 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
     BadIndex bad;
     dispatch_kinds<OpKinds::numeric>(call.dtype, user_name(call.op), [&](auto tag) {
         using T = decltype(tag);
-        visit_index(ix.tensor->dtype, [&](auto itag) {
-            scatter_typed<T, decltype(itag)>(shape, ix, values, *out, dim, bad);
-        });
+        visit_index(ix.tensor->dtype,
+                    [&](auto itag) { scatter_typed<T, decltype(itag)>(shape, ix, values, *out, dim, bad); });
     });
     bad.throw_if_hit(user_name(call.op), dim, out->shape[dim], out->shape);
     return out;
