@@ -8,6 +8,17 @@ namespace burn::ops {
 using namespace detail;
 
 namespace {
+/// Moves the handles into a TensorRefs. (A braced list `{std::move(x).ref()}` would copy them out of
+/// the initializer_list, which keeps a second reference alive during the call and so defeats the
+/// backend's in-place reuse of uniquely owned inputs.)
+template <class... Ts>
+TensorRefs take(Ts&&... ts) {
+    TensorRefs refs;
+    refs.reserve(sizeof...(ts));
+    (refs.push_back(std::move(ts).ref()), ...);
+    return refs;
+}
+
 void check_index_tensor(const TensorAny& indices, const char* op) {
     check_int(indices, op, "indices");
 }
@@ -62,7 +73,7 @@ TensorAny select(TensorAny x, int64_t dim, TensorAny indices) {
     Dims shape = x.shape();
     shape[d] = indices.shape()[0];
     auto c = call(OpId::select, x.dtype(), shape, {d});
-    return run1(c, {std::move(x).ref(), std::move(indices).ref()});
+    return run1(c, take(std::move(x), std::move(indices)));
 }
 
 TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny values) {
@@ -80,7 +91,7 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
                     " (x's shape ", x.shape(), " with dim ", d, " = the ", indices.shape()[0],
                     " indices), got ", values.shape());
     auto c = call(OpId::select_add, x.dtype(), x.shape(), {d});
-    return run1(c, {std::move(x).ref(), std::move(indices).ref(), std::move(values).ref()});
+    return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
 
 TensorAny gather(TensorAny x, int64_t dim, TensorAny indices) {
@@ -99,7 +110,7 @@ TensorAny gather(TensorAny x, int64_t dim, TensorAny indices) {
     }
     Dims shape = indices.shape();
     auto c = call(OpId::gather, x.dtype(), shape, {d});
-    return run1(c, {std::move(x).ref(), std::move(indices).ref()});
+    return run1(c, take(std::move(x), std::move(indices)));
 }
 
 TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values) {
@@ -121,7 +132,7 @@ TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values)
                         " (only dim ", d, " may be larger)");
     }
     auto c = call(OpId::scatter_add, x.dtype(), x.shape(), {d});
-    return run1(c, {std::move(x).ref(), std::move(indices).ref(), std::move(values).ref()});
+    return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
 
 TensorAny one_hot(TensorAny x, int64_t num_classes) {
