@@ -7,6 +7,7 @@
 // Index checks live in the cores: a bad index is recorded (the one at the lowest position, so the
 // message is deterministic) and thrown as burn::IndexError after the parallel loop.
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -243,27 +244,32 @@ void scatter_typed(const Dims& shape, const IndexView& ix, const CpuTensor& valu
     cols[dim] = 1;
     if (steps == 0) return;
     const int64_t grain = std::max<int64_t>(1, kGrain / steps);
+    // One accumulation: out[column j, index] += values[column j, step k].
+    auto add_one = [&](int64_t i, const int64_t* off, const int64_t* st, int64_t j, int64_t k) {
+        const int64_t v = static_cast<int64_t>(ib[off[0] + j * st[0] + k * isd]);
+        if (v < 0 || v >= n) {
+            bad.record((i + j) * steps + k, v);
+            return;
+        }
+        T& dst = ob[off[2] + j * st[2] + v * osd];
+        const T add = vb[off[1] + j * st[1] + k * vsd];
+        if constexpr (std::is_integral_v<T>) {  // wraps like torch, without signed-overflow UB
+            using U = std::make_unsigned_t<T>;
+            dst = static_cast<T>(static_cast<U>(static_cast<U>(dst) + static_cast<U>(add)));
+        } else {
+            dst = static_cast<T>(C(dst) + C(add));
+        }
+    };
+    // Either loop order accumulates each target in increasing k; pick the one that walks the values
+    // along their smaller stride (dim innermost when it is the faster-moving one, columns otherwise).
     strided_apply<3>(cols, {is, vs, os}, {ix.offset, values.offset, out.offset}, grain,
                      [&](int64_t i, const int64_t* off, const int64_t* st, int64_t cnt) {
-                         for (int64_t k = 0; k < steps; ++k) {
-                             const I* pi = ib + off[0] + k * isd;
-                             const T* pv = vb + off[1] + k * vsd;
-                             T* po = ob + off[2];
-                             for (int64_t j = 0; j < cnt; ++j) {
-                                 const int64_t v = static_cast<int64_t>(pi[j * st[0]]);
-                                 if (v < 0 || v >= n) {
-                                     bad.record((i + j) * steps + k, v);
-                                     continue;
-                                 }
-                                 T& dst = po[j * st[2] + v * osd];
-                                 if constexpr (std::is_integral_v<T>) {  // wraps like torch, no UB
-                                     using U = std::make_unsigned_t<T>;
-                                     dst = static_cast<T>(
-                                         static_cast<U>(static_cast<U>(dst) + static_cast<U>(pv[j * st[1]])));
-                                 } else {
-                                     dst = static_cast<T>(C(dst) + C(pv[j * st[1]]));
-                                 }
-                             }
+                         if (std::abs(vsd) < std::abs(st[1])) {
+                             for (int64_t j = 0; j < cnt; ++j)
+                                 for (int64_t k = 0; k < steps; ++k) add_one(i, off, st, j, k);
+                         } else {
+                             for (int64_t k = 0; k < steps; ++k)
+                                 for (int64_t j = 0; j < cnt; ++j) add_one(i, off, st, j, k);
                          }
                      });
 }
