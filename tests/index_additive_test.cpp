@@ -41,29 +41,34 @@ TEST(IndexScatter, NumericDtypesDimsLayoutsDuplicates) {
 
 TEST(IndexScatter, DeterministicLargeFloatAccumulation) {
     // Many duplicates with inexact float sums, large enough to run in parallel: the result must be
-    // bitwise the serial accumulation in index order.
-    std::mt19937 rng(7);
-    const Dims xs{4, 16, 512}, is{4, 200, 512};
-    std::uniform_real_distribution<float> u(-1, 1);
-    std::vector<float> x(static_cast<std::size_t>(xs.numel())), v(static_cast<std::size_t>(is.numel()));
-    std::vector<int32_t> ix(v.size());
-    for (auto& e : x) e = u(rng);
-    for (auto& e : v) e = u(rng);
-    for (auto& e : ix) e = static_cast<int32_t>(rng() % 16);
-    std::vector<float> ref = x;
-    for (int64_t p = 0; p < is.numel(); ++p) {
-        auto c = unravel(p, is);
-        c[1] = ix[p];
-        ref[ravel(c, xs)] += v[p];
+    // bitwise the serial accumulation in index order. Dim 1 and the last dim take the kernel's two
+    // loop orders.
+    for (int dim : {1, 2}) {
+        std::mt19937 rng(7);
+        const Dims xs{4, 16, 16};
+        Dims is{4, 16, 16};
+        is[dim] = 2000;
+        std::uniform_real_distribution<float> u(-1, 1);
+        std::vector<float> x(static_cast<std::size_t>(xs.numel())), v(static_cast<std::size_t>(is.numel()));
+        std::vector<int32_t> ix(v.size());
+        for (auto& e : x) e = u(rng);
+        for (auto& e : v) e = u(rng);
+        for (auto& e : ix) e = static_cast<int32_t>(rng() % 16);
+        std::vector<float> ref = x;
+        for (int64_t p = 0; p < is.numel(); ++p) {
+            auto c = unravel(p, is);
+            c[dim] = ix[static_cast<std::size_t>(p)];
+            ref[static_cast<std::size_t>(ravel(c, xs))] += v[static_cast<std::size_t>(p)];
+        }
+        auto X = ops::from_data(TensorData(x, xs), Device::cpu());
+        auto I = ops::from_data(TensorData(ix, is), Device::cpu());
+        auto V = ops::from_data(TensorData(v, is), Device::cpu());
+        auto out1 = ops::into_data(ops::scatter(X, dim, I, V)).to_vec<float>();
+        auto out2 = ops::into_data(ops::scatter(X, dim, I, V)).to_vec<float>();
+        EXPECT_EQ(out1, ref) << "dim " << dim;
+        EXPECT_EQ(out2, ref) << "dim " << dim;
+        EXPECT_EQ(ops::into_data(X).to_vec<float>(), x) << "the shared input was modified";
     }
-    auto X = ops::from_data(TensorData(x, xs), Device::cpu());
-    auto I = ops::from_data(TensorData(ix, is), Device::cpu());
-    auto V = ops::from_data(TensorData(v, is), Device::cpu());
-    auto out1 = ops::into_data(ops::scatter(X, 1, I, V)).to_vec<float>();
-    auto out2 = ops::into_data(ops::scatter(X, 1, I, V)).to_vec<float>();
-    EXPECT_EQ(out1, ref);
-    EXPECT_EQ(out2, ref);
-    EXPECT_EQ(ops::into_data(X).to_vec<float>(), x) << "the shared input was modified";
 }
 
 TEST(IndexScatter, InPlaceAndErrors) {
