@@ -44,7 +44,7 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
 
 }  // namespace
 
-#define BURN_UNARY(name, kinds, body, domain) \
+#define BURN_UNARY(name, kinds, body, vjp, domain) \
     TensorAny name(TensorAny x, double p0, double p1) { return unary(OpId::name, #kinds[0], std::move(x), p0, p1); }
 #define BURN_UNARY_PRED(name, kinds, body, domain)                                         \
     TensorAny name(TensorAny x) {                                                          \
@@ -53,7 +53,7 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
             return full(x.shape(), 0.0, DType::boolean, x.device()); /* ints are finite */ \
         return unary(OpId::name, #kinds[0], std::move(x), 0, 0);                           \
     }
-#define BURN_BINARY(name, kinds, body, domain)                                                  \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                                                  \
     TensorAny name(TensorAny a, TensorAny b) {                                                  \
         return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false);                \
     }                                                                                           \
