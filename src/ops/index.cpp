@@ -8,17 +8,6 @@ namespace burn::ops {
 using namespace detail;
 
 namespace {
-/// Moves the handles into a TensorRefs. (A braced list `{std::move(x).ref()}` would copy them out of
-/// the initializer_list, which keeps a second reference alive during the call and so defeats the
-/// backend's in-place reuse of uniquely owned inputs.)
-template <class... Ts>
-TensorRefs take(Ts&&... ts) {
-    TensorRefs refs;
-    refs.reserve(sizeof...(ts));
-    (refs.push_back(std::move(ts).ref()), ...);
-    return refs;
-}
-
 void check_index_tensor(const TensorAny& indices, const char* op) {
     check_int(indices, op, "indices");
 }
