@@ -44,7 +44,9 @@ public:
         std::lock_guard<std::mutex> run(run_mutex_);
         stop_workers();
         size_ = std::max(1, n);
-        for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i] { worker(i); });
+        // New workers must not run the job of an earlier generation (its function is gone).
+        const uint64_t gen = generation_;
+        for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i, gen] { worker(i, gen); });
     }
 
     void run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
@@ -92,9 +94,8 @@ private:
         if (begin < end) (*job_)(begin, end);
     }
 
-    void worker(int index) {
+    void worker(int index, uint64_t seen) {
         t_in_parallel = true;
-        uint64_t seen = 0;
         for (;;) {
             std::unique_lock<std::mutex> lock(mutex_);
             cv_.wait(lock, [&] { return stop_ || generation_ != seen; });

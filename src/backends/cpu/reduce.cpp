@@ -286,8 +286,6 @@ TensorRefs arg_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
-TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in);
-
 void register_reduce(KernelTable& t) {
     t[idx(OpId::sum_dim)] = &value_kernel<SumOp>;
     t[idx(OpId::mean_dim)] = &value_kernel<SumOp, true>;

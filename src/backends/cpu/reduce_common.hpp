@@ -10,6 +10,9 @@
 
 namespace burn::cpu {
 
+/// softmax and log_softmax (softmax.cpp), registered by register_reduce.
+TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in);
+
 /// A contiguous tensor seen as [outer, n, inner] around the reduced dim.
 struct Geometry {
     int64_t outer = 1, n = 1, inner = 1;

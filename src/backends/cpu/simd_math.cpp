@@ -14,6 +14,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include <hwy/cache_control.h>
 #include <hwy/contrib/math/math-inl.h>
 // clang-format on
 #endif
@@ -147,21 +148,27 @@ HWY_INLINE void softmax_row_t(const T* x, T* y, int64_t n_, bool log) {
     const hn::ScalableTag<T> d;
     const size_t N = hn::Lanes(d);
     const auto vm = hn::Set(d, m);
-    // exp(x - m), summed in lanes; flushed to a double every block so long rows stay accurate.
+    // exp(x - m), summed in lanes; flushed to a double every block so long rows stay accurate. The
+    // next row (rows are contiguous) is prefetched meanwhile: its first pass is the one that waits on memory.
     double total = 0;
     auto s = hn::Zero(d);
-    size_t since_flush = 0;
-    for (size_t i = 0; i < n; i += N) {
-        const size_t c = n - i < N ? n - i : N;
-        auto e = hn::Exp(d, hn::Sub(load_part(d, x + i, c), vm));
-        if (c < N) e = hn::IfThenElseZero(hn::FirstN(d, c), e);
-        if (!log) store_part(e, d, y + i, c);
+    size_t i = 0;
+    for (size_t since_flush = 0; i + N <= n; i += N) {
+        hwy::Prefetch(x + n + i);
+        const auto e = hn::Exp(d, hn::Sub(hn::LoadU(d, x + i), vm));
+        if (!log) hn::StoreU(e, d, y + i);
         s = hn::Add(s, e);
         if (++since_flush == 256) {
             total += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, s)));
             s = hn::Zero(d);
             since_flush = 0;
         }
+    }
+    if (i < n) {
+        const size_t c = n - i;
+        const auto e = hn::IfThenElseZero(hn::FirstN(d, c), hn::Exp(d, hn::Sub(load_part(d, x + i, c), vm)));
+        if (!log) store_part(e, d, y + i, c);
+        s = hn::Add(s, e);
     }
     total += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, s)));
     if (log) {
