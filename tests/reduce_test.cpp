@@ -328,3 +328,34 @@ TEST(Reduce, Errors) {
     EXPECT_NO_THROW(ops::any(b));
     EXPECT_NO_THROW(ops::all_dim(i, 1));
 }
+
+TEST(Reduce, OtherRanksAndInputsKept) {
+    std::mt19937 rng(70);
+    // rank 5 through a permuted view, and rank 1
+    const Dims base{2, 3, 1, 4, 5};
+    TensorAny x = ops::permute(make(random_values(base.numel(), uniform(-2, 2), rng), base, DType::f32),
+                               Dims{3, 0, 4, 2, 1});  // shape [4, 2, 5, 1, 3]
+    const Dims s = x.shape();
+    const auto h = host(x);
+    for (int d = 0; d < 5; ++d) {
+        const std::string what = detail::msg("rank 5 dim ", d);
+        auto scale = ref_reduce(h, s, d, abs_sum);
+        expect_close(host(ops::sum_dim(x, d)), ref_reduce(h, s, d, sum_of), scale, 1e-5, "sum_dim " + what);
+        EXPECT_EQ(
+            host(ops::argmax(x, d)),
+            ref_reduce(h, s, d, [](const std::vector<double>& l) { return double(first_extreme(l, true)); }))
+            << what;
+        auto sm = host(ops::sum_dim(ops::softmax(x, d), d));
+        for (double v : sm) EXPECT_NEAR(v, 1.0, 1e-5) << what;
+    }
+    auto v = make({3, -1, 4, 1, -5}, Dims{5}, DType::i64);
+    EXPECT_EQ(host(ops::sum_dim(v, 0)), (std::vector<double>{2}));
+    EXPECT_EQ(host(ops::cumsum(v, -1)), (std::vector<double>{3, 2, 6, 7, 2}));
+    EXPECT_EQ(host(ops::argmin(v, 0)), (std::vector<double>{4}));
+    // ops that may write in place leave an input that is still referenced untouched
+    TensorAny kept_x = make({1, 2, 3, 4, 5, 6}, Dims{2, 3}, DType::f32);
+    ops::softmax(kept_x, 1);
+    ops::log_softmax(kept_x, 0);
+    ops::cumsum(kept_x, 1);
+    EXPECT_EQ(host(kept_x), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+}
