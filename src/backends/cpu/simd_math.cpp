@@ -121,6 +121,7 @@ HWY_INLINE T row_extreme(const T* x, size_t n) {
     auto bad = hn::Zero(d);
     size_t i = 0;
     for (; i + 2 * N <= n; i += 2 * N) {
+        hwy::Prefetch(x + i + 512);  // 2 KB (f32) ahead
         const auto a = hn::LoadU(d, x + i), b = hn::LoadU(d, x + i + N);
         m0 = IsMax ? hn::Max(m0, a) : hn::Min(m0, a);
         m1 = IsMax ? hn::Max(m1, b) : hn::Min(m1, b);
