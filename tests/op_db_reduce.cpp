@@ -109,12 +109,14 @@ OpEntry lane_entry(LaneSpec spec) {
     };
     if (fixed) e.out_dtype = [out](A) { return out; };
     const Forward fw = spec.forward;
-    e.bad.push_back(bad("dim 2 of rank 2", "[" + name + "]", [fw](const Device& d) {
+    // Entries for a second output (max_dim_indices) report the op's own name.
+    const std::string expect = "[" + name + "]|[" + std::string(op_name(spec.ops.at(0))) + "]";
+    e.bad.push_back(bad("dim 2 of rank 2", expect, [fw](const Device& d) {
         Args a;
         a.ints = {2, 0, 0};
         fw({ops::full({2, 3}, 1, DType::f32, d)}, a);
     }));
-    e.bad.push_back(bad("undefined tensor", "[" + name + "]", [fw](const Device&) {
+    e.bad.push_back(bad("undefined tensor", expect, [fw](const Device&) {
         Args a;
         a.ints = {0, 0, 0};
         fw({TensorAny()}, a);
