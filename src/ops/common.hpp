@@ -15,6 +15,16 @@ void check_int(const TensorAny& t, const char* op, const char* what);
 void check_bool(const TensorAny& t, const char* op, const char* what);
 void check_same_dtype(const TensorAny& a, const TensorAny& b, const char* op);
 void check_defined(const TensorAny& t, const char* op);
+/// Moves the handles into a TensorRefs. (A braced list `{std::move(x).ref()}` would copy them out of
+/// the initializer_list, which keeps a second reference alive during the call and so defeats the
+/// backend's in-place reuse of uniquely owned inputs.)
+template <class... Ts>
+TensorRefs take(Ts&&... ts) {
+    TensorRefs refs;
+    refs.reserve(sizeof...(ts));
+    (refs.push_back(std::move(ts).ref()), ...);
+    return refs;
+}
 /// Makes an OpCall.
 OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints = {}, double s0 = 0, double s1 = 0);
 /// Broadcasts t to shape through an expand view (no copy); returns t itself when already that shape.

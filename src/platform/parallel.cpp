@@ -44,7 +44,7 @@ public:
         std::lock_guard<std::mutex> run(run_mutex_);
         stop_workers();
         size_ = std::max(1, n);
-        // New workers start at the current generation: an earlier job's generation is not a new job.
+        // New workers must not run the job of an earlier generation (its function is gone).
         const uint64_t gen = generation_;
         for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i, gen] { worker(i, gen); });
     }
