@@ -110,7 +110,8 @@ OpEntry lane_entry(LaneSpec spec) {
     if (fixed) e.out_dtype = [out](A) { return out; };
     const Forward fw = spec.forward;
     // Entries for a second output (max_dim_indices) report the op's own name.
-    const std::string expect = "[" + name + "]|[" + std::string(op_name(spec.ops.at(0))) + "]";
+    const std::string expect =
+        spec.ops.empty() ? "[" + name + "]" : "[" + name + "]|[" + std::string(op_name(spec.ops[0])) + "]";
     e.bad.push_back(bad("dim 2 of rank 2", expect, [fw](const Device& d) {
         Args a;
         a.ints = {2, 0, 0};
