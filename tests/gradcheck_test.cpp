@@ -12,9 +12,9 @@ namespace burn::opdb {
 namespace {
 
 /// Entries whose samples sit on purpose at points where the op is not differentiable (ties).
-/// max_dim/min_dim samples hold ties (Domain::ties) to test first-index selection; at a tie the
-/// one-sided derivatives differ, so central differences give the average.
-const std::set<std::string> kNonSmoothSamples = {"max_dim", "min_dim"};
+/// max_dim/min_dim/sort/topk samples hold ties (Domain::ties) to test first-index selection and
+/// stability; at a tie the one-sided derivatives differ, so central differences give the average.
+const std::set<std::string> kNonSmoothSamples = {"max_dim", "min_dim", "sort", "topk"};
 
 std::vector<double> as_f64(const TensorAny& t) {
     return ops::into_data(ops::cast(ops::inner_of(t), DType::f64)).to_vec<double>();

@@ -109,9 +109,14 @@ OpEntry lane_entry(LaneSpec spec) {
     };
     if (fixed) e.out_dtype = [out](A) { return out; };
     const Forward fw = spec.forward;
-    // Entries for a second output (max_dim_indices) report the op's own name.
+    // Entries for a second output (max_dim_indices, topk_indices) report the op's own name: the
+    // frontend's (topk) or the OpId's (sort).
+    const std::string suffix = "_indices";
+    const bool second = name.size() > suffix.size() && name.ends_with(suffix);
+    const std::string base = second ? name.substr(0, name.size() - suffix.size()) : name;
     const std::string expect =
-        spec.ops.empty() ? "[" + name + "]" : "[" + name + "]|[" + std::string(op_name(spec.ops[0])) + "]";
+        spec.ops.empty() ? "[" + name + "]"
+                         : "[" + name + "]|[" + base + "]|[" + std::string(op_name(spec.ops[0])) + "]";
     e.bad.push_back(bad("dim 2 of rank 2", expect, [fw](const Device& d) {
         Args a;
         a.ints = {2, 0, 0};

@@ -285,3 +285,38 @@ TEST(Sort, Errors) {
     EXPECT_THROW(t.topk(4, 1), Error);
     EXPECT_THROW(t.argsort(2), Error);
 }
+
+TEST(Sort, GradientRoutesToSourcePositions) {
+    // Distinct values (a gradient is defined): d(sum(w * sort(x)))/dx[i[j]] = w[j]; topk likewise,
+    // with zero gradient for the elements it drops.
+    const Device ad = Device::cpu().autodiff();
+    const Dims shape{3, 6};
+    std::vector<double> v(18);
+    std::mt19937 rng(5);
+    std::iota(v.begin(), v.end(), 0.0);
+    std::shuffle(v.begin(), v.end(), rng);
+    for (auto& x : v) x = 0.5 * x - 4;
+    for (int64_t k : {int64_t{6}, int64_t{2}}) {
+        auto x = ops::require_grad(ops::from_data(TensorData(v, shape), ad));
+        auto [vals, idx] = k == 6 ? ops::sort_with_indices(x, 1, true) : ops::topk_with_indices(x, k, 1);
+        std::vector<double> w;
+        for (int64_t j = 0; j < 3 * k; ++j) w.push_back(static_cast<double>(j % 5) - 1.5);
+        auto loss = ops::mul(vals, ops::from_data(TensorData(w, Dims{3, k}), ad));
+        auto grad = ops::grad(x, ops::backward(loss));
+        ASSERT_TRUE(grad.has_value());
+        const auto g = values(*grad);
+        std::vector<double> want(18, 0.0);
+        for (int64_t r = 0; r < 3; ++r) {
+            std::vector<int64_t> order(6);  // the host's descending order of row r
+            std::iota(order.begin(), order.end(), 0);
+            std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+                return v[static_cast<std::size_t>(r * 6 + a)] > v[static_cast<std::size_t>(r * 6 + b)];
+            });
+            for (int64_t j = 0; j < k; ++j)
+                want[static_cast<std::size_t>(r * 6 + order[static_cast<std::size_t>(j)])] =
+                    w[static_cast<std::size_t>(r * k + j)];
+        }
+        EXPECT_EQ(g, want) << "k = " << k;
+        (void)idx;
+    }
+}
