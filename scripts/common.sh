@@ -40,7 +40,7 @@ burn_install_packages() {
         sudo=(sudo)
     fi
     echo "burn: installing ${missing[*]}"
-    "${sudo[@]}" apt-get update
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=900 update
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         -o DPkg::Lock::Timeout=900 "${missing[@]}"
 }

@@ -60,7 +60,8 @@ else()
   message(FATAL_ERROR "run_consumer.cmake: MODE must be add_subdirectory or find_package, not '${MODE}'")
 endif()
 
-run_step("configure" ${CMAKE_COMMAND} -S ${BURN_SOURCE_DIR}/tests/consumer/${MODE} -B ${build} ${configure_args})
+run_step("configure" ${CMAKE_COMMAND} -S ${BURN_SOURCE_DIR}/tests/consumer/${MODE} -B ${build}
+         ${configure_args})
 if(MODE STREQUAL "find_package")
   # The package must come from the fresh prefix, not from some other install on the machine.
   file(STRINGS ${build}/CMakeCache.txt burn_dir REGEX "^burn_DIR:")
