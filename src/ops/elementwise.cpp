@@ -24,7 +24,7 @@ TensorAny unary(OpId op, char kinds, TensorAny x, double p0, double p1) {
     const char* name = op_name(op).data();
     check_kinds(x, kinds, name);
     auto c = call(op, x.dtype(), x.shape(), {}, p0, p1);
-    return run1(c, {std::move(x).ref()});
+    return run1(c, refs(std::move(x)));
 }
 
 TensorAny scalar_like(const TensorAny& x, double s) {
@@ -39,7 +39,7 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
     a = broadcast_to(std::move(a), shape, name);
     b = broadcast_to(std::move(b), shape, name);
     auto c = call(op, bool_out ? DType::boolean : a.dtype(), shape);
-    return run1(c, {std::move(a).ref(), std::move(b).ref()});
+    return run1(c, refs(std::move(a), std::move(b)));
 }
 
 }  // namespace
@@ -81,7 +81,7 @@ TensorAny where(TensorAny c, TensorAny a, TensorAny b) {
     a = broadcast_to(std::move(a), shape, "mask_where");
     b = broadcast_to(std::move(b), shape, "mask_where");
     auto k = call(OpId::where, a.dtype(), shape);
-    return run1(k, {std::move(c).ref(), std::move(a).ref(), std::move(b).ref()});
+    return run1(k, refs(std::move(c), std::move(a), std::move(b)));
 }
 
 TensorAny mask_fill(TensorAny x, TensorAny mask, double value) {
@@ -115,7 +115,7 @@ TensorAny cast(TensorAny x, DType dtype) {
     check_defined(x, "cast");
     if (x.dtype() == dtype) return x;
     auto c = call(OpId::cast, dtype, x.shape());
-    return run1(c, {std::move(x).ref()});
+    return run1(c, refs(std::move(x)));
 }
 
 }  // namespace burn::ops
