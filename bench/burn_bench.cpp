@@ -54,7 +54,8 @@ Args parse(int argc, char** argv) {
             std::string v = next();
             char* end = nullptr;
             long n = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end != '\0' || n < 0) usage(("--threads needs a count >= 0, got '" + v + "'").c_str());
+            if (v.empty() || *end != '\0' || n < 0)
+                usage(("--threads needs a count >= 0, got '" + v + "'").c_str());
             a.threads = static_cast<int>(n);
         } else if (arg == "--only") {
             a.only = next();
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (!args.only.empty()) {
-        bool in_table = std::any_of(table.begin(), table.end(), [&](const auto& w) { return w.name == args.only; });
+        bool in_table =
+            std::any_of(table.begin(), table.end(), [&](const auto& w) { return w.name == args.only; });
         const auto& known = bench::contract_names();
         if (!in_table && std::find(known.begin(), known.end(), args.only) == known.end())
             usage(("no workload named '" + args.only + "' (see --list)").c_str());
@@ -97,7 +99,8 @@ int main(int argc, char** argv) {
     try {
         ctx.device = ctx.gpu ? burn::Device::cuda(0) : burn::Device::cpu();
     } catch (const burn::Error& e) {
-        std::fprintf(stderr, "burn-bench: error: device '%s' is not available: %s\n", args.device.c_str(), e.what());
+        std::fprintf(stderr, "burn-bench: error: device '%s' is not available: %s\n", args.device.c_str(),
+                     e.what());
         return 3;
     }
     if (args.threads > 0) burn::set_num_threads(args.threads);
@@ -112,7 +115,8 @@ int main(int argc, char** argv) {
             std::optional<bench::Case> c = w.make(ctx);
             if (!c) continue;  // no variant of this workload on this device
             double ms = bench::time_median_ms(*c, ctx.device, w.warmup, w.reps);
-            std::printf("%s\n", bench::json_line(w.name, args.device, threads, ms, c->units, c->unit).c_str());
+            std::printf("%s\n",
+                        bench::json_line(w.name, args.device, threads, ms, c->units, c->unit).c_str());
             std::fflush(stdout);
         } catch (const burn::Error& e) {
             // A workload whose ops are missing or failing is skipped (compare.py lists it as missing).

@@ -15,10 +15,10 @@ std::vector<Workload> all_workloads() {
 }
 
 const std::vector<std::string>& contract_names() {
-    static const std::vector<std::string> names = {
-        "matmul_f32_256", "matmul_f32_1024", "matmul_f32_2048", "matmul_f32_4096", "matmul_f32_8192",
-        "elementwise",    "softmax",         "mlp_train",       "cnn_train",       "gpt_train",
-        "cnn_infer_b1"};
+    static const std::vector<std::string> names = {"matmul_f32_256",  "matmul_f32_1024", "matmul_f32_2048",
+                                                   "matmul_f32_4096", "matmul_f32_8192", "elementwise",
+                                                   "softmax",         "mlp_train",       "cnn_train",
+                                                   "gpt_train",       "cnn_infer_b1"};
     return names;
 }
 

@@ -7,7 +7,9 @@ using namespace burn;
 
 namespace {
 
-Distribution normal() { return Distribution::Normal(0.0, 1.0); }
+Distribution normal() {
+    return Distribution::Normal(0.0, 1.0);
+}
 
 Workload matmul(int64_t cpu_n, int64_t gpu_n) {
     // The CPU and CUDA sizes differ (256/1024/2048 vs 1024/4096/8192); 1024 is in both lists.

@@ -1,9 +1,9 @@
 // In-place reuse of elementwise outputs (reuse_or_alloc): a temporary held only by the op is
 // overwritten, anything still referenced (a handle, a view of its storage) is left untouched.
 // Also the strided fast paths of binary ops (bias rows, columns, slices with contiguous rows).
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/burn.hpp>
 #include <cmath>
 #include <vector>
 
@@ -13,9 +13,13 @@ using namespace burn;
 
 namespace {
 
-const void* buffer_of(const TensorAny& t) { return cpu::as_cpu(t.ref()).storage->data; }
+const void* buffer_of(const TensorAny& t) {
+    return cpu::as_cpu(t.ref()).storage->data;
+}
 
-std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+std::vector<double> to_double(const std::vector<float>& v) {
+    return {v.begin(), v.end()};
+}
 
 void expect_near_all(const std::vector<float>& got, const std::vector<double>& want, const char* what) {
     ASSERT_EQ(got.size(), want.size()) << what;
@@ -31,7 +35,8 @@ TEST(InplaceReuse, SharedInputIsNotOverwritten) {
     auto x = Tensor<1>::random({n}, Distribution::Normal(0, 1), dev);
     auto y = Tensor<1>::random({n}, Distribution::Normal(0, 1), dev);
     auto z = Tensor<1>::random({n}, Distribution::Normal(0, 1), dev);
-    auto xs = to_double(x.to_vec<float>()), ys = to_double(y.to_vec<float>()), zs = to_double(z.to_vec<float>());
+    auto xs = to_double(x.to_vec<float>()), ys = to_double(y.to_vec<float>()),
+         zs = to_double(z.to_vec<float>());
     std::vector<double> prod(n), sum(n), relu(n);
     for (std::size_t i = 0; i < n; ++i) {
         prod[i] = double(float(xs[i] * ys[i]));

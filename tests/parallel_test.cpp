@@ -1,4 +1,6 @@
 // platform::parallel_for: coverage of [0, n), nesting, thread-count changes, errors, concurrency.
+#include "platform/parallel.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "burn/core/device.hpp"
-#include "platform/parallel.hpp"
 
 namespace {
 

@@ -20,9 +20,13 @@ namespace burn::platform {
 
 #ifdef BURN_SERIAL
 
-int hardware_threads() { return 1; }
+int hardware_threads() {
+    return 1;
+}
 void set_threads(int) {}
-int threads() { return 1; }
+int threads() {
+    return 1;
+}
 void parallel_for(int64_t n, int64_t, const std::function<void(int64_t, int64_t)>& fn) {
     if (n > 0) fn(0, n);
 }
@@ -74,7 +78,7 @@ bool spin_until(F&& done) {
 // 64-bit word (generation | parts | next chunk), so a worker can only claim a chunk of the job it
 // read the fields of: the fields stay put until every claimed chunk has finished.
 class Pool {
-public:
+  public:
     static Pool& get() {
         static Pool pool;
         return pool;
@@ -124,7 +128,7 @@ public:
 
     ~Pool() { stop_workers(); }
 
-private:
+  private:
     static constexpr int64_t kMaxParts = 0xffff;
 
     static uint64_t pack(uint64_t gen, int64_t parts, int64_t next) {
@@ -229,9 +233,13 @@ int hardware_threads() {
     return n ? static_cast<int>(n) : 1;
 }
 
-void set_threads(int n) { Pool::get().resize(n <= 0 ? hardware_threads() : n); }
+void set_threads(int n) {
+    Pool::get().resize(n <= 0 ? hardware_threads() : n);
+}
 
-int threads() { return Pool::get().size(); }
+int threads() {
+    return Pool::get().size();
+}
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
     if (n <= 0) return;
