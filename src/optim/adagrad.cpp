@@ -10,13 +10,14 @@ namespace {
 using namespace ops;
 
 class AdaGradRule final : public Rule {
-public:
+  public:
     AdaGradRule(double lr_decay, double eps, double wd) : lr_decay_(lr_decay), eps_(eps), wd_(wd) {}
     const char* name() const override { return "AdaGrad"; }
     double weight_decay() const override { return wd_; }
     std::vector<std::string> state_names() const override { return {"sum", "step"}; }
 
-    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad, ParamState& s) const override {
+    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
+                   ParamState& s) const override {
         double t = (s.scalars["step"] += 1.0);
         grad = detail::with_l2(std::move(grad), param, wd);
         double clr = lr / (1.0 + (t - 1.0) * lr_decay_);
@@ -26,7 +27,7 @@ public:
         return sub(param, mul_scalar(div(std::move(grad), std::move(std_)), clr));
     }
 
-private:
+  private:
     double lr_decay_, eps_, wd_;
 };
 

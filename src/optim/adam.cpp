@@ -12,7 +12,7 @@ namespace {
 using namespace ops;
 
 class AdamRule final : public Rule {
-public:
+  public:
     AdamRule(double b1, double b2, double eps, double wd, bool decoupled, bool amsgrad)
         : b1_(b1), b2_(b2), eps_(eps), wd_(wd), decoupled_(decoupled), amsgrad_(amsgrad) {}
     const char* name() const override { return decoupled_ ? "AdamW" : "Adam"; }
@@ -21,7 +21,8 @@ public:
         return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq", "step"};
     }
 
-    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad, ParamState& s) const override {
+    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
+                   ParamState& s) const override {
         TensorAny p = param;
         if (decoupled_) {
             if (wd != 0.0) p = mul_scalar(std::move(p), 1.0 - lr * wd);
@@ -40,12 +41,13 @@ public:
             second = vmax;
         }
         double bc1 = 1.0 - std::pow(b1_, t), bc2_sqrt = std::sqrt(1.0 - std::pow(b2_, t));
-        // torch: denom = sqrt(v) / sqrt(bc2) + eps; p -= lr / bc1 * m / denom
-        TensorAny denom = add_scalar(div_scalar(sqrt(std::move(second)), bc2_sqrt), eps_);
-        return sub(std::move(p), mul_scalar(div(m, std::move(denom)), lr / bc1));
+        // torch: p -= lr / bc1 * m / (sqrt(v) / sqrt(bc2) + eps), computed with the scalars folded:
+        // p -= (lr * sqrt(bc2) / bc1) * m / (sqrt(v) + eps * sqrt(bc2)), one pass fewer.
+        TensorAny denom = add_scalar(sqrt(std::move(second)), eps_ * bc2_sqrt);
+        return sub(std::move(p), mul_scalar(div(m, std::move(denom)), lr * bc2_sqrt / bc1));
     }
 
-private:
+  private:
     double b1_, b2_, eps_, wd_;
     bool decoupled_, amsgrad_;
 };

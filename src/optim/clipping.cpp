@@ -1,8 +1,9 @@
 // Gradient clipping by value, per-tensor norm and global norm (torch.nn.utils.clip_grad_*).
+#include "burn/optim/clipping.hpp"
+
 #include <algorithm>
 #include <cmath>
 
-#include "burn/optim/clipping.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::optim {
@@ -16,13 +17,21 @@ GradientClipping checked(ClipKind kind, double threshold, const char* name) {
 }
 
 // torch: clip_coef = max_norm / (total_norm + 1e-6), clamped to at most 1.
-double clip_coef(double threshold, double norm) { return std::min(1.0, threshold / (norm + 1e-6)); }
+double clip_coef(double threshold, double norm) {
+    return std::min(1.0, threshold / (norm + 1e-6));
+}
 
 }  // namespace
 
-GradientClipping GradientClipping::Value(double v) { return checked(ClipKind::value, v, "Value"); }
-GradientClipping GradientClipping::Norm(double n) { return checked(ClipKind::norm, n, "Norm"); }
-GradientClipping GradientClipping::GlobalNorm(double n) { return checked(ClipKind::global_norm, n, "GlobalNorm"); }
+GradientClipping GradientClipping::Value(double v) {
+    return checked(ClipKind::value, v, "Value");
+}
+GradientClipping GradientClipping::Norm(double n) {
+    return checked(ClipKind::norm, n, "Norm");
+}
+GradientClipping GradientClipping::GlobalNorm(double n) {
+    return checked(ClipKind::global_norm, n, "GlobalNorm");
+}
 
 double l2_norm(const TensorAny& t) {
     if (t.numel() == 0) return 0.0;
@@ -34,14 +43,17 @@ double l2_norm(const TensorAny& t) {
 
 TensorAny GradientClipping::apply(TensorAny grad) const {
     switch (kind) {
-        case ClipKind::none: return grad;
-        case ClipKind::value: return ops::clamp(std::move(grad), -threshold, threshold);
+        case ClipKind::none:
+            return grad;
+        case ClipKind::value:
+            return ops::clamp(std::move(grad), -threshold, threshold);
         case ClipKind::norm: {
             double coef = clip_coef(threshold, l2_norm(grad));
             return coef < 1.0 ? ops::mul_scalar(std::move(grad), coef) : grad;
         }
         case ClipKind::global_norm:
-            BURN_THROW("[GradientClipping::apply] GlobalNorm clips all gradients of a step together: use apply_all");
+            BURN_THROW(
+                "[GradientClipping::apply] GlobalNorm clips all gradients of a step together: use apply_all");
     }
     return grad;
 }

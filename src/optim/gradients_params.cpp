@@ -1,8 +1,8 @@
 // GradientsParams and GradientsAccumulator.
+#include "burn/optim/gradients_params.hpp"
+
 #include <algorithm>
 #include <unordered_set>
-
-#include "burn/optim/gradients_params.hpp"
 
 namespace burn::optim {
 
@@ -43,8 +43,8 @@ void GradientsParams::check_belongs(const std::vector<ParamId>& ids, const char*
 }
 
 void GradientsParams::check_from_grads(std::size_t total, std::size_t trainable, std::size_t matched) {
-    BURN_CHECK(total == 0 || trainable == 0 || matched > 0, "[GradientsParams::from_grads] none of the ", total,
-               " gradients belongs to one of the module's ", trainable,
+    BURN_CHECK(total == 0 || trainable == 0 || matched > 0, "[GradientsParams::from_grads] none of the ",
+               total, " gradients belongs to one of the module's ", trainable,
                " trainable parameters: the loss was computed with another model (or with copies of the "
                "parameters made before this module); call backward() on a loss computed by this module");
 }
@@ -59,8 +59,9 @@ void GradientsAccumulator::add(const std::vector<ParamId>& ids, GradientsParams 
             sum_.set(id, std::move(*g));
             continue;
         }
-        BURN_CHECK_KIND(sum->shape() == g->shape(), shape, "[GradientsAccumulator::accumulate] gradient of shape ",
-                        g->shape(), " for parameter ", id, " whose accumulated gradient has shape ", sum->shape());
+        BURN_CHECK_KIND(sum->shape() == g->shape(), shape,
+                        "[GradientsAccumulator::accumulate] gradient of shape ", g->shape(),
+                        " for parameter ", id, " whose accumulated gradient has shape ", sum->shape());
         if (g->dtype() != sum->dtype()) *g = ops::cast(std::move(*g), sum->dtype());
         sum_.set(id, ops::add(std::move(*sum), std::move(*g)));
     }

@@ -10,13 +10,14 @@ namespace {
 using namespace ops;
 
 class LionRule final : public Rule {
-public:
+  public:
     LionRule(double b1, double b2, double wd) : b1_(b1), b2_(b2), wd_(wd) {}
     const char* name() const override { return "Lion"; }
     double weight_decay() const override { return wd_; }
     std::vector<std::string> state_names() const override { return {"exp_avg"}; }
 
-    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad, ParamState& s) const override {
+    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
+                   ParamState& s) const override {
         TensorAny p = wd != 0.0 ? mul_scalar(param, 1.0 - lr * wd) : param;
         TensorAny& m = s.tensors["exp_avg"];
         // The update interpolates with beta_1, the stored moment with beta_2 (zero-initialised).
@@ -25,7 +26,7 @@ public:
         return sub(std::move(p), mul_scalar(sign(std::move(direction)), lr));
     }
 
-private:
+  private:
     double b1_, b2_, wd_;
 };
 

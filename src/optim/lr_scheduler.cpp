@@ -36,12 +36,14 @@ LrSchedulerRecord IterationLrScheduler::to_record() const {
 }
 
 void IterationLrScheduler::load_record(const LrSchedulerRecord& record) {
-    BURN_CHECK(record.scalars.size() == 1, "[", name(), "::load_record] expected one scalar 'iteration', got ",
-               record.scalars.size(), " scalars");
+    BURN_CHECK(record.scalars.size() == 1, "[", name(),
+               "::load_record] expected one scalar 'iteration', got ", record.scalars.size(), " scalars");
     iteration_ = read_count(record, "iteration", name());
 }
 
-ConstantLr::ConstantLr(double lr) : lr_(lr) { check_lr("ConstantLr", "lr", lr); }
+ConstantLr::ConstantLr(double lr) : lr_(lr) {
+    check_lr("ConstantLr", "lr", lr);
+}
 
 LinearLrScheduler::LinearLrScheduler(double initial_lr, double final_lr, std::size_t num_iters)
     : initial_(initial_lr), final_(final_lr), num_iters_(num_iters) {
@@ -53,11 +55,17 @@ double LinearLrScheduler::lr_at(std::size_t i) const {
     double t = static_cast<double>(std::min(i, num_iters_)) / static_cast<double>(num_iters_);
     return initial_ + (final_ - initial_) * t;
 }
-LinearLrScheduler LinearLrSchedulerConfig::init() const { return {initial_lr, final_lr, num_iters}; }
+LinearLrScheduler LinearLrSchedulerConfig::init() const {
+    return {initial_lr, final_lr, num_iters};
+}
 
-CosineAnnealingLrScheduler::CosineAnnealingLrScheduler(double initial_lr, std::size_t num_iters, double min_lr,
-                                                       bool restarts, std::size_t period_mult)
-    : initial_(initial_lr), num_iters_(num_iters), min_(min_lr), restarts_(restarts), period_mult_(period_mult) {
+CosineAnnealingLrScheduler::CosineAnnealingLrScheduler(double initial_lr, std::size_t num_iters,
+                                                       double min_lr, bool restarts, std::size_t period_mult)
+    : initial_(initial_lr),
+      num_iters_(num_iters),
+      min_(min_lr),
+      restarts_(restarts),
+      period_mult_(period_mult) {
     check_lr("CosineAnnealingLrScheduler", "initial_lr", initial_lr);
     check_lr("CosineAnnealingLrScheduler", "min_lr", min_lr);
     check_positive("CosineAnnealingLrScheduler", "num_iters", num_iters);
@@ -82,7 +90,8 @@ CosineAnnealingLrScheduler CosineAnnealingLrSchedulerConfig::init() const {
     return {initial_lr, num_iters, min_lr, restarts, period_mult};
 }
 
-ExponentialLrScheduler::ExponentialLrScheduler(double initial_lr, double gamma) : initial_(initial_lr), gamma_(gamma) {
+ExponentialLrScheduler::ExponentialLrScheduler(double initial_lr, double gamma)
+    : initial_(initial_lr), gamma_(gamma) {
     check_lr("ExponentialLrScheduler", "initial_lr", initial_lr);
     BURN_CHECK(std::isfinite(gamma) && gamma > 0 && gamma <= 1,
                "[ExponentialLrScheduler] gamma must be in (0, 1], got ", gamma);
@@ -90,7 +99,9 @@ ExponentialLrScheduler::ExponentialLrScheduler(double initial_lr, double gamma) 
 double ExponentialLrScheduler::lr_at(std::size_t i) const {
     return initial_ * std::pow(gamma_, static_cast<double>(i));
 }
-ExponentialLrScheduler ExponentialLrSchedulerConfig::init() const { return {initial_lr, gamma}; }
+ExponentialLrScheduler ExponentialLrSchedulerConfig::init() const {
+    return {initial_lr, gamma};
+}
 
 StepLrScheduler::StepLrScheduler(double initial_lr, std::size_t step_size, double gamma)
     : initial_(initial_lr), step_size_(step_size), gamma_(gamma) {
@@ -101,7 +112,9 @@ StepLrScheduler::StepLrScheduler(double initial_lr, std::size_t step_size, doubl
 double StepLrScheduler::lr_at(std::size_t i) const {
     return initial_ * std::pow(gamma_, static_cast<double>(i / step_size_));
 }
-StepLrScheduler StepLrSchedulerConfig::init() const { return {initial_lr, step_size, gamma}; }
+StepLrScheduler StepLrSchedulerConfig::init() const {
+    return {initial_lr, step_size, gamma};
+}
 
 NoamLrScheduler::NoamLrScheduler(double init_lr, std::size_t warmup_steps, std::size_t model_size)
     : init_(init_lr), warmup_(warmup_steps), model_size_(model_size) {
@@ -112,9 +125,12 @@ NoamLrScheduler::NoamLrScheduler(double init_lr, std::size_t warmup_steps, std::
 double NoamLrScheduler::lr_at(std::size_t i) const {
     double n = static_cast<double>(i) + 1.0;
     double w = static_cast<double>(warmup_);
-    return init_ * std::pow(static_cast<double>(model_size_), -0.5) * std::min(std::pow(n, -0.5), n * std::pow(w, -1.5));
+    return init_ * std::pow(static_cast<double>(model_size_), -0.5) *
+           std::min(std::pow(n, -0.5), n * std::pow(w, -1.5));
 }
-NoamLrScheduler NoamLrSchedulerConfig::init() const { return {init_lr, warmup_steps, model_size}; }
+NoamLrScheduler NoamLrSchedulerConfig::init() const {
+    return {init_lr, warmup_steps, model_size};
+}
 
 LrSchedulerAny::LrSchedulerAny(double lr) : impl_(std::make_unique<ConstantLr>(lr)) {}
 
@@ -152,10 +168,12 @@ void SequentialLrScheduler::load_record(const LrSchedulerRecord& record) {
         auto dot = key.find('.');
         std::size_t k = schedulers_.size();
         if (dot != std::string::npos && dot > 0 &&
-            std::all_of(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(dot), [](char c) { return c >= '0' && c <= '9'; }))
+            std::all_of(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(dot),
+                        [](char c) { return c >= '0' && c <= '9'; }))
             k = std::stoul(key.substr(0, dot));
         BURN_CHECK(k < schedulers_.size(), "[SequentialLrScheduler::load_record] unexpected key '", key,
-                   "' (expected 'iteration' or '<scheduler index>.<key>' for ", schedulers_.size(), " schedulers)");
+                   "' (expected 'iteration' or '<scheduler index>.<key>' for ", schedulers_.size(),
+                   " schedulers)");
         parts[k].scalars[key.substr(dot + 1)] = v;
     }
     std::size_t iteration = read_count(record, "iteration", "SequentialLrScheduler");

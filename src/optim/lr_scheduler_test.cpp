@@ -19,7 +19,8 @@ LrSchedulerAny make_scheduler(const std::string& kind, const config::Value& cfg)
     LrSchedulerAny warmup = optim::LinearLrSchedulerConfig::from_json(cfg.at("warmup")).init();
     if (kind == "sequential_linear_cosine")
         return optim::SequentialLrScheduler(
-            {warmup, optim::CosineAnnealingLrSchedulerConfig::from_json(cfg.at("decay")).init()}, {milestone});
+            {warmup, optim::CosineAnnealingLrSchedulerConfig::from_json(cfg.at("decay")).init()},
+            {milestone});
     EXPECT_EQ(kind, "sequential_linear_exponential");
     return optim::SequentialLrScheduler(
         {warmup, optim::ExponentialLrSchedulerConfig::from_json(cfg.at("decay")).init()}, {milestone});
@@ -113,7 +114,8 @@ TEST(LrScheduler, BadSettingsAndRecordsThrow) {
     optim::SequentialLrScheduler seq({0.1, 0.2}, {3});
     seq.step();
     auto good = seq.to_record();
-    EXPECT_EQ(good.scalars, (std::map<std::string, double>{{"iteration", 1}, {"0.iteration", 1}, {"1.iteration", 0}}));
+    EXPECT_EQ(good.scalars,
+              (std::map<std::string, double>{{"iteration", 1}, {"0.iteration", 1}, {"1.iteration", 0}}));
     auto bad = good;
     bad.scalars["7.iteration"] = 0;
     EXPECT_THROW(seq.load_record(bad), Error);

@@ -28,8 +28,9 @@ optim::Optimizer make_optimizer(const config::Value& c) {
                                                    : optim::GradientClipping::GlobalNorm(t));
     }
     if (const config::Value* g = c.find("group")) {
-        opt = opt.with_group([](const std::string& path) { return path.ends_with("bias"); },
-                             optim::GroupSettings{g->at("lr_factor").as_double(), g->at("weight_decay").as_double()});
+        opt = opt.with_group(
+            [](const std::string& path) { return path.ends_with("bias"); },
+            optim::GroupSettings{g->at("lr_factor").as_double(), g->at("weight_decay").as_double()});
     }
     return opt;
 }
@@ -48,7 +49,8 @@ optim::GradientsParams grads_at(const config::Value& c, const Model& m, std::siz
     optim::GradientsParams grads;
     std::size_t i = 0;
     m.visit_params([&](const std::string&, const auto& p) {
-        grads.set(p.id(), tensor_of(doubles(c.at("grads")[step][i++]), p.val().shape(), p.val().device().inner(), dtype));
+        grads.set(p.id(), tensor_of(doubles(c.at("grads")[step][i++]), p.val().shape(),
+                                    p.val().device().inner(), dtype));
     });
     return grads;
 }
@@ -69,7 +71,8 @@ void run_steps(const config::Value& c, optim::Optimizer& opt, Model& model, std:
         for (std::size_t i = 0; i < got.size(); ++i) {
             std::string what = c.at("name").as_string() + " step " + std::to_string(k + 1) + " param " +
                                c.at("params")[i].at("path").as_string();
-            worst = std::max(worst, expect_close(got[i], doubles(c.at("expected")[k][i]), run.rel, run.abs, what));
+            worst = std::max(worst,
+                             expect_close(got[i], doubles(c.at("expected")[k][i]), run.rel, run.abs, what));
         }
     }
 }
@@ -84,7 +87,7 @@ void check_all_cases(const Setting& run) {
         auto opt = make_optimizer(c);
         Model model = make_model(c, run.device, run.dtype);
         double worst = 0.0;
-        run_steps(c, opt, model, 0, 1, run, worst);  // one step
+        run_steps(c, opt, model, 0, 1, run, worst);   // one step
         run_steps(c, opt, model, 1, 10, run, worst);  // ten steps
         EXPECT_EQ(model.weight.val().device(), run.device);
         EXPECT_EQ(model.weight.val().dtype(), run.dtype);
@@ -94,7 +97,9 @@ void check_all_cases(const Setting& run) {
     }
 }
 
-TEST(OptimTorch, EveryOptimizerMatchesTorchF64) { check_all_cases({DType::f64, Device(), 1e-10, 1e-13}); }
+TEST(OptimTorch, EveryOptimizerMatchesTorchF64) {
+    check_all_cases({DType::f64, Device(), 1e-10, 1e-13});
+}
 
 TEST(OptimTorch, EveryOptimizerMatchesTorchOnAutodiffDevice) {
     check_all_cases({DType::f64, Device().autodiff(), 1e-10, 1e-13});
@@ -124,7 +129,8 @@ TEST(OptimTorch, RecordRoundTripContinuesIdentically) {
         run_steps(c, first, b, 0, 4, run, worst);
         optim::OptimizerRecord saved = first.to_record();
         optim::OptimizerRecord loaded;
-        for (const auto& [key, t] : saved.tensors) loaded.tensors[key] = ops::from_data(ops::into_data(t), Device());
+        for (const auto& [key, t] : saved.tensors)
+            loaded.tensors[key] = ops::from_data(ops::into_data(t), Device());
         loaded.scalars = saved.scalars;
         // The model as reloaded from a file: same values and parameter ids, new tensors.
         Model restored = b.map_params([](const std::string&, const auto& t) {

@@ -71,7 +71,8 @@ TEST(Optim, ParametersWithoutGradientsAreUntouched) {
 TEST(Optim, GroupFirstMatchWinsAndZeroFactorFreezesTheGroup) {
     Model model = small_model(Device(), DType::f64);
     auto before = values_of(model);
-    auto opt = optim::SgdConfig{}.init()
+    auto opt = optim::SgdConfig{}
+                   .init()
                    .with_group([](const std::string& p) { return p == "bias"; }, {0.0, std::nullopt})
                    .with_group([](const std::string&) { return true; }, {0.5, std::nullopt});
     optim::GradientsParams grads;
@@ -86,8 +87,8 @@ TEST(Optim, GroupFirstMatchWinsAndZeroFactorFreezesTheGroup) {
 }
 
 TEST(Optim, ClippingByValueNormAndGlobalNorm) {
-    auto g1 = ops::from_data(TensorData(std::vector<double>{3.0, -4.0}, Dims{2}), Device());   // norm 5
-    auto g2 = ops::from_data(TensorData(std::vector<double>{0.0, 12.0}, Dims{2}), Device());   // norm 12
+    auto g1 = ops::from_data(TensorData(std::vector<double>{3.0, -4.0}, Dims{2}), Device());  // norm 5
+    auto g2 = ops::from_data(TensorData(std::vector<double>{0.0, 12.0}, Dims{2}), Device());  // norm 12
     auto read = [](const TensorAny& t) { return ops::into_data(t).to_vec<double>(); };
     EXPECT_EQ(read(optim::GradientClipping::Value(3.5).apply(g1)), (std::vector<double>{3.0, -3.5}));
     auto n = read(optim::GradientClipping::Norm(1.0).apply(g1));
@@ -107,7 +108,8 @@ TEST(Optim, ClippingByValueNormAndGlobalNorm) {
         EXPECT_THROW(optim::GradientClipping::Value(bad), Error);
         EXPECT_THROW(optim::GradientClipping::GlobalNorm(bad), Error);
     }
-    EXPECT_THROW(optim::AdamConfig{}.with_grad_clipping_norm(1.0).with_grad_clipping_value(1.0).init(), Error);
+    EXPECT_THROW(optim::AdamConfig{}.with_grad_clipping_norm(1.0).with_grad_clipping_value(1.0).init(),
+                 Error);
     EXPECT_EQ(optim::SgdConfig{}.with_grad_clipping_global_norm(1.0).init().clipping().kind,
               optim::ClipKind::global_norm);
 }
@@ -129,7 +131,8 @@ TEST(Optim, AccumulatorSumsGradientsOfSeveralBatches) {
     EXPECT_EQ(sum.size(), 3u);
 
     Model other = small_model(device, DType::f64);
-    EXPECT_THROW(acc.accumulate(other, optim::GradientsParams::from_grads(loss_of(model).backward(), model)), Error);
+    EXPECT_THROW(acc.accumulate(other, optim::GradientsParams::from_grads(loss_of(model).backward(), model)),
+                 Error);
 }
 
 TEST(Optim, GradientsFromAnotherModelAreRejected) {
@@ -186,7 +189,8 @@ TEST(Optim, BadLearningRatesShapesAndConfigsThrow) {
     EXPECT_THROW(optim::LionConfig{}.with_beta_2(2.0).init(), Error);
     EXPECT_THROW(optim::AdaGradConfig{}.with_lr_decay(-1.0).init(), Error);
     EXPECT_THROW(optim::SgdConfig{}.init().with_group(nullptr, {}), Error);
-    EXPECT_THROW(optim::SgdConfig{}.init().with_group([](const std::string&) { return true; }, {-1.0, {}}), Error);
+    EXPECT_THROW(optim::SgdConfig{}.init().with_group([](const std::string&) { return true; }, {-1.0, {}}),
+                 Error);
 }
 
 TEST(Optim, DefaultsFollowBurnAndConfigsRoundTripThroughJson) {
@@ -194,7 +198,8 @@ TEST(Optim, DefaultsFollowBurnAndConfigsRoundTripThroughJson) {
     EXPECT_EQ(optim::AdamWConfig{}.weight_decay, 1e-4);
     EXPECT_EQ(optim::RmsPropConfig{}.alpha, 0.99);
     EXPECT_EQ(optim::LionConfig{}.beta_2, 0.99);
-    auto c = optim::RmsPropConfig{}.with_centered(true).with_momentum(0.9).with_grad_clipping_global_norm(1.0);
+    auto c =
+        optim::RmsPropConfig{}.with_centered(true).with_momentum(0.9).with_grad_clipping_global_norm(1.0);
     auto back = optim::RmsPropConfig::from_json(c.to_json());
     EXPECT_TRUE(back.centered);
     EXPECT_EQ(back.momentum, 0.9);
@@ -261,6 +266,55 @@ TEST(Optim, StateFollowsTheParametersDeviceAndDtype) {
     opt.to_device(device);
     for (const auto& [id, s] : opt.states())
         for (const auto& [name, t] : s.tensors) EXPECT_FALSE(t.device().is_autodiff()) << "state has no tape";
+}
+
+// ---------------------------------------------------------------- end to end with nn::Linear
+
+struct Regressor {
+    nn::Linear layer;
+    BURN_MODULE(Regressor, layer)
+};
+
+float mse(const Regressor& m, const Tensor<2>& x, const Tensor<2>& y) {
+    return nn::loss::MseLoss().forward(m.layer.forward(x), y, nn::loss::Reduction::Mean).into_scalar();
+}
+
+TEST(OptimTraining, EveryOptimizerFitsALinearModel) {
+    auto device = Device().autodiff();
+    auto x = Tensor<2>::from_floats({{1.0, 2.0}, {3.0, 4.0}, {-1.0, 0.5}, {0.0, -2.0}}, device);
+    auto y = Tensor<2>::from_floats({{0.5}, {2.5}, {-2.0}, {2.5}}, device);  // 2 x0 - x1 + 0.5
+    struct Case {
+        const char* name;
+        optim::Optimizer opt;
+        optim::LrSchedulerAny lr;
+    };
+    std::vector<Case> cases = {
+        {"sgd", optim::SgdConfig{}.with_momentum(0.9).init(), 0.02},
+        {"adam", optim::AdamConfig{}.init(), 0.05},
+        {"adamw", optim::AdamWConfig{}.with_amsgrad(true).init(),
+         optim::ExponentialLrSchedulerConfig{0.1, 0.99}.init()},
+        {"rmsprop", optim::RmsPropConfig{}.with_centered(true).init(), 0.01},
+        {"adagrad", optim::AdaGradConfig{}.init(), 0.5},
+        {"lion", optim::LionConfig{}.init(),
+         optim::SequentialLrScheduler(
+             {optim::LinearLrSchedulerConfig{0.005, 0.05, 20}.init(),
+              optim::CosineAnnealingLrSchedulerConfig{0.05, 180}.with_restarts(false).init()},
+             {20})},
+    };
+    for (auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        device.seed(7);
+        Regressor model{nn::LinearConfig{2, 1}.init(device)};
+        c.opt = c.opt.with_grad_clipping(optim::GradientClipping::GlobalNorm(10.0));
+        float first = mse(model, x, y);
+        for (int step = 0; step < 200; ++step) {
+            auto loss = nn::loss::MseLoss().forward(model.layer.forward(x), y, nn::loss::Reduction::Mean);
+            model = c.opt.step(c.lr.step(), std::move(model),
+                               optim::GradientsParams::from_grads(loss.backward(), model));
+        }
+        float last = mse(model, x, y);
+        EXPECT_LT(last, 0.01f * first + 1e-4f) << "from " << first << " to " << last;
+    }
 }
 
 }  // namespace

@@ -16,9 +16,11 @@ namespace burn::optim_test {
 
 /// tests/fixtures/optim/<name>, made by scripts/gen_optim_fixtures.py.
 inline config::Value load_fixture(const std::string& name) {
-    auto path = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "tests" / "fixtures" / "optim" / name;
+    auto path =
+        std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "tests" / "fixtures" / "optim" / name;
     std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << "missing fixture " << path << "; run /usr/bin/python3 scripts/gen_optim_fixtures.py";
+    EXPECT_TRUE(in.good()) << "missing fixture " << path
+                           << "; run /usr/bin/python3 scripts/gen_optim_fixtures.py";
     std::stringstream text;
     text << in.rdbuf();
     return config::parse(text.str(), path.string());
@@ -38,7 +40,8 @@ struct Model {
     BURN_MODULE(Model, weight, bias, extra)
 };
 
-inline TensorAny tensor_of(const std::vector<double>& values, const Dims& shape, const Device& device, DType dtype) {
+inline TensorAny tensor_of(const std::vector<double>& values, const Dims& shape, const Device& device,
+                           DType dtype) {
     return ops::cast(ops::from_data(TensorData(values, shape), device), dtype);
 }
 
@@ -53,15 +56,15 @@ inline std::vector<std::vector<double>> values_of(const Model& m) {
 }
 
 /// |a - b| <= rel * |b| + abs elementwise; returns the largest relative error seen.
-inline double expect_close(const std::vector<double>& got, const std::vector<double>& want, double rel, double abs,
-                           const std::string& what) {
+inline double expect_close(const std::vector<double>& got, const std::vector<double>& want, double rel,
+                           double abs, const std::string& what) {
     EXPECT_EQ(got.size(), want.size()) << what;
     double worst = 0.0;
     for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
         double err = std::abs(got[i] - want[i]);
         worst = std::max(worst, err / std::max(std::abs(want[i]), 1e-300));
-        EXPECT_LE(err, rel * std::abs(want[i]) + abs) << what << " element " << i << ": got " << got[i] << ", torch "
-                                                     << want[i];
+        EXPECT_LE(err, rel * std::abs(want[i]) + abs)
+            << what << " element " << i << ": got " << got[i] << ", torch " << want[i];
     }
     return worst;
 }

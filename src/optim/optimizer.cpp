@@ -18,10 +18,12 @@ Optimizer Optimizer::with_grad_clipping(GradientClipping clipping) && {
 Optimizer Optimizer::with_group(PathPredicate pred, GroupSettings settings) && {
     BURN_CHECK(pred != nullptr, "[Optimizer::with_group] the path predicate is empty");
     BURN_CHECK(std::isfinite(settings.lr_factor) && settings.lr_factor >= 0,
-               "[Optimizer::with_group] lr_factor must be a finite non-negative number, got ", settings.lr_factor);
-    BURN_CHECK(!settings.weight_decay || (std::isfinite(*settings.weight_decay) && *settings.weight_decay >= 0),
-               "[Optimizer::with_group] weight_decay must be a finite non-negative number, got ",
-               settings.weight_decay.value_or(0.0));
+               "[Optimizer::with_group] lr_factor must be a finite non-negative number, got ",
+               settings.lr_factor);
+    BURN_CHECK(
+        !settings.weight_decay || (std::isfinite(*settings.weight_decay) && *settings.weight_decay >= 0),
+        "[Optimizer::with_group] weight_decay must be a finite non-negative number, got ",
+        settings.weight_decay.value_or(0.0));
     groups_.push_back({std::move(pred), settings});
     return std::move(*this);
 }
@@ -63,10 +65,12 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         if (!s.trainable) continue;
         auto it = grads.items().find(s.id.value());
         if (it == grads.items().end()) continue;
-        BURN_CHECK_KIND(it->second.shape() == s.value.shape(), shape, "[Optimizer::step] ", name, ": gradient of shape ",
-                        it->second.shape(), " for parameter '", s.path, "' of shape ", s.value.shape());
+        BURN_CHECK_KIND(it->second.shape() == s.value.shape(), shape, "[Optimizer::step] ", name,
+                        ": gradient of shape ", it->second.shape(), " for parameter '", s.path, "' of shape ",
+                        s.value.shape());
         BURN_CHECK_KIND(is_float(it->second.dtype()), dtype, "[Optimizer::step] ", name,
-                        ": gradient of parameter '", s.path, "' is ", it->second.dtype(), ", not a float dtype");
+                        ": gradient of parameter '", s.path, "' is ", it->second.dtype(),
+                        ", not a float dtype");
         active.push_back(&s);
     }
 
@@ -100,7 +104,8 @@ OptimizerRecord Optimizer::to_record() const {
     for (const auto& [id, state] : states_) {
         for (const auto& [name, t] : state.tensors)
             if (t.defined()) record.tensors[OptimizerRecord::key(ParamId(id), name)] = t;
-        for (const auto& [name, v] : state.scalars) record.scalars[OptimizerRecord::key(ParamId(id), name)] = v;
+        for (const auto& [name, v] : state.scalars)
+            record.scalars[OptimizerRecord::key(ParamId(id), name)] = v;
     }
     return record;
 }
@@ -122,7 +127,8 @@ void Optimizer::load_record(const OptimizerRecord& record) {
     std::set<std::string> known(names.begin(), names.end());
     auto check_name = [&](const std::string& key, const std::string& name) {
         BURN_CHECK(known.empty() || known.count(name), "[Optimizer::load_record] ", rule_->name(),
-                   " keeps no state named '", name, "' (key '", key, "'); was the record saved by another optimizer?");
+                   " keeps no state named '", name, "' (key '", key,
+                   "'); was the record saved by another optimizer?");
     };
     std::unordered_map<uint64_t, ParamState> states;
     for (const auto& [key, t] : record.tensors) {

@@ -10,14 +10,17 @@ namespace {
 using namespace ops;
 
 class RmsPropRule final : public Rule {
-public:
+  public:
     RmsPropRule(double alpha, double eps, bool centered, double momentum, double wd)
         : alpha_(alpha), eps_(eps), centered_(centered), momentum_(momentum), wd_(wd) {}
     const char* name() const override { return "RmsProp"; }
     double weight_decay() const override { return wd_; }
-    std::vector<std::string> state_names() const override { return {"square_avg", "grad_avg", "momentum_buffer"}; }
+    std::vector<std::string> state_names() const override {
+        return {"square_avg", "grad_avg", "momentum_buffer"};
+    }
 
-    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad, ParamState& s) const override {
+    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
+                   ParamState& s) const override {
         grad = detail::with_l2(std::move(grad), param, wd);
         TensorAny& sq = s.tensors["square_avg"];
         sq = detail::ema(std::move(sq), square(grad), alpha_, 1.0 - alpha_);
@@ -32,13 +35,14 @@ public:
         TensorAny update = div(std::move(grad), add_scalar(std::move(avg), eps_));
         if (momentum_ > 0.0) {
             TensorAny& buf = s.tensors["momentum_buffer"];
-            buf = buf.defined() ? add(mul_scalar(std::move(buf), momentum_), std::move(update)) : std::move(update);
+            buf = buf.defined() ? add(mul_scalar(std::move(buf), momentum_), std::move(update))
+                                : std::move(update);
             update = buf;
         }
         return sub(param, mul_scalar(std::move(update), lr));
     }
 
-private:
+  private:
     double alpha_, eps_;
     bool centered_;
     double momentum_, wd_;

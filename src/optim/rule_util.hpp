@@ -17,7 +17,8 @@ inline void check_non_negative(const char* config, const char* field, double v) 
 }
 
 /// An exponential moving average: decay * state + weight * x, or weight * x when state is undefined
-/// (torch keeps zero-initialised state; 0 * decay + weight * x is the same value).
+/// (torch keeps zero-initialised state; 0 * decay + weight * x is the same value). Works in the
+/// state's buffer when the caller moves the state in.
 TensorAny ema(TensorAny state, TensorAny x, double decay, double weight);
 
 /// The gradient with the L2 penalty added: grad + weight_decay * param (torch's coupled weight decay).

@@ -10,7 +10,7 @@
 namespace burn::optim {
 
 class GradientsParams {
-public:
+  public:
     GradientsParams() = default;
 
     /// Takes every trainable parameter's gradient out of grads (moved, not copied) and keys it by
@@ -24,7 +24,8 @@ public:
         module::visit_params(module, [&](const std::string&, const auto& p) {
             if (!p.val().defined() || !p.is_require_grad()) return;
             ++trainable;
-            if (auto g = ops::grad_remove(p.val().handle(), grads)) out.grads_[p.id().value()] = std::move(*g);
+            if (auto g = ops::grad_remove(p.val().handle(), grads))
+                out.grads_[p.id().value()] = std::move(*g);
         });
         check_from_grads(total, trainable, out.size());
         return out;
@@ -42,7 +43,7 @@ public:
     /// parameters). `op` starts the message.
     void check_belongs(const std::vector<ParamId>& ids, const char* op) const;
 
-private:
+  private:
     static void check_from_grads(std::size_t total, std::size_t trainable, std::size_t matched);
     std::unordered_map<uint64_t, TensorAny> grads_;
 };
@@ -56,7 +57,7 @@ private:
 ///
 /// The result is a sum: scale the loss (or lr) by 1/n for a mean.
 class GradientsAccumulator {
-public:
+  public:
     /// Adds grads into the running sum. Throws when grads holds gradients of parameters the module
     /// does not have, or a gradient's shape differs from the one accumulated so far.
     template <class M>
@@ -70,7 +71,7 @@ public:
     /// How many accumulate() calls the current sum holds.
     std::size_t count() const { return count_; }
 
-private:
+  private:
     void add(const std::vector<ParamId>& ids, GradientsParams grads);
     GradientsParams sum_;
     std::size_t count_ = 0;

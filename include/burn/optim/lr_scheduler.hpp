@@ -30,7 +30,7 @@ struct LrSchedulerRecord {
 };
 
 class LrScheduler {
-public:
+  public:
     virtual ~LrScheduler() = default;
     /// The learning rate for this iteration; advances the schedule.
     virtual double step() = 0;
@@ -43,7 +43,7 @@ public:
 
 /// Counts iterations; the state of every scheduler below ("iteration": calls of step() so far).
 class IterationLrScheduler : public LrScheduler {
-public:
+  public:
     double step() final { return lr_at(iteration_++); }
     LrSchedulerRecord to_record() const override;
     void load_record(const LrSchedulerRecord& record) override;
@@ -51,32 +51,32 @@ public:
     /// The learning rate at a (0-based) iteration, without changing the state.
     virtual double lr_at(std::size_t iteration) const = 0;
 
-private:
+  private:
     std::size_t iteration_ = 0;
 };
 
 /// The same learning rate forever.
 class ConstantLr final : public IterationLrScheduler {
-public:
+  public:
     explicit ConstantLr(double lr);
     double lr_at(std::size_t) const override { return lr_; }
     std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<ConstantLr>(*this); }
     const char* name() const override { return "ConstantLr"; }
 
-private:
+  private:
     double lr_;
 };
 
 /// From initial_lr to final_lr in num_iters equal steps, then final_lr (torch LinearLR with
 /// start_factor * base = initial_lr, end_factor * base = final_lr, total_iters = num_iters).
 class LinearLrScheduler final : public IterationLrScheduler {
-public:
+  public:
     LinearLrScheduler(double initial_lr, double final_lr, std::size_t num_iters);
     double lr_at(std::size_t i) const override;
     std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<LinearLrScheduler>(*this); }
     const char* name() const override { return "LinearLrScheduler"; }
 
-private:
+  private:
     double initial_, final_;
     std::size_t num_iters_;
 };
@@ -95,7 +95,7 @@ struct LinearLrSchedulerConfig {
 /// restarts false: torch's CosineAnnealingLR(T_max = num_iters, eta_min = min_lr) up to num_iters,
 ///   reaching min_lr there, and min_lr afterwards (torch's curve would rise again).
 class CosineAnnealingLrScheduler final : public IterationLrScheduler {
-public:
+  public:
     CosineAnnealingLrScheduler(double initial_lr, std::size_t num_iters, double min_lr, bool restarts,
                                std::size_t period_mult);
     double lr_at(std::size_t i) const override;
@@ -104,7 +104,7 @@ public:
     }
     const char* name() const override { return "CosineAnnealingLrScheduler"; }
 
-private:
+  private:
     double initial_;
     std::size_t num_iters_;
     double min_;
@@ -123,13 +123,15 @@ struct CosineAnnealingLrSchedulerConfig {
 
 /// initial_lr * gamma^i (torch ExponentialLR).
 class ExponentialLrScheduler final : public IterationLrScheduler {
-public:
+  public:
     ExponentialLrScheduler(double initial_lr, double gamma);
     double lr_at(std::size_t i) const override;
-    std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<ExponentialLrScheduler>(*this); }
+    std::unique_ptr<LrScheduler> clone() const override {
+        return std::make_unique<ExponentialLrScheduler>(*this);
+    }
     const char* name() const override { return "ExponentialLrScheduler"; }
 
-private:
+  private:
     double initial_, gamma_;
 };
 struct ExponentialLrSchedulerConfig {
@@ -141,13 +143,13 @@ struct ExponentialLrSchedulerConfig {
 
 /// initial_lr * gamma^(i / step_size) (integer division; torch StepLR).
 class StepLrScheduler final : public IterationLrScheduler {
-public:
+  public:
     StepLrScheduler(double initial_lr, std::size_t step_size, double gamma);
     double lr_at(std::size_t i) const override;
     std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<StepLrScheduler>(*this); }
     const char* name() const override { return "StepLrScheduler"; }
 
-private:
+  private:
     double initial_;
     std::size_t step_size_;
     double gamma_;
@@ -163,13 +165,13 @@ struct StepLrSchedulerConfig {
 /// The Transformer schedule ("Attention is all you need"): with n = i + 1,
 /// init_lr * model_size^-0.5 * min(n^-0.5, n * warmup_steps^-1.5) (torch: LambdaLR with that factor).
 class NoamLrScheduler final : public IterationLrScheduler {
-public:
+  public:
     NoamLrScheduler(double init_lr, std::size_t warmup_steps, std::size_t model_size);
     double lr_at(std::size_t i) const override;
     std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<NoamLrScheduler>(*this); }
     const char* name() const override { return "NoamLrScheduler"; }
 
-private:
+  private:
     double init_;
     std::size_t warmup_, model_size_;
 };
@@ -183,11 +185,11 @@ struct NoamLrSchedulerConfig {
 
 /// Any scheduler by value (copies clone it). A double converts to a ConstantLr.
 class LrSchedulerAny final : public LrScheduler {
-public:
+  public:
     LrSchedulerAny(double lr);  // NOLINT: a plain learning rate is a constant schedule
     template <class S>
-        requires(std::derived_from<std::decay_t<S>, LrScheduler> && !std::same_as<std::decay_t<S>, LrSchedulerAny>)
-    LrSchedulerAny(S&& s)  // NOLINT: any scheduler
+    requires(std::derived_from<std::decay_t<S>, LrScheduler> &&
+             !std::same_as<std::decay_t<S>, LrSchedulerAny>) LrSchedulerAny(S&& s)  // NOLINT: any scheduler
         : impl_(std::make_unique<std::decay_t<S>>(std::forward<S>(s))) {}
     LrSchedulerAny(const LrSchedulerAny& o) : impl_(o.impl_ ? o.impl_->clone() : nullptr) {}
     LrSchedulerAny(LrSchedulerAny&&) noexcept = default;
@@ -205,24 +207,27 @@ public:
     /// The wrapped scheduler.
     const LrScheduler& get() const { return *impl_; }
 
-private:
+  private:
     std::unique_ptr<LrScheduler> impl_;
 };
 
 /// Runs schedulers one after another (torch SequentialLR): schedulers[k] takes over at iteration
 /// milestones[k - 1], starting from its own first value. Warm-up then decay:
 ///     SequentialLrScheduler({LinearLrSchedulerConfig{1e-5, 1e-3, 500}.init(),
-///                            CosineAnnealingLrSchedulerConfig{1e-3, 9500}.with_restarts(false).init()}, {500})
+///                            CosineAnnealingLrSchedulerConfig{1e-3, 9500}.with_restarts(false).init()},
+///                            {500})
 class SequentialLrScheduler final : public LrScheduler {
-public:
+  public:
     SequentialLrScheduler(std::vector<LrSchedulerAny> schedulers, std::vector<std::size_t> milestones);
     double step() override;
     LrSchedulerRecord to_record() const override;
     void load_record(const LrSchedulerRecord& record) override;
-    std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<SequentialLrScheduler>(*this); }
+    std::unique_ptr<LrScheduler> clone() const override {
+        return std::make_unique<SequentialLrScheduler>(*this);
+    }
     const char* name() const override { return "SequentialLrScheduler"; }
 
-private:
+  private:
     std::vector<LrSchedulerAny> schedulers_;
     std::vector<std::size_t> milestones_;
     std::size_t iteration_ = 0;

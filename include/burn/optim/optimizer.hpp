@@ -29,7 +29,7 @@ struct ParamState {
 
 /// The math of one optimizer, on the inner (non-autodiff) device.
 class Rule {
-public:
+  public:
     virtual ~Rule() = default;
     virtual const char* name() const = 0;
     /// The weight decay the rule applies unless a parameter group overrides it.
@@ -65,14 +65,16 @@ struct OptimizerRecord {
 
 /// An optimizer over modules: one step(lr, module, grads) signature for every rule.
 class Optimizer {
-public:
+  public:
     using PathPredicate = std::function<bool(const std::string&)>;
 
     Optimizer(std::shared_ptr<const Rule> rule, GradientClipping clipping = {})
         : rule_(std::move(rule)), clipping_(clipping) {}
 
     /// A copy that clips gradients before the rule sees them (replaces the config's clipping).
-    Optimizer with_grad_clipping(GradientClipping clipping) const& { return Optimizer(*this).with_grad_clipping(clipping); }
+    Optimizer with_grad_clipping(GradientClipping clipping) const& {
+        return Optimizer(*this).with_grad_clipping(clipping);
+    }
     Optimizer with_grad_clipping(GradientClipping clipping) &&;
     /// A copy with a parameter group: parameters whose path satisfies pred use settings. Groups are
     /// tried in the order they were added; the first match wins; other parameters use the defaults.
@@ -122,7 +124,7 @@ public:
     /// Moves every state tensor to device now (steps also move state to the parameter's device).
     void to_device(const Device& device);
 
-private:
+  private:
     struct Slot {
         std::string path;
         ParamId id;

@@ -20,8 +20,8 @@ struct SgdConfig {
     std::optional<double> grad_clipping_value;
     std::optional<double> grad_clipping_global_norm;
     Optimizer init() const;
-    BURN_CONFIG(SgdConfig, momentum, dampening, nesterov, weight_decay, grad_clipping_norm, grad_clipping_value,
-                grad_clipping_global_norm)
+    BURN_CONFIG(SgdConfig, momentum, dampening, nesterov, weight_decay, grad_clipping_norm,
+                grad_clipping_value, grad_clipping_global_norm)
 };
 
 }  // namespace burn::optim
