@@ -22,4 +22,5 @@
 #include "burn/optim/optimizer.hpp"
 #include "burn/tensor/activation.hpp"
 #include "burn/tensor/data.hpp"
+#include "burn/tensor/module_ops.hpp"
 #include "burn/tensor/tensor.hpp"
