@@ -33,15 +33,19 @@ public:
 };
 
 /// PyTorch state dicts into this project's modules, with no configuration:
-/// - Linear: PyTorch's [out, in] weight is this project's layout; nothing to do.
+/// - Linear, Conv, Embedding: PyTorch's layouts are this project's; nothing to do.
 /// - BatchNorm/LayerNorm/GroupNorm: `weight`/`bias` become `gamma`/`beta`; `num_batches_tracked` is
 ///   skipped when the module has no such buffer. Running statistics load by name.
-/// - LSTM: `weight_ih_l{k}`, `weight_hh_l{k}`, `bias_ih_l{k}`, `bias_hh_l{k}` (gate order i, f, g, o)
-///   split into `{input,forget,cell,output}_gate.{input,hidden}_transform.{weight,bias}`; GRU (order
-///   r, z, n) into `{reset,update,new}_gate...`. Layer k > 0 goes to `layers.k.`, `_reverse` to
-///   `reverse.`, layer 0 also to `layers.0.` and `forward.` when those are the module's paths.
+/// - LSTM/GRU: `weight_ih_l0` becomes `weight_ih` (this project's fused layers, nn/rnn.hpp);
+///   `_reverse` goes to `reverse_lstm.` and layer 0 also to `forward_lstm.` (BiLstm), layer k > 0 to
+///   `layers.k.`. Modules with one Linear per gate (burn's layout) get the fused tensors split:
+///   `{input,forget,cell,output}_gate.{input,hidden}_transform.{weight,bias}` (order i, f, g, o) or
+///   `{reset,update,new}_gate...` (order r, z, n).
 /// - MultiheadAttention: `in_proj_weight`/`in_proj_bias` split into `query`, `key`, `value`;
 ///   `out_proj` becomes `output`.
+/// - TransformerEncoder/DecoderLayer: `self_attn` -> `mha` (encoder), `multihead_attn` -> `cross_attn`,
+///   `linear1`/`linear2` -> `pwff.linear_inner`/`pwff.linear_outer`, `norm1` -> `norm_1`, ...
+/// Every rewrite is used only when its result is one of the module's paths.
 class PytorchAdapter : public Adapter {
 public:
     const char* name() const override { return "pytorch"; }
@@ -52,9 +56,10 @@ public:
 };
 
 /// This project's modules into PyTorch's state-dict layout (for SafeTensors files that PyTorch's
-/// load_state_dict accepts): gamma/beta become weight/bias, BatchNorm gains num_batches_tracked (0),
-/// LSTM/GRU gates and attention query/key/value are concatenated into PyTorch's fused tensors, and
-/// attention `output` becomes `out_proj`.
+/// load_state_dict accepts): the reverse of PytorchAdapter. gamma/beta become weight/bias, BatchNorm
+/// gains num_batches_tracked (0), recurrent tensors get PyTorch's `_l0` / `_l0_reverse` names (per-gate
+/// Linears are concatenated), attention query/key/value become in_proj_weight/in_proj_bias and
+/// `output` becomes `out_proj`, and transformer layers get PyTorch's submodule names.
 class BurnToPytorchAdapter : public Adapter {
 public:
     const char* name() const override { return "burn-to-pytorch"; }
