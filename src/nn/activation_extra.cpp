@@ -36,7 +36,9 @@ void check_float(const TensorAny& x, const char* name) {
                     x.shape());
 }
 /// min(x, 0) - exp of it never overflows, and its gradient is 0 for x > 0.
-TensorAny neg_part(const TensorAny& x) { return clamp(x, -kInf, 0.0); }
+TensorAny neg_part(const TensorAny& x) {
+    return clamp(x, -kInf, 0.0);
+}
 }  // namespace
 
 TensorAny relu6(const TensorAny& x) {

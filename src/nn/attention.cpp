@@ -2,6 +2,7 @@
 // views of them (no copy), scores and context one batched matmul each, one softmax, one mask pass.
 #include "burn/nn/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "burn/nn/activation_extra.hpp"
@@ -24,15 +25,17 @@ TensorAny combined_mask(const std::optional<Tensor<2, Bool>>& pad, const std::op
                         int64_t batch, int64_t seq_q, int64_t seq_k, const Device& device) {
     TensorAny mask;
     if (pad) {
-        BURN_CHECK_KIND(pad->shape()[0] == batch && pad->shape()[1] == seq_k, shape, "[MultiHeadAttention] mask_pad ",
-                        pad->shape(), " must be [batch, seq_k] = [", batch, ", ", seq_k, "]");
+        BURN_CHECK_KIND(pad->shape()[0] == batch && pad->shape()[1] == seq_k, shape,
+                        "[MultiHeadAttention] mask_pad ", pad->shape(), " must be [batch, seq_k] = [", batch,
+                        ", ", seq_k, "]");
         mask = reshape(to_device(pad->handle(), device), Dims{batch, 1, 1, seq_k});
     }
     if (attn) {
         const int64_t b = attn->shape()[0];
-        BURN_CHECK_KIND((b == batch || b == 1) && attn->shape()[1] == seq_q && attn->shape()[2] == seq_k, shape,
-                        "[MultiHeadAttention] mask_attn ", attn->shape(), " must be [batch, seq_q, seq_k] = [",
-                        batch, ", ", seq_q, ", ", seq_k, "] (or batch 1)");
+        BURN_CHECK_KIND((b == batch || b == 1) && attn->shape()[1] == seq_q && attn->shape()[2] == seq_k,
+                        shape, "[MultiHeadAttention] mask_attn ", attn->shape(),
+                        " must be [batch, seq_q, seq_k] = [", batch, ", ", seq_q, ", ", seq_k,
+                        "] (or batch 1)");
         TensorAny a = unsqueeze_dim(to_device(attn->handle(), device), 1);
         mask = mask.defined() ? bool_or(std::move(mask), std::move(a)) : std::move(a);
     }
@@ -42,8 +45,9 @@ TensorAny combined_mask(const std::optional<Tensor<2, Bool>>& pad, const std::op
 }  // namespace
 
 MultiHeadAttention MultiHeadAttentionConfig::init(const Device& device) const {
-    BURN_CHECK(d_model > 0 && n_heads > 0, "[MultiHeadAttentionConfig] d_model and n_heads must be positive, got ",
-               d_model, " and ", n_heads);
+    BURN_CHECK(d_model > 0 && n_heads > 0,
+               "[MultiHeadAttentionConfig] d_model and n_heads must be positive, got ", d_model, " and ",
+               n_heads);
     BURN_CHECK(d_model % n_heads == 0, "[MultiHeadAttentionConfig] d_model ", d_model,
                " must be divisible by n_heads ", n_heads);
     BURN_CHECK(dropout >= 0.0 && dropout < 1.0, "[MultiHeadAttentionConfig] dropout must be in [0, 1), got ",
@@ -70,18 +74,20 @@ struct Heads {
     /// [batch, seq, d_model] -> linear -> [batch, n_heads, seq, d_k] (a view of the GEMM's output).
     TensorAny split(const TensorAny& x, const Linear& linear) const {
         const int64_t b = x.shape()[0], t = x.shape()[1];
-        TensorAny y = reshape(linear.forward_any(x), Dims{b, t, static_cast<int64_t>(m.n_heads),
-                                                          static_cast<int64_t>(m.d_k)});
+        TensorAny y = reshape(linear.forward_any(x),
+                              Dims{b, t, static_cast<int64_t>(m.n_heads), static_cast<int64_t>(m.d_k)});
         return swap_dims(std::move(y), 1, 2);
     }
     /// q [b, h, tq, d_k], k/v [b, h, tk, d_k] -> (weights [b, h, tq, tk], context [b, tq, d_model]).
-    MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v, const TensorAny& mask) const {
+    MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v,
+                     const TensorAny& mask) const {
         const int64_t b = q.shape()[0], tq = q.shape()[2];
         // Scale q (tq * d_k elements) rather than the scores (tq * tk); also makes q contiguous.
         TensorAny qs = mul_scalar(q, 1.0 / std::sqrt(static_cast<double>(m.d_k)));
         TensorAny scores = matmul(std::move(qs), swap_dims(k, 2, 3));
         if (mask.defined()) scores = mask_fill(std::move(scores), mask, m.min_float);
-        TensorAny w = m.quiet_softmax ? activation::any::quiet_softmax(scores, 3) : softmax(std::move(scores), 3);
+        TensorAny w =
+            m.quiet_softmax ? activation::any::quiet_softmax(scores, 3) : softmax(std::move(scores), 3);
         TensorAny ctx = matmul(m.dropout.forward_any(w), v);  // [b, h, tq, d_k]
         ctx = reshape(swap_dims(std::move(ctx), 1, 2), Dims{b, tq, static_cast<int64_t>(m.d_model)});
         return MhaOutput{Tensor<4>(std::move(w)), Tensor<3>(m.output.forward_any(ctx))};
@@ -96,9 +102,10 @@ MhaOutput MultiHeadAttention::forward(const MhaInput& input) const {
     check_input("key", input.key, d);
     check_input("value", input.value, d);
     const int64_t b = input.query.shape()[0], tq = input.query.shape()[1], tk = input.key.shape()[1];
-    BURN_CHECK_KIND(input.key.shape()[0] == b && input.value.shape()[0] == b && input.value.shape()[1] == tk, shape,
-                    "[MultiHeadAttention] query ", input.query.shape(), ", key ", input.key.shape(), " and value ",
-                    input.value.shape(), " must share the batch, and key and value the sequence length");
+    BURN_CHECK_KIND(input.key.shape()[0] == b && input.value.shape()[0] == b && input.value.shape()[1] == tk,
+                    shape, "[MultiHeadAttention] query ", input.query.shape(), ", key ", input.key.shape(),
+                    " and value ", input.value.shape(),
+                    " must share the batch, and key and value the sequence length");
     TensorAny mask = combined_mask(input.pad_mask, input.attn_mask, b, tq, tk, input.query.device());
     Heads h{*this};
     const TensorAny& x = input.query.handle();
@@ -134,7 +141,8 @@ MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cach
                     cache.key->shape()[0], " but the input has batch ", b, "; reset the cache");
     const int64_t tk = cache.key->shape()[2];
     TensorAny mask = combined_mask(input.pad_mask, input.attn_mask, b, n, tk, input.query.device());
-    MhaOutput out = h.attend(h.split(input.query.handle(), query), cache.key->handle(), cache.value->handle(), mask);
+    MhaOutput out =
+        h.attend(h.split(input.query.handle(), query), cache.key->handle(), cache.value->handle(), mask);
     cache.rows += n;
     return out;
 }
@@ -150,8 +158,8 @@ MhaOutput MultiHeadAttention::forward_cache(const MhaInput& input, MhaCache& cac
     if (!cache.cross) {
         check_input("key", input.key, static_cast<int64_t>(d_model));
         const int64_t have = cache.key ? cache.key->shape()[2] : 0, tk = input.key.shape()[1];
-        BURN_CHECK_KIND(tk >= have, shape, "[MultiHeadAttention] the cache holds ", have, " keys but the input has ",
-                        tk, "; reset the cache for a new sequence");
+        BURN_CHECK_KIND(tk >= have, shape, "[MultiHeadAttention] the cache holds ", have,
+                        " keys but the input has ", tk, "; reset the cache for a new sequence");
         step.key = input.key.narrow(1, have, tk - have);
         step.value = input.value.narrow(1, have, tk - have);
     }
@@ -162,7 +170,8 @@ MhaOutput MultiHeadAttention::forward_cache(const MhaInput& input, MhaCache& cac
     return MhaOutput{out.weights, *cache.output};
 }
 
-Tensor<3, Bool> generate_autoregressive_mask(std::size_t batch_size, std::size_t seq_length, const Device& device) {
+Tensor<3, Bool> generate_autoregressive_mask(std::size_t batch_size, std::size_t seq_length,
+                                             const Device& device) {
     return generate_autoregressive_mask(batch_size, seq_length, seq_length, device);
 }
 
@@ -174,10 +183,12 @@ Tensor<3, Bool> generate_autoregressive_mask(std::size_t batch_size, std::size_t
     TensorAny rows = reshape(arange(k - q, k, 1, DType::i32, device), Dims{q, 1});
     TensorAny cols = reshape(arange(0, k, 1, DType::i32, device), Dims{1, k});
     TensorAny mask = greater(std::move(cols), std::move(rows));  // [q, k]
-    return Tensor<3, Bool>(expand(unsqueeze_dim(std::move(mask), 0), Dims{static_cast<int64_t>(batch_size), q, k}));
+    return Tensor<3, Bool>(
+        expand(unsqueeze_dim(std::move(mask), 0), Dims{static_cast<int64_t>(batch_size), q, k}));
 }
 
-GeneratePaddingMask generate_padding_mask(int64_t pad_token, const std::vector<std::vector<int64_t>>& tokens_list,
+GeneratePaddingMask generate_padding_mask(int64_t pad_token,
+                                          const std::vector<std::vector<int64_t>>& tokens_list,
                                           std::optional<std::size_t> max_seq_length, const Device& device) {
     std::size_t size = 1;
     if (!tokens_list.empty()) {

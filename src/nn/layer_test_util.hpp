@@ -2,9 +2,9 @@
 // Shared helpers of the nn layer tests: PyTorch fixtures (tests/fixtures/nn_layers/*.json, written by
 // scripts/gen_layer_fixtures.py) loaded with burn::config::parse, parameters copied into modules by
 // path, and element-wise comparisons.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/burn.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +42,9 @@ struct Fixture {
         return floats<D>(key, device).greater_elem(0.5);
     }
     double cfg(const std::string& key) const { return config.at(key).as_double(); }
-    std::size_t cfg_size(const std::string& key) const { return static_cast<std::size_t>(config.at(key).as_uint64()); }
+    std::size_t cfg_size(const std::string& key) const {
+        return static_cast<std::size_t>(config.at(key).as_uint64());
+    }
 };
 
 inline Fixture load_fixture(const std::string& name) {
@@ -66,10 +68,11 @@ inline Fixture load_fixture(const std::string& name) {
 }
 
 /// |a - e| <= atol + rtol |e| element-wise, with the worst element in the message.
-inline ::testing::AssertionResult close(const TensorData& actual, const TensorData& expected, double atol = 1e-5,
-                                        double rtol = 1e-5) {
+inline ::testing::AssertionResult close(const TensorData& actual, const TensorData& expected,
+                                        double atol = 1e-5, double rtol = 1e-5) {
     if (actual.shape() != expected.shape())
-        return ::testing::AssertionFailure() << "shape " << actual.shape() << " vs expected " << expected.shape();
+        return ::testing::AssertionFailure()
+               << "shape " << actual.shape() << " vs expected " << expected.shape();
     double worst = 0;
     int64_t at = -1;
     for (int64_t i = 0; i < actual.numel(); ++i) {
@@ -81,8 +84,9 @@ inline ::testing::AssertionResult close(const TensorData& actual, const TensorDa
         }
     }
     if (at < 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "element " << at << ": " << actual.value_as_double(at) << " vs expected "
-                                         << expected.value_as_double(at) << " (shape " << actual.shape() << ")";
+    return ::testing::AssertionFailure()
+           << "element " << at << ": " << actual.value_as_double(at) << " vs expected "
+           << expected.value_as_double(at) << " (shape " << actual.shape() << ")";
 }
 template <std::size_t D, class K>
 ::testing::AssertionResult close(const Tensor<D, K>& actual, const TensorData& expected, double atol = 1e-5,
@@ -105,8 +109,8 @@ std::size_t load_params(M& m, const Fixture& f, const Device& device = Device())
         }
         const TensorData& d = f.at(key);
         if (d.shape() != p.val().shape()) {
-            ADD_FAILURE() << f.name << ": parameter " << path << " is " << p.val().shape() << " but the fixture has "
-                          << d.shape();
+            ADD_FAILURE() << f.name << ": parameter " << path << " is " << p.val().shape()
+                          << " but the fixture has " << d.shape();
             return;
         }
         p.set(T(ops::from_data(d, device)));
@@ -117,7 +121,8 @@ std::size_t load_params(M& m, const Fixture& f, const Device& device = Device())
 
 /// Every fixture "grad.param.<path>" against the parameter's gradient.
 template <class M>
-void expect_param_grads(const M& m, const Fixture& f, const Gradients& grads, double atol = 1e-5, double rtol = 1e-4) {
+void expect_param_grads(const M& m, const Fixture& f, const Gradients& grads, double atol = 1e-5,
+                        double rtol = 1e-4) {
     std::size_t checked = 0;
     module::visit_params(m, [&](const std::string& path, const auto& p) {
         const std::string key = "grad.param." + path;

@@ -25,7 +25,10 @@ TEST(NnActivationExtra, ForwardAndGradientsMatchPyTorch) {
         {"softsign", [](const Tensor<3>& x) { return nn::Softsign{}.forward(x); }},
         {"log_sigmoid", [](const Tensor<3>& x) { return nn::LogSigmoid{}.forward(x); }},
         {"hardtanh", [](const Tensor<3>& x) { return nn::HardtanhConfig{}.init().forward(x); }},
-        {"hardtanh_a", [](const Tensor<3>& x) { return nn::HardtanhConfig{-2.0, 1.5}.init().forward(x); }},
+        {"hardtanh_a",
+         [](const Tensor<3>& x) {
+             return nn::HardtanhConfig{-2.0, 1.5}.init().forward(x);
+         }},
         {"softmin", [](const Tensor<3>& x) { return nn::Softmin{1}.forward(x); }},
         {"tanhshrink", [](const Tensor<3>& x) { return nn::Tanhshrink{}.forward(x); }},
     };
@@ -55,7 +58,8 @@ TEST(NnActivationExtra, PReluPerChannelWithGradient) {
     nn_test::expect_param_grads(prelu, f, grads);
     // One shared slope (PyTorch's default 0.25) applies to any shape.
     auto shared = nn::PReluConfig{}.init();
-    EXPECT_EQ(shared.forward(Tensor<1>::from_floats({-4.0, 2.0})).to_vec<float>(), (std::vector<float>{-1.0f, 2.0f}));
+    EXPECT_EQ(shared.forward(Tensor<1>::from_floats({-4.0, 2.0})).to_vec<float>(),
+              (std::vector<float>{-1.0f, 2.0f}));
     EXPECT_THROW(prelu.forward(Tensor<2>::zeros({2, 3})), ShapeError);
 }
 

@@ -11,8 +11,8 @@ namespace {
 TEST(NnLossExtra, BinaryCrossEntropyMatchesPyTorch) {
     auto f = nn_test::load_fixture("losses");
     auto dev = Device().autodiff();
-    auto check = [&](const std::string& name, auto logits_key, auto targets_key, nn::loss::BinaryCrossEntropyLoss bce,
-                     bool sigmoid_first, auto rank) {
+    auto check = [&](const std::string& name, auto logits_key, auto targets_key,
+                     nn::loss::BinaryCrossEntropyLoss bce, bool sigmoid_first, auto rank) {
         constexpr std::size_t D = decltype(rank)::value;
         auto x = f.floats<D>(logits_key, dev).require_grad();
         auto t = f.ints<D>(targets_key, dev);
@@ -30,9 +30,10 @@ TEST(NnLossExtra, BinaryCrossEntropyMatchesPyTorch) {
     check("logits2", "bce.logits2", "bce.t2", cfg.with_logits(true).init(), false, R2{});
     check("logits2_w", "bce.logits2", "bce.t2",
           cfg.with_logits(true).with_weights(std::vector<float>{0.5f, 1.0f, 2.0f}).init(), false, R2{});
-    check("logits1_w", "bce.logits1", "bce.t1", cfg.with_logits(true).with_weights(std::vector<float>{0.3f, 1.7f}).init(),
-          false, R1{});
-    check("logits2_s", "bce.logits2", "bce.t2", cfg.with_logits(true).with_smoothing(0.2).init(), false, R2{});
+    check("logits1_w", "bce.logits1", "bce.t1",
+          cfg.with_logits(true).with_weights(std::vector<float>{0.3f, 1.7f}).init(), false, R1{});
+    check("logits2_s", "bce.logits2", "bce.t2", cfg.with_logits(true).with_smoothing(0.2).init(), false,
+          R2{});
     check("probs2_ws", "bce.logits2", "bce.t2",
           cfg.with_weights(std::vector<float>{0.5f, 1.0f, 2.0f}).with_smoothing(0.1).init(), true, R2{});
 }
@@ -47,7 +48,8 @@ TEST(NnLossExtra, BinaryCrossEntropyFloatTargetsAndErrors) {
     EXPECT_GT(bce.forward(x, Tensor<1>::from_floats({0.5, 0.5})).into_scalar(), 0.0f);
     EXPECT_THROW(bce.forward(x, Tensor<1, Int>::from_ints({1, 0, 1})), ShapeError);
     auto w3 = nn::loss::BinaryCrossEntropyLossConfig{}.with_weights(std::vector<float>{1, 2, 3}).init();
-    EXPECT_THROW(w3.forward(Tensor<1>::from_floats({0.5, 0.5}), Tensor<1, Int>::from_ints({1, 0})), ShapeError);
+    EXPECT_THROW(w3.forward(Tensor<1>::from_floats({0.5, 0.5}), Tensor<1, Int>::from_ints({1, 0})),
+                 ShapeError);
     EXPECT_THROW(nn::loss::BinaryCrossEntropyLossConfig{}.with_smoothing(1.5).init(), Error);
     // Probabilities of exactly 0 and 1 stay finite (logs clamped at -100).
     auto p = nn::loss::BinaryCrossEntropyLossConfig{}.init();
@@ -101,7 +103,8 @@ TEST(NnLossExtra, KLDivMatchesPyTorchEveryReduction) {
         auto none = kl.forward_no_reduction(f.floats<2>("kl.input"), t.inner());
         EXPECT_TRUE(close(none, f.at("kl.none" + suffix)));
         // Auto is BatchMean for KL (burn).
-        EXPECT_TRUE(close(kl.forward(f.floats<2>("kl.input"), t.inner(), Reduction::Auto), f.at("kl.batchmean" + suffix)));
+        EXPECT_TRUE(close(kl.forward(f.floats<2>("kl.input"), t.inner(), Reduction::Auto),
+                          f.at("kl.batchmean" + suffix)));
     }
 }
 
@@ -122,8 +125,9 @@ TEST(NnLossExtra, CosineEmbeddingMatchesPyTorch) {
     auto loss_fn = nn::loss::CosineEmbeddingLossConfig{0.2}.init();
     EXPECT_TRUE(close(loss_fn.forward_no_reduction(f.floats<2>("cos.x1"), f.floats<2>("cos.x2"), y.inner()),
                       f.at("cos.none")));
-    EXPECT_THROW(loss_fn.forward(f.floats<2>("cos.x1"), f.floats<2>("cos.x1"), Tensor<1, Int>::from_ints({1, -1})),
-                 ShapeError);
+    EXPECT_THROW(
+        loss_fn.forward(f.floats<2>("cos.x1"), f.floats<2>("cos.x1"), Tensor<1, Int>::from_ints({1, -1})),
+        ShapeError);
     auto back = nn::loss::CosineEmbeddingLossConfig::from_json_string(
         nn::loss::CosineEmbeddingLossConfig{0.5, Reduction::Sum}.to_json_string());
     EXPECT_EQ(back.reduction, Reduction::Sum);

@@ -23,7 +23,8 @@ struct Gpt {
 Gpt make_gpt(const Device& dev) {
     Gpt g{nn::EmbeddingConfig{10, 8}.init(dev), {}, nn::LinearConfig{8, 10}.with_bias(false).init(dev)};
     for (int i = 0; i < 2; ++i)
-        g.blocks.push_back(Block{nn::LayerNormConfig{8}.init(dev), nn::MultiHeadAttentionConfig{8, 2}.init(dev),
+        g.blocks.push_back(Block{nn::LayerNormConfig{8}.init(dev),
+                                 nn::MultiHeadAttentionConfig{8, 2}.init(dev),
                                  nn::PositionWiseFeedForwardConfig{8, 16}.init(dev)});
     return g;
 }
@@ -73,7 +74,8 @@ TEST(NnModuleFeatures, FreezeByPathPredicate) {
         if (path.rfind("tokens", 0) == 0) return;  // not used in this forward
         EXPECT_EQ(p.val().grad(grads).has_value(), p.is_require_grad()) << path;
     });
-    gpt.visit_params([&](const std::string& path, const auto& p) { EXPECT_TRUE(p.is_require_grad()) << path; });
+    gpt.visit_params(
+        [&](const std::string& path, const auto& p) { EXPECT_TRUE(p.is_require_grad()) << path; });
 }
 
 TEST(NnModuleFeatures, LayerPathsMatchPyTorchMapping) {
@@ -84,9 +86,11 @@ TEST(NnModuleFeatures, LayerPathsMatchPyTorchMapping) {
     EXPECT_EQ(paths.front(), "layers.0.cross_attn.query.weight");
     EXPECT_EQ(paths.back(), "layers.0.norm_3.beta");
     std::vector<std::string> lstm;
-    nn::BiLstmConfig{3, 2}.init().visit_params([&](const std::string& path, const auto&) { lstm.push_back(path); });
-    EXPECT_EQ(lstm, (std::vector<std::string>{"forward_lstm.weight_ih", "forward_lstm.weight_hh", "forward_lstm.bias_ih",
-                                              "forward_lstm.bias_hh", "reverse_lstm.weight_ih", "reverse_lstm.weight_hh",
+    nn::BiLstmConfig{3, 2}.init().visit_params(
+        [&](const std::string& path, const auto&) { lstm.push_back(path); });
+    EXPECT_EQ(lstm, (std::vector<std::string>{"forward_lstm.weight_ih", "forward_lstm.weight_hh",
+                                              "forward_lstm.bias_ih", "forward_lstm.bias_hh",
+                                              "reverse_lstm.weight_ih", "reverse_lstm.weight_hh",
                                               "reverse_lstm.bias_ih", "reverse_lstm.bias_hh"}));
 }
 

@@ -73,8 +73,9 @@ TEST(NnBiLstm, MatchesPyTorchBidirectional) {
     // The final state fed back in: [2, batch, H].
     auto [y2, s2] = bi.forward(x, state);
     EXPECT_EQ(y2.dims(), (Shape<3>{2, 6, 8}));
-    EXPECT_THROW(bi.forward(x, nn::LstmState<3>{Tensor<3>::zeros({1, 2, 4}, dev), Tensor<3>::zeros({1, 2, 4}, dev)}),
-                 ShapeError);
+    EXPECT_THROW(
+        bi.forward(x, nn::LstmState<3>{Tensor<3>::zeros({1, 2, 4}, dev), Tensor<3>::zeros({1, 2, 4}, dev)}),
+        ShapeError);
 }
 
 TEST(NnGru, ForwardAndGradientsMatchPyTorch) {
@@ -93,9 +94,7 @@ TEST(NnGru, ForwardAndGradientsMatchPyTorch) {
 TEST(NnGru, ResetBeforeProjectionVariant) {
     // reset_after = false: n = tanh(W_in x + b_in + W_hn (r * h) + b_hn), checked by hand for one step.
     auto gru = nn::GruConfig{1, 1}.with_reset_after(false).init();
-    auto set = [](auto& p, std::vector<float> v) {
-        p.set(Tensor<2>::from_data(TensorData(v, Dims{3, 1})));
-    };
+    auto set = [](auto& p, std::vector<float> v) { p.set(Tensor<2>::from_data(TensorData(v, Dims{3, 1}))); };
     set(gru.weight_ih, {0.5f, -0.25f, 1.0f});
     set(gru.weight_hh, {0.3f, 0.2f, -0.7f});
     gru.bias_ih->set(Tensor<1>::from_floats({0.1, 0.2, 0.3}));

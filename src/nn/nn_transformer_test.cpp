@@ -26,8 +26,9 @@ TEST_P(NnTransformer, EncoderMatchesPyTorch) {
     auto enc = transformer_config<nn::TransformerEncoderConfig>(f).init();
     EXPECT_EQ(nn_test::load_params(enc, f), 2u * 16);
     auto x = f.floats<3>("x");
-    auto input = nn::TransformerEncoderInput{x}.mask_pad(f.bools<2>("mask_pad")).mask_attn(
-        nn::generate_autoregressive_mask(2, 5));
+    auto input = nn::TransformerEncoderInput{x}
+                     .mask_pad(f.bools<2>("mask_pad"))
+                     .mask_attn(nn::generate_autoregressive_mask(2, 5));
     EXPECT_TRUE(close(enc.forward(input), f.at("y"), 2e-5, 1e-4));
 }
 
@@ -50,18 +51,28 @@ TEST_P(NnTransformer, EncoderCacheEqualsFullRecompute) {
     auto cache = enc.new_autoregressive_cache();
     Tensor<3> out;
     for (int64_t t = 1; t <= 5; ++t) {
-        auto in = nn::TransformerEncoderInput{x.narrow(1, 0, t)}.mask_attn(nn::generate_autoregressive_mask(2, t));
+        auto in =
+            nn::TransformerEncoderInput{x.narrow(1, 0, t)}.mask_attn(nn::generate_autoregressive_mask(2, t));
         out = enc.forward_autoregressive_inference(in, cache);
     }
     EXPECT_TRUE(close(out, full.into_data(), 1e-5, 1e-4));
     // Prompt of 2 then 3 at once, masks given for the new rows only.
     auto chunks = enc.new_autoregressive_cache();
     enc.forward_autoregressive_inference(
-        nn::TransformerEncoderInput{x.narrow(1, 0, 2)}.mask_attn(nn::generate_autoregressive_mask(2, 2)), chunks);
+        nn::TransformerEncoderInput{x.narrow(1, 0, 2)}.mask_attn(nn::generate_autoregressive_mask(2, 2)),
+        chunks);
     out = enc.forward_autoregressive_inference(
-        nn::TransformerEncoderInput{x}.mask_attn(nn::generate_autoregressive_mask(2, 3, 5, Device())), chunks);
+        nn::TransformerEncoderInput{x}.mask_attn(nn::generate_autoregressive_mask(2, 3, 5, Device())),
+        chunks);
     EXPECT_TRUE(close(out, full.into_data(), 1e-5, 1e-4));
     EXPECT_EQ(chunks.len(), 5);
+    ASSERT_EQ(chunks.layers.size(), 2u);
+    EXPECT_EQ(chunks.layers[1].key->dims(), (Shape<4>{2, 2, 5, 4}));
+    // Cached positions are not recomputed: a changed prefix leaves the cached outputs as they were.
+    auto x6 = Tensor<3>::cat({x.zeros_like(), x.narrow(1, 4, 1)}, 1);
+    out = enc.forward_autoregressive_inference(
+        nn::TransformerEncoderInput{x6}.mask_attn(nn::generate_autoregressive_mask(2, 6)), chunks);
+    EXPECT_TRUE(close(out.narrow(1, 0, 5), full.into_data(), 1e-5, 1e-4));
 }
 
 TEST_P(NnTransformer, DecoderCacheEqualsFullRecompute) {
@@ -97,7 +108,8 @@ TEST(NnTransformerConfig, ErrorsAndJson) {
     EXPECT_THROW(enc.forward(nn::TransformerEncoderInput{Tensor<3>::zeros({1, 3, 8})}), ShapeError);
     auto cache = enc.new_autoregressive_cache();
     enc.forward_autoregressive_inference(nn::TransformerEncoderInput{Tensor<3>::zeros({1, 3, 16})}, cache);
-    EXPECT_THROW(enc.forward_autoregressive_inference(nn::TransformerEncoderInput{Tensor<3>::zeros({1, 2, 16})}, cache),
+    EXPECT_THROW(enc.forward_autoregressive_inference(
+                     nn::TransformerEncoderInput{Tensor<3>::zeros({1, 2, 16})}, cache),
                  ShapeError);
     // PyTorch's parameter count for TransformerEncoderLayer(16, 4, 32): 4 * (16 * 16 + 16) + 2 linears
     // (16 * 32 + 32 + 32 * 16 + 16) + 2 norms (2 * 16).

@@ -19,10 +19,11 @@ void check_eps(double epsilon, const char* config) {
 }
 }  // namespace
 
-TensorAny detail::group_norm(const TensorAny& x, int64_t groups, const TensorAny* gamma, const TensorAny* beta,
-                             double epsilon, const char* layer) {
+TensorAny detail::group_norm(const TensorAny& x, int64_t groups, const TensorAny* gamma,
+                             const TensorAny* beta, double epsilon, const char* layer) {
     BURN_CHECK_KIND(x.defined() && is_float(x.dtype()), dtype, "[", layer, "] needs a Float input");
-    BURN_CHECK_KIND(x.rank() >= 2, shape, "[", layer, "] input ", x.shape(), " must be [batch, channels, ...]");
+    BURN_CHECK_KIND(x.rank() >= 2, shape, "[", layer, "] input ", x.shape(),
+                    " must be [batch, channels, ...]");
     const int64_t n = x.shape()[0], c = x.shape()[1];
     BURN_CHECK_KIND(c % groups == 0, shape, "[", layer, "] input ", x.shape(), " has ", c,
                     " channels, which do not split into ", groups, " groups");
@@ -36,8 +37,10 @@ TensorAny detail::group_norm(const TensorAny& x, int64_t groups, const TensorAny
 }
 
 GroupNorm GroupNormConfig::init(const Device& device) const {
-    BURN_CHECK(num_groups > 0 && num_channels > 0, "[GroupNormConfig] num_groups and num_channels must be "
-               "positive, got ", num_groups, " and ", num_channels);
+    BURN_CHECK(num_groups > 0 && num_channels > 0,
+               "[GroupNormConfig] num_groups and num_channels must be "
+               "positive, got ",
+               num_groups, " and ", num_channels);
     BURN_CHECK(num_channels % num_groups == 0, "[GroupNormConfig] num_channels ", num_channels,
                " must be divisible by num_groups ", num_groups);
     check_eps(epsilon, "GroupNormConfig");

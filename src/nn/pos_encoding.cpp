@@ -9,13 +9,18 @@ namespace burn::nn {
 using namespace ops;
 
 namespace {
-TensorAny on_device_of(const Tensor<2>& table, const TensorAny& x) { return to_device(table.handle(), x.device()); }
-TensorAny on_device_of(const Tensor<3>& table, const TensorAny& x) { return to_device(table.handle(), x.device()); }
+TensorAny on_device_of(const Tensor<2>& table, const TensorAny& x) {
+    return to_device(table.handle(), x.device());
+}
+TensorAny on_device_of(const Tensor<3>& table, const TensorAny& x) {
+    return to_device(table.handle(), x.device());
+}
 }  // namespace
 
-Tensor<2> generate_sinusoids(std::size_t length, std::size_t d_model, double max_timescale, const Device& device) {
-    BURN_CHECK(d_model % 2 == 0 && d_model > 0, "[PositionalEncoding] d_model must be even and positive, got ",
-               d_model);
+Tensor<2> generate_sinusoids(std::size_t length, std::size_t d_model, double max_timescale,
+                             const Device& device) {
+    BURN_CHECK(d_model % 2 == 0 && d_model > 0,
+               "[PositionalEncoding] d_model must be even and positive, got ", d_model);
     std::vector<float> v(length * d_model);
     const double step = -std::log(max_timescale) / static_cast<double>(d_model);
     for (std::size_t p = 0; p < length; ++p) {
@@ -25,8 +30,8 @@ Tensor<2> generate_sinusoids(std::size_t length, std::size_t d_model, double max
             v[p * d_model + i + 1] = static_cast<float>(std::cos(angle));
         }
     }
-    return Tensor<2>::from_data(TensorData(v, Dims{static_cast<int64_t>(length), static_cast<int64_t>(d_model)}),
-                                device);
+    return Tensor<2>::from_data(
+        TensorData(v, Dims{static_cast<int64_t>(length), static_cast<int64_t>(d_model)}), device);
 }
 
 PositionalEncoding PositionalEncodingConfig::init(const Device& device) const {
@@ -52,8 +57,8 @@ TensorAny PositionalEncoding::forward_any(const TensorAny& x) const {
 }
 
 RotaryEncoding RotaryEncodingConfig::init(const Device& device) const {
-    BURN_CHECK(d_model % 2 == 0 && d_model > 0, "[RotaryEncodingConfig] d_model must be even and positive, got ",
-               d_model);
+    BURN_CHECK(d_model % 2 == 0 && d_model > 0,
+               "[RotaryEncodingConfig] d_model must be even and positive, got ", d_model);
     BURN_CHECK(max_sequence_length > 0, "[RotaryEncodingConfig] max_sequence_length must be positive");
     BURN_CHECK(theta > 0, "[RotaryEncodingConfig] theta must be positive, got ", theta);
     const std::size_t half = d_model / 2;

@@ -2,10 +2,11 @@
 // [batch, H] x [H, kH] GEMM and a few elementwise ops per step. Time steps and gates are taken apart
 // with a custom op whose backward is one stack/cat (narrow's own backward would zero-fill the whole
 // source once per piece: quadratic in the sequence length).
+#include "burn/nn/rnn.hpp"
+
 #include <cmath>
 
 #include "burn/autodiff/custom_op.hpp"
-#include "burn/nn/rnn.hpp"
 
 namespace burn::nn {
 
@@ -32,7 +33,8 @@ std::vector<TensorAny> unbind(const TensorAny& x, int64_t dim, int64_t n, bool s
         std::vector<TensorAny> gs;
         gs.reserve(grads.size());
         for (std::size_t i = 0; i < grads.size(); ++i)
-            gs.push_back(grads[i].defined() ? grads[i] : full(outs[i].shape(), 0.0, outs[i].dtype(), outs[i].device()));
+            gs.push_back(grads[i].defined() ? grads[i]
+                                            : full(outs[i].shape(), 0.0, outs[i].dtype(), outs[i].device()));
         return std::vector<TensorAny>{squeeze ? stack(gs, dim) : cat(gs, dim)};
     };
     return autodiff::apply(op, {x});
@@ -48,10 +50,10 @@ struct RnnParams {
     std::optional<Param<Tensor<1>>> b_ih, b_hh;
 };
 
-RnnParams init_rnn(const char* config, std::size_t gates, std::size_t d_input, std::size_t d_hidden, bool bias,
-                   const std::optional<Initializer>& initializer, const Device& device) {
-    BURN_CHECK(d_input > 0 && d_hidden > 0, "[", config, "] d_input and d_hidden must be positive, got ", d_input,
-               " and ", d_hidden);
+RnnParams init_rnn(const char* config, std::size_t gates, std::size_t d_input, std::size_t d_hidden,
+                   bool bias, const std::optional<Initializer>& initializer, const Device& device) {
+    BURN_CHECK(d_input > 0 && d_hidden > 0, "[", config, "] d_input and d_hidden must be positive, got ",
+               d_input, " and ", d_hidden);
     const Initializer init = initializer ? *initializer : default_rnn_init(d_hidden);
     const auto g = static_cast<int64_t>(gates * d_hidden);
     const auto in = static_cast<int64_t>(d_input), h = static_cast<int64_t>(d_hidden);
@@ -68,14 +70,15 @@ RnnParams init_rnn(const char* config, std::size_t gates, std::size_t d_input, s
 /// Checks input [batch, seq, d_input] (after making it batch-first) and returns it batch-first.
 TensorAny batch_major(const TensorAny& input, bool batch_first, int64_t d_input, const char* layer) {
     BURN_CHECK_KIND(input.defined() && is_float(input.dtype()), dtype, "[", layer, "] needs a Float input");
-    BURN_CHECK_KIND(input.rank() == 3 && input.shape()[2] == d_input, shape, "[", layer, "] input ", input.shape(),
-                    " must be ", batch_first ? "[batch, seq, " : "[seq, batch, ", d_input, "]");
+    BURN_CHECK_KIND(input.rank() == 3 && input.shape()[2] == d_input, shape, "[", layer, "] input ",
+                    input.shape(), " must be ", batch_first ? "[batch, seq, " : "[seq, batch, ", d_input,
+                    "]");
     return batch_first ? input : swap_dims(input, 0, 1);
 }
 
 void check_state(const TensorAny& s, int64_t batch, int64_t h, const char* layer, const char* what) {
-    BURN_CHECK_KIND(s.rank() == 2 && s.shape()[0] == batch && s.shape()[1] == h, shape, "[", layer, "] ", what,
-                    " state ", s.shape(), " must be [batch, d_hidden] = [", batch, ", ", h, "]");
+    BURN_CHECK_KIND(s.rank() == 2 && s.shape()[0] == batch && s.shape()[1] == h, shape, "[", layer, "] ",
+                    what, " state ", s.shape(), " must be [batch, d_hidden] = [", batch, ", ", h, "]");
 }
 
 /// x [batch, seq, d_input] -> x W^T + bias as [batch, seq, gates * H].
@@ -106,7 +109,8 @@ std::pair<Tensor<3>, LstmState<2>> run_lstm(const Lstm& m, const Tensor<3>& inpu
     }
     std::vector<TensorAny> outputs(static_cast<std::size_t>(steps));
     if (steps > 0) {
-        std::vector<TensorAny> xw = unbind(project(x, w_ih, bias.defined() ? &bias : nullptr), 1, steps, true);
+        std::vector<TensorAny> xw =
+            unbind(project(x, w_ih, bias.defined() ? &bias : nullptr), 1, steps, true);
         TensorAny w_hh_t = swap_dims(m.weight_hh.val().handle(), 0, 1);  // [H, 4H]
         for (int64_t s = 0; s < steps; ++s) {
             const auto t = static_cast<std::size_t>(reverse ? steps - 1 - s : s);
@@ -166,7 +170,8 @@ std::pair<Tensor<3>, LstmState<3>> BiLstm::forward(const Tensor<3>& input,
     auto [out_f, st_f] = forward_lstm.forward(input, s_fwd);
     auto [out_r, st_r] = reverse_lstm.forward_reverse(input, s_rev);
     Tensor<3> out = Tensor<3>::cat({out_f, out_r}, 2);
-    LstmState<3> st{Tensor<2>::stack({st_f.cell, st_r.cell}, 0), Tensor<2>::stack({st_f.hidden, st_r.hidden}, 0)};
+    LstmState<3> st{Tensor<2>::stack({st_f.cell, st_r.cell}, 0),
+                    Tensor<2>::stack({st_f.hidden, st_r.hidden}, 0)};
     return {std::move(out), std::move(st)};
 }
 

@@ -6,18 +6,13 @@ namespace burn::nn {
 
 namespace {
 
-struct Parts {
-    MultiHeadAttention mha;
-    PositionWiseFeedForward pwff;
-    LayerNorm norm;
-};
-
-void check_config(const char* name, std::size_t d_model, std::size_t d_ff, std::size_t n_heads, std::size_t n_layers,
-                  double dropout) {
+void check_config(const char* name, std::size_t d_model, std::size_t d_ff, std::size_t n_heads,
+                  std::size_t n_layers, double dropout) {
     BURN_CHECK(d_model > 0 && d_ff > 0 && n_heads > 0 && n_layers > 0, "[", name,
-               "] d_model, d_ff, n_heads and n_layers must be positive, got ", d_model, ", ", d_ff, ", ", n_heads,
-               ", ", n_layers);
-    BURN_CHECK(d_model % n_heads == 0, "[", name, "] d_model ", d_model, " must be divisible by n_heads ", n_heads);
+               "] d_model, d_ff, n_heads and n_layers must be positive, got ", d_model, ", ", d_ff, ", ",
+               n_heads, ", ", n_layers);
+    BURN_CHECK(d_model % n_heads == 0, "[", name, "] d_model ", d_model, " must be divisible by n_heads ",
+               n_heads);
     BURN_CHECK(dropout >= 0.0 && dropout < 1.0, "[", name, "] dropout must be in [0, 1), got ", dropout);
 }
 
@@ -32,8 +27,8 @@ MultiHeadAttention make_mha(std::size_t d_model, std::size_t n_heads, double dro
     return c.init(device);
 }
 
-PositionWiseFeedForward make_pwff(std::size_t d_model, std::size_t d_ff, double dropout, const Initializer& init,
-                                  FeedForwardActivation act, const Device& device) {
+PositionWiseFeedForward make_pwff(std::size_t d_model, std::size_t d_ff, double dropout,
+                                  const Initializer& init, FeedForwardActivation act, const Device& device) {
     return PositionWiseFeedForwardConfig{d_model, d_ff, dropout, init, act}.init(device);
 }
 
@@ -54,7 +49,8 @@ std::optional<Tensor<3, Bool>> new_rows(const std::optional<Tensor<3, Bool>>& ma
 
 void check_model(const Tensor<3>& x, const char* what, int64_t d, const char* layer) {
     BURN_CHECK(x.defined(), "[", layer, "] ", what, " is undefined");
-    BURN_CHECK_KIND(x.shape()[2] == d, shape, "[", layer, "] ", what, " ", x.shape(), " must be [batch, seq, ", d, "]");
+    BURN_CHECK_KIND(x.shape()[2] == d, shape, "[", layer, "] ", what, " ", x.shape(),
+                    " must be [batch, seq, ", d, "]");
 }
 
 }  // namespace
@@ -62,7 +58,8 @@ void check_model(const Tensor<3>& x, const char* what, int64_t d, const char* la
 // ------------------------------------------------------------------ encoder
 
 Tensor<3> TransformerEncoderLayer::forward(const Tensor<3>& x, const std::optional<Tensor<2, Bool>>& pad_mask,
-                                           const std::optional<Tensor<3, Bool>>& attn_mask, MhaCache* cache) const {
+                                           const std::optional<Tensor<3, Bool>>& attn_mask,
+                                           MhaCache* cache) const {
     auto attend = [&](const Tensor<3>& z) {
         MhaInput in{z, z, z, pad_mask, attn_mask};
         return cache ? mha.forward_step(in, *cache).context : mha.forward(in).context;
@@ -101,22 +98,23 @@ Tensor<3> TransformerEncoder::forward(const TransformerEncoderInput& input) cons
 }
 
 TransformerEncoderAutoregressiveCache TransformerEncoder::new_autoregressive_cache() const {
-    return TransformerEncoderAutoregressiveCache{std::vector<MhaCache>(layers.size(), MhaCache::autoregressive()),
-                                                 std::nullopt};
+    return TransformerEncoderAutoregressiveCache{
+        std::vector<MhaCache>(layers.size(), MhaCache::autoregressive()), std::nullopt};
 }
 
-Tensor<3> TransformerEncoder::forward_autoregressive_inference(const TransformerEncoderInput& input,
-                                                               TransformerEncoderAutoregressiveCache& cache) const {
+Tensor<3> TransformerEncoder::forward_autoregressive_inference(
+    const TransformerEncoderInput& input, TransformerEncoderAutoregressiveCache& cache) const {
     BURN_CHECK(!layers.empty(), "[TransformerEncoder] has no layers");
     check_model(input.tensor, "input", static_cast<int64_t>(layers[0].mha.d_model), "TransformerEncoder");
     if (cache.layers.size() != layers.size()) cache = new_autoregressive_cache();
     const int64_t seq = input.tensor.shape()[1], done = cache.len(), n = seq - done;
-    BURN_CHECK_KIND(n >= 0, shape, "[TransformerEncoder] the cache has seen ", done, " positions but the input has ",
-                    seq, "; start a new cache for a new sequence");
+    BURN_CHECK_KIND(n >= 0, shape, "[TransformerEncoder] the cache has seen ", done,
+                    " positions but the input has ", seq, "; start a new cache for a new sequence");
     if (n == 0 && cache.output) return *cache.output;
     std::optional<Tensor<3, Bool>> attn = new_rows(input.attn_mask, seq, done, n, "TransformerEncoder");
     Tensor<3> x = input.tensor.narrow(1, done, n);
-    for (std::size_t i = 0; i < layers.size(); ++i) x = layers[i].forward(x, input.pad_mask, attn, &cache.layers[i]);
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        x = layers[i].forward(x, input.pad_mask, attn, &cache.layers[i]);
     cache.output = cache.output ? Tensor<3>::cat({*cache.output, x}, 1) : x;
     return *cache.output;
 }
@@ -131,7 +129,8 @@ Tensor<3> TransformerDecoderLayer::forward(const Tensor<3>& x, const Transformer
     };
     auto cross = [&](const Tensor<3>& z) {
         MhaInput in{z, masks.memory, masks.memory, masks.memory_pad_mask, masks.memory_attn_mask};
-        return cross_cache ? cross_attn.forward_step(in, *cross_cache).context : cross_attn.forward(in).context;
+        return cross_cache ? cross_attn.forward_step(in, *cross_cache).context
+                           : cross_attn.forward(in).context;
     };
     auto drop = [&](const Tensor<3>& z) { return dropout.forward(z); };
     if (norm_first) {
@@ -178,16 +177,16 @@ TransformerDecoderAutoregressiveCache TransformerDecoder::new_autoregressive_cac
         std::vector<MhaCache>(layers.size(), MhaCache::autoregressive_cross_attention()), std::nullopt};
 }
 
-Tensor<3> TransformerDecoder::forward_autoregressive_inference(const TransformerDecoderInput& input,
-                                                               TransformerDecoderAutoregressiveCache& cache) const {
+Tensor<3> TransformerDecoder::forward_autoregressive_inference(
+    const TransformerDecoderInput& input, TransformerDecoderAutoregressiveCache& cache) const {
     BURN_CHECK(!layers.empty(), "[TransformerDecoder] has no layers");
     const auto d = static_cast<int64_t>(layers[0].self_attn.d_model);
     check_model(input.target, "target", d, "TransformerDecoder");
     check_model(input.memory, "memory", d, "TransformerDecoder");
     if (cache.self_attn.size() != layers.size()) cache = new_autoregressive_cache();
     const int64_t seq = input.target.shape()[1], done = cache.len(), n = seq - done;
-    BURN_CHECK_KIND(n >= 0, shape, "[TransformerDecoder] the cache has seen ", done, " positions but the target has ",
-                    seq, "; start a new cache for a new sequence");
+    BURN_CHECK_KIND(n >= 0, shape, "[TransformerDecoder] the cache has seen ", done,
+                    " positions but the target has ", seq, "; start a new cache for a new sequence");
     if (n == 0 && cache.output) return *cache.output;
     TransformerDecoderInput step = input;
     step.target_attn_mask = new_rows(input.target_attn_mask, seq, done, n, "TransformerDecoder");

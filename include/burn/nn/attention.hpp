@@ -16,11 +16,11 @@
 namespace burn::nn {
 
 struct MhaInput {
-    Tensor<3> query{};                          // [batch, seq_q, d_model]
-    Tensor<3> key{};                            // [batch, seq_k, d_model]
-    Tensor<3> value{};                          // [batch, seq_k, d_model]
-    std::optional<Tensor<2, Bool>> pad_mask{};  // [batch, seq_k]: true = padding key (ignored)
-    std::optional<Tensor<3, Bool>> attn_mask{}; // [batch or 1, seq_q, seq_k]: true = query may not see key
+    Tensor<3> query{};                           // [batch, seq_q, d_model]
+    Tensor<3> key{};                             // [batch, seq_k, d_model]
+    Tensor<3> value{};                           // [batch, seq_k, d_model]
+    std::optional<Tensor<2, Bool>> pad_mask{};   // [batch, seq_k]: true = padding key (ignored)
+    std::optional<Tensor<3, Bool>> attn_mask{};  // [batch or 1, seq_q, seq_k]: true = query may not see key
 
     /// query = key = value = x
     static MhaInput self_attn(const Tensor<3>& x) { return MhaInput{x, x, x, std::nullopt, std::nullopt}; }
@@ -49,8 +49,8 @@ struct MhaCache {
     std::optional<Tensor<4>> key{};     // [batch, n_heads, seq_k so far, d_k]
     std::optional<Tensor<4>> value{};   // [batch, n_heads, seq_k so far, d_k]
     std::optional<Tensor<3>> output{};  // context rows returned so far by forward_cache
-    int64_t rows = 0;                 // query positions processed so far
-    bool cross = false;               // keys/values come from a fixed memory: projected once
+    int64_t rows = 0;                   // query positions processed so far
+    bool cross = false;                 // keys/values come from a fixed memory: projected once
 
     /// A cache for self-attention: each call appends the new positions' keys and values.
     static MhaCache autoregressive() { return MhaCache{}; }
@@ -126,7 +126,8 @@ struct GeneratePaddingMask {
     Tensor<2, Bool> mask{};   // [batch, seq] true at padding
 };
 /// Pads (or truncates to max_seq_length) token lists into one tensor and its padding mask.
-GeneratePaddingMask generate_padding_mask(int64_t pad_token, const std::vector<std::vector<int64_t>>& tokens_list,
+GeneratePaddingMask generate_padding_mask(int64_t pad_token,
+                                          const std::vector<std::vector<int64_t>>& tokens_list,
                                           std::optional<std::size_t> max_seq_length,
                                           const Device& device = Device());
 

@@ -22,8 +22,8 @@ struct LstmState {
 };
 
 struct Lstm {
-    Param<Tensor<2>> weight_ih;               // [4H, d_input]
-    Param<Tensor<2>> weight_hh;               // [4H, H]
+    Param<Tensor<2>> weight_ih;                 // [4H, d_input]
+    Param<Tensor<2>> weight_hh;                 // [4H, H]
     std::optional<Param<Tensor<1>>> bias_ih{};  // [4H]
     std::optional<Param<Tensor<1>>> bias_hh{};  // [4H]
     std::size_t d_hidden = 0;
@@ -34,8 +34,8 @@ struct Lstm {
     std::pair<Tensor<3>, LstmState<2>> forward(const Tensor<3>& input,
                                                const std::optional<LstmState<2>>& state = std::nullopt) const;
     /// The same, running from the last time step to the first (BiLstm's reverse direction).
-    std::pair<Tensor<3>, LstmState<2>> forward_reverse(const Tensor<3>& input,
-                                                       const std::optional<LstmState<2>>& state = std::nullopt) const;
+    std::pair<Tensor<3>, LstmState<2>> forward_reverse(
+        const Tensor<3>& input, const std::optional<LstmState<2>>& state = std::nullopt) const;
 
     BURN_MODULE(Lstm, weight_ih, weight_hh, bias_ih, bias_hh, d_hidden, batch_first)
 };
@@ -78,8 +78,8 @@ struct BiLstmConfig {
 /// GRU. reset_after = true is PyTorch's (and cuDNN's) form n = tanh(W_in x + b_in + r * (W_hn h + b_hn));
 /// false applies the reset gate before the hidden projection: n = tanh(W_in x + b_in + W_hn (r * h) + b_hn).
 struct Gru {
-    Param<Tensor<2>> weight_ih;               // [3H, d_input]
-    Param<Tensor<2>> weight_hh;               // [3H, H]
+    Param<Tensor<2>> weight_ih;                 // [3H, d_input]
+    Param<Tensor<2>> weight_hh;                 // [3H, H]
     std::optional<Param<Tensor<1>>> bias_ih{};  // [3H]
     std::optional<Param<Tensor<1>>> bias_hh{};  // [3H]
     std::size_t d_hidden = 0;

@@ -84,8 +84,8 @@ struct TransformerEncoderConfig {
     double layer_norm_eps = 1e-5;
     FeedForwardActivation activation = FeedForwardActivation::gelu;
     TransformerEncoder init(const Device& device = Device()) const;
-    BURN_CONFIG(TransformerEncoderConfig, d_model, d_ff, n_heads, n_layers, dropout, norm_first, quiet_softmax,
-                initializer, layer_norm_eps, activation)
+    BURN_CONFIG(TransformerEncoderConfig, d_model, d_ff, n_heads, n_layers, dropout, norm_first,
+                quiet_softmax, initializer, layer_norm_eps, activation)
 };
 
 struct TransformerDecoderInput {
@@ -130,10 +130,11 @@ struct TransformerDecoderLayer {
 
     /// x: the target rows to compute (all, or the new ones with caches); masks as in
     /// TransformerDecoderInput, attn masks restricted to those rows.
-    Tensor<3> forward(const Tensor<3>& x, const TransformerDecoderInput& masks, MhaCache* self_cache = nullptr,
-                      MhaCache* cross_cache = nullptr) const;
+    Tensor<3> forward(const Tensor<3>& x, const TransformerDecoderInput& masks,
+                      MhaCache* self_cache = nullptr, MhaCache* cross_cache = nullptr) const;
 
-    BURN_MODULE(TransformerDecoderLayer, cross_attn, self_attn, pwff, norm_1, norm_2, norm_3, dropout, norm_first)
+    BURN_MODULE(TransformerDecoderLayer, cross_attn, self_attn, pwff, norm_1, norm_2, norm_3, dropout,
+                norm_first)
 };
 
 struct TransformerDecoderAutoregressiveCache {
@@ -169,8 +170,8 @@ struct TransformerDecoderConfig {
     double layer_norm_eps = 1e-5;
     FeedForwardActivation activation = FeedForwardActivation::gelu;
     TransformerDecoder init(const Device& device = Device()) const;
-    BURN_CONFIG(TransformerDecoderConfig, d_model, d_ff, n_heads, n_layers, dropout, norm_first, quiet_softmax,
-                initializer, layer_norm_eps, activation)
+    BURN_CONFIG(TransformerDecoderConfig, d_model, d_ff, n_heads, n_layers, dropout, norm_first,
+                quiet_softmax, initializer, layer_norm_eps, activation)
 };
 
 }  // namespace burn::nn

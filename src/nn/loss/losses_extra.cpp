@@ -31,13 +31,15 @@ TensorAny detail::huber(const TensorAny& a, const TensorAny& b, double delta, co
 
 BinaryCrossEntropyLoss BinaryCrossEntropyLossConfig::init(const Device&) const {
     BURN_CHECK(!smoothing || (*smoothing >= 0.0 && *smoothing <= 1.0),
-               "[BinaryCrossEntropyLossConfig] smoothing must be in [0, 1], got ", smoothing ? *smoothing : 0.0);
+               "[BinaryCrossEntropyLossConfig] smoothing must be in [0, 1], got ",
+               smoothing ? *smoothing : 0.0);
     return BinaryCrossEntropyLoss{weights, smoothing, logits};
 }
 
 TensorAny BinaryCrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& targets) const {
     BURN_CHECK(x.defined() && targets.defined(), "[BinaryCrossEntropyLoss] got an undefined tensor");
-    BURN_CHECK_KIND(is_float(x.dtype()), dtype, "[BinaryCrossEntropyLoss] inputs must be Float, got ", x.dtype());
+    BURN_CHECK_KIND(is_float(x.dtype()), dtype, "[BinaryCrossEntropyLoss] inputs must be Float, got ",
+                    x.dtype());
     BURN_CHECK_KIND(x.shape() == targets.shape(), shape, "[BinaryCrossEntropyLoss] inputs ", x.shape(),
                     " and targets ", targets.shape(), " differ in shape");
     TensorAny t = cast(targets, x.dtype());
@@ -56,15 +58,18 @@ TensorAny BinaryCrossEntropyLoss::forward_any(const TensorAny& x, const TensorAn
         const auto n = static_cast<int64_t>(weights->size());
         TensorAny w = cast(from_data(TensorData(*weights), x.device()), x.dtype());
         if (x.rank() == 1) {
-            BURN_CHECK_KIND(n == 2, shape, "[BinaryCrossEntropyLoss] [batch] inputs need 2 weights (class 0 and 1), "
-                            "got ", n);
+            BURN_CHECK_KIND(n == 2, shape,
+                            "[BinaryCrossEntropyLoss] [batch] inputs need 2 weights (class 0 and 1), "
+                            "got ",
+                            n);
             // w0 (1 - t) + w1 t: the class weight for 0/1 targets, interpolated for soft ones.
             TensorAny tc = cast(targets, x.dtype());
             TensorAny w0 = narrow(w, 0, 0, 1), w1 = narrow(w, 0, 1, 1);
             w = add(mul(rsub_scalar(tc, 1.0), w0), mul(tc, w1));
         } else {
-            BURN_CHECK_KIND(n == x.shape().back(), shape, "[BinaryCrossEntropyLoss] ", n, " weights for inputs ",
-                            x.shape(), "; give one per class (the last dim, ", x.shape().back(), ")");
+            BURN_CHECK_KIND(n == x.shape().back(), shape, "[BinaryCrossEntropyLoss] ", n,
+                            " weights for inputs ", x.shape(), "; give one per class (the last dim, ",
+                            x.shape().back(), ")");
             Dims s = Dims::filled(x.rank(), 1);
             s[x.rank() - 1] = n;
             w = reshape(w, s);
@@ -109,7 +114,8 @@ TensorAny KLDivLoss::forward_any(const TensorAny& p, const TensorAny& t) const {
     detail::check_pair(p, t, "KLDivLoss");
     if (log_target) return mul(exp(t), sub(t, p));
     // t (log t - p), with log t clamped so that t = 0 gives 0 (PyTorch's xlogy).
-    TensorAny log_t = log(clamp(t, std::numeric_limits<float>::min(), std::numeric_limits<double>::infinity()));
+    TensorAny log_t =
+        log(clamp(t, std::numeric_limits<float>::min(), std::numeric_limits<double>::infinity()));
     return mul(t, sub(std::move(log_t), p));
 }
 
@@ -123,7 +129,8 @@ CosineEmbeddingLoss CosineEmbeddingLossConfig::init() const {
 
 TensorAny CosineEmbeddingLoss::forward_any(const TensorAny& a, const TensorAny& b, const TensorAny& y) const {
     detail::check_pair(a, b, "CosineEmbeddingLoss");
-    BURN_CHECK_KIND(a.rank() == 2, shape, "[CosineEmbeddingLoss] inputs ", a.shape(), " must be [batch, dim]");
+    BURN_CHECK_KIND(a.rank() == 2, shape, "[CosineEmbeddingLoss] inputs ", a.shape(),
+                    " must be [batch, dim]");
     BURN_CHECK_KIND(y.rank() == 1 && y.shape()[0] == a.shape()[0], shape, "[CosineEmbeddingLoss] target ",
                     y.shape(), " must be [batch] = [", a.shape()[0], "]");
     constexpr double eps = 1e-12;
