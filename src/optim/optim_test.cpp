@@ -233,13 +233,18 @@ TEST(Optim, RecordsAreNamedAndValidated) {
     EXPECT_THROW(opt.load_record(bad), Error);
     EXPECT_EQ(opt.to_record().tensors.size(), 3u) << "a rejected record leaves the state as it was";
 
-    // A record whose shapes do not fit the parameters (saved for another model) is caught at the step.
-    optim::OptimizerRecord other;
-    other.tensors[id + ".exp_avg"] = ops::full({2}, 0.0, DType::f64, Device());
+    // A record whose shapes do not fit the parameters (saved for another model) is caught at the step,
+    // before any state changes (the weight, first in order, fits; the bias does not).
+    optim::OptimizerRecord other = record;
+    other.tensors[std::to_string(model.bias.id().value()) + ".exp_avg"] =
+        ops::full({2}, 0.0, DType::f64, Device());
     opt.load_record(other);
     optim::GradientsParams g2;
     g2.set(model.weight.id(), ops::full({3, 4}, 0.5, DType::f64, Device()));
+    g2.set(model.bias.id(), ops::full({5}, 0.5, DType::f64, Device()));
     EXPECT_THROW(model = opt.step(0.01, std::move(model), g2), ShapeError);
+    EXPECT_EQ(opt.to_record().scalars, record.scalars) << "the weight's state did not advance";
+    EXPECT_EQ(g2.size(), 2u) << "no gradient was consumed";
 }
 
 TEST(Optim, StateFollowsTheParametersDeviceAndDtype) {

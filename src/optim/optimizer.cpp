@@ -36,13 +36,19 @@ const GroupSettings* Optimizer::group_of(const std::string& path) const {
 
 namespace {
 
-// The state follows its parameter: same device and dtype; a shape mismatch means a foreign record.
-void align_state(ParamState& state, const TensorAny& param, ParamId id, const char* rule) {
+// A state tensor of another shape than its parameter comes from a record of another model.
+void check_state(const ParamState& state, const Dims& shape, ParamId id, const char* rule) {
+    for (const auto& [name, t] : state.tensors)
+        BURN_CHECK_KIND(!t.defined() || t.shape() == shape, shape, "[Optimizer::step] ", rule, " state '",
+                        name, "' of parameter ", id, " has shape ", t.shape(),
+                        " but the parameter has shape ", shape,
+                        "; was the optimizer record saved for another model?");
+}
+
+// The state follows its parameter: same device and dtype.
+void align_state(ParamState& state, const TensorAny& param) {
     for (auto& [name, t] : state.tensors) {
         if (!t.defined()) continue;
-        BURN_CHECK_KIND(t.shape() == param.shape(), shape, "[Optimizer::step] ", rule, " state '", name,
-                        "' of parameter ", id, " has shape ", t.shape(), " but the parameter has shape ",
-                        param.shape(), "; was the optimizer record saved for another model?");
         if (t.device() != param.device()) t = ops::to_device(std::move(t), param.device());
         if (t.dtype() != param.dtype()) t = ops::cast(std::move(t), param.dtype());
     }
@@ -59,7 +65,7 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
     for (const auto& s : slots) ids.push_back(s.id);
     grads.check_belongs(ids, "Optimizer::step");
 
-    // Validate every gradient before consuming any.
+    // Validate every gradient and state before consuming or changing any.
     std::vector<Slot*> active;
     for (auto& s : slots) {
         if (!s.trainable) continue;
@@ -71,6 +77,8 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         BURN_CHECK_KIND(is_float(it->second.dtype()), dtype, "[Optimizer::step] ", name,
                         ": gradient of parameter '", s.path, "' is ", it->second.dtype(),
                         ", not a float dtype");
+        auto state = states_.find(s.id.value());
+        if (state != states_.end()) check_state(state->second, s.value.shape(), s.id, name);
         active.push_back(&s);
     }
 
@@ -93,7 +101,7 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         double plr = group ? lr * group->lr_factor : lr;
         double wd = group && group->weight_decay ? *group->weight_decay : rule_->weight_decay();
         ParamState& state = states_[s.id.value()];
-        align_state(state, inner[i], s.id, name);
+        align_state(state, inner[i]);
         TensorAny updated = rule_->step(plr, wd, inner[i], std::move(gs[i]), state);
         s.updated = ops::to_device(std::move(updated), s.value.device());
     }

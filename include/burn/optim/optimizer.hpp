@@ -86,7 +86,8 @@ class Optimizer {
     /// Updates every trainable parameter that has a gradient and returns the module; consumes those
     /// gradients from grads. Frozen parameters (require_grad false) and parameters without a
     /// gradient are left as they are, and get no state. Throws, before changing anything, when lr is
-    /// not a finite non-negative number or grads holds gradients of parameters the module does not have.
+    /// not a finite non-negative number, grads holds gradients of parameters the module does not have,
+    /// or a gradient or a loaded state tensor does not have its parameter's shape.
     template <class M>
     M step(double lr, M module, GradientsParams& grads) {
         std::vector<Slot> slots;
