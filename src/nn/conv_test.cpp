@@ -2,6 +2,7 @@
 // weight and bias, in f64 and f32), plus configs, initialisation, padding resolution and errors.
 #include <gtest/gtest.h>
 
+#include "backends/cpu/gemm.hpp"
 #include "nn/nn_test_util.hpp"
 
 namespace burn::nn {
@@ -239,6 +240,37 @@ TEST(ConvLayers, NonContiguousInputs) {
     auto a = ops::into_data(ops::conv2d(x, w, std::nullopt, o));
     auto b = ops::into_data(ops::conv2d(xt, wf, std::nullopt, o));
     EXPECT_TRUE(a == b);
+}
+
+TEST(ConvLayers, EveryInstructionSetVariantMatches) {
+    // im2col / col2im and the max pool have AVX2 and AVX-512 variants picked with the GEMM's; the
+    // baseline and AVX2 paths must give what the fixtures hold too (on CPUs that have them).
+    const Device ad = Device::cpu().autodiff();
+    const cpu::GemmIsa saved = cpu::gemm_isa();
+    for (cpu::GemmIsa isa : {cpu::GemmIsa::generic, cpu::GemmIsa::avx2}) {
+        if (cpu::set_gemm_isa(isa) != isa) continue;
+        for (const Fixture& f : load_fixtures("conv")) {
+            if (f.op != "conv2d" || f.is("padding", "same")) continue;
+            auto c = Conv2dConfig{{static_cast<std::size_t>(f.shape("w")[1] * f.args.at("groups").as_int64()),
+                                   static_cast<std::size_t>(f.shape("w")[0])},
+                                  {static_cast<std::size_t>(f.shape("w")[2]), static_cast<std::size_t>(f.shape("w")[3])}};
+            c.stride = two(f.sizes("stride"));
+            c.dilation = two(f.sizes("dilation"));
+            c.groups = static_cast<std::size_t>(f.args.at("groups").as_int64());
+            c.padding = Explicit2d{f.sizes("padding")[0], f.sizes("padding")[1]};
+            c.bias = f.has("b");
+            check_layer<Conv2d, 4>(c.init(ad), f, DType::f64, ad);
+        }
+        for (const Fixture& f : load_fixtures("pool")) {
+            if (f.op != "max_pool2d") continue;
+            auto [v, i] = ops::max_pool2d_with_indices(f.tensor("x", DType::f64, Device::cpu()), two(f.sizes("kernel_size")),
+                                                       two(f.sizes("stride")), two(f.sizes("padding")),
+                                                       two(f.sizes("dilation")), f.flag("ceil_mode"));
+            expect_close(v, f, "y", DType::f64);
+            EXPECT_EQ(ops::into_data(ops::cast(i, DType::f64)).to_vec<double>(), f.values("indices"));
+        }
+    }
+    cpu::set_gemm_isa(saved);
 }
 
 TEST(ConvLayers, EmptyBatch) {

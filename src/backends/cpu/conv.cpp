@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
 
 namespace burn::cpu {
@@ -66,74 +67,175 @@ inline void valid_range(int64_t out, int64_t in, int64_t s, int64_t p, int64_t k
     if (hi < lo) hi = lo;
 }
 
+// Rows here are short (an image row): GCC would turn the copy and zero loops into memcpy / memset
+// calls whose overhead exceeds the work, so they stay (vectorised) loops, inlined into variants
+// compiled for AVX2 and AVX-512 (picked at run time with the GEMM's instruction set).
+#if defined(__GNUC__) && !defined(__clang__)
+#define BURN_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define BURN_NO_MEMCPY
+#endif
+#if defined(__GNUC__)
+#define BURN_INLINE_LOOPS __attribute__((always_inline)) inline
+#else
+#define BURN_INLINE_LOOPS inline
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#define BURN_CONV_X86 1
+#define BURN_CONV_AVX2 __attribute__((target("avx2,fma")))
+#define BURN_CONV_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")))
+#else
+#define BURN_CONV_X86 0
+#endif
+
+/// The output ranges along each spatial dim whose tap (k0, k1, k2) reads inside the input.
+struct Taps {
+    int64_t lo[3], hi[3], shift;
+};
+
+inline Taps taps_of(const Geo& g, int64_t k0, int64_t k1, int64_t k2) {
+    Taps t;
+    const int64_t k[3] = {k0, k1, k2};
+    for (int i = 0; i < 3; ++i) valid_range(g.out[i], g.in[i], g.stride[i], g.pad[i], k[i], g.dil[i], t.lo[i], t.hi[i]);
+    t.shift = k2 * g.dil[2] - g.pad[2];
+    return t;
+}
+
 /// col rows [Kg] x columns [L] (row stride ld) from channels c0..c0+cg of one image x [C, in_vol].
 template <class T>
-void im2col(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {
-    const int64_t o1 = g.out[1], o2 = g.out[2];
+BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t c0, T* __restrict col, int64_t ld) {
+    const int64_t o1 = g.out[1], o2 = g.out[2], s2 = g.stride[2];
+    const bool block = g.stride[1] == 1 && s2 == 1 && g.in[2] == o2;
     for (int64_t c = 0; c < g.cg; ++c) {
         const T* xc = x + (c0 + c) * g.in_vol;
+        int64_t row = c * g.k_vol;
         for (int64_t k0 = 0; k0 < g.k[0]; ++k0)
             for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
-                for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
-                    const int64_t row = ((c * g.k[0] + k0) * g.k[1] + k1) * g.k[2] + k2;
+                for (int64_t k2 = 0; k2 < g.k[2]; ++k2, ++row) {
                     T* dst = col + row * ld;
-                    int64_t lo, hi;
-                    valid_range(o2, g.in[2], g.stride[2], g.pad[2], k2, g.dil[2], lo, hi);
-                    const int64_t shift = k2 * g.dil[2] - g.pad[2];
+                    const Taps t = taps_of(g, k0, k1, k2);
+                    const int64_t lo = t.lo[2], hi = t.hi[2];
                     for (int64_t a = 0; a < g.out[0]; ++a) {
+                        T* plane = dst + a * o1 * o2;
+                        if (a < t.lo[0] || a >= t.hi[0]) {
+                            std::fill(plane, plane + o1 * o2, T(0));
+                            continue;
+                        }
                         const int64_t i0 = a * g.stride[0] - g.pad[0] + k0 * g.dil[0];
-                        for (int64_t b = 0; b < o1; ++b) {
-                            T* d = dst + (a * o1 + b) * o2;
+                        std::fill(plane, plane + t.lo[1] * o2, T(0));
+                        const int64_t rows = t.hi[1] - t.lo[1];
+                        if (block && rows > 0 && hi > lo) {
+                            // Rows follow each other in the input too: one copy, then zero the borders.
+                            T* d = plane + t.lo[1] * o2;
+                            const int64_t i1 = t.lo[1] - g.pad[1] + k1 * g.dil[1];
+                            const T* src = xc + (i0 * g.in[1] + i1) * g.in[2] + t.shift;
+                            std::memcpy(d + lo, src + lo, static_cast<std::size_t>((rows - 1) * o2 + hi - lo) * sizeof(T));
+                            for (int64_t r = 0; r < rows; ++r) {
+                                for (int64_t e = 0; e < lo; ++e) d[r * o2 + e] = T(0);
+                                for (int64_t e = hi; e < o2; ++e) d[r * o2 + e] = T(0);
+                            }
+                        } else {
+                            for (int64_t b = t.lo[1]; b < t.hi[1]; ++b) {
+                                T* d = plane + b * o2;
+                                const int64_t i1 = b * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+                                const T* src = xc + (i0 * g.in[1] + i1) * g.in[2] + t.shift;
+                                for (int64_t e = 0; e < lo; ++e) d[e] = T(0);
+                                if (s2 == 1) {
+                                    for (int64_t e = lo; e < hi; ++e) d[e] = src[e];
+                                } else {
+                                    for (int64_t e = lo; e < hi; ++e) d[e] = src[e * s2];
+                                }
+                                for (int64_t e = hi; e < o2; ++e) d[e] = T(0);
+                            }
+                        }
+                        std::fill(plane + t.hi[1] * o2, plane + o1 * o2, T(0));
+                    }
+                }
+    }
+}
+
+/// Adds col rows [Kg] x [L] back into channels c0..c0+cg of one image dx [C, in_vol]. col is scratch:
+/// the entries that fall outside the input are zeroed on the way.
+template <class T>
+BURN_INLINE_LOOPS void col2im_impl(T* __restrict col, const Geo& g, int64_t c0, T* __restrict dx) {
+    const int64_t o1 = g.out[1], o2 = g.out[2], s2 = g.stride[2], ld = g.out_vol;
+    const bool block = g.stride[1] == 1 && s2 == 1 && g.in[2] == o2;
+    for (int64_t c = 0; c < g.cg; ++c) {
+        T* xc = dx + (c0 + c) * g.in_vol;
+        int64_t row = c * g.k_vol;
+        for (int64_t k0 = 0; k0 < g.k[0]; ++k0)
+            for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
+                for (int64_t k2 = 0; k2 < g.k[2]; ++k2, ++row) {
+                    T* src = col + row * ld;
+                    const Taps t = taps_of(g, k0, k1, k2);
+                    const int64_t lo = t.lo[2], hi = t.hi[2], rows = t.hi[1] - t.lo[1];
+                    for (int64_t a = t.lo[0]; a < t.hi[0]; ++a) {
+                        const int64_t i0 = a * g.stride[0] - g.pad[0] + k0 * g.dil[0];
+                        if (block && rows > 0 && hi > lo) {
+                            // One long add over the rows; the columns outside the input add zeros.
+                            T* s = src + (a * o1 + t.lo[1]) * o2;
+                            for (int64_t r = 0; r < rows; ++r) {
+                                for (int64_t e = 0; e < lo; ++e) s[r * o2 + e] = T(0);
+                                for (int64_t e = hi; e < o2; ++e) s[r * o2 + e] = T(0);
+                            }
+                            const int64_t i1 = t.lo[1] - g.pad[1] + k1 * g.dil[1];
+                            T* d = xc + (i0 * g.in[1] + i1) * g.in[2] + t.shift;
+                            const int64_t end = (rows - 1) * o2 + hi;
+                            for (int64_t e = lo; e < end; ++e) d[e] += s[e];
+                            continue;
+                        }
+                        for (int64_t b = t.lo[1]; b < t.hi[1]; ++b) {
                             const int64_t i1 = b * g.stride[1] - g.pad[1] + k1 * g.dil[1];
-                            if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
-                                std::fill(d, d + o2, T(0));
-                                continue;
-                            }
-                            const T* src = xc + (i0 * g.in[1] + i1) * g.in[2] + shift;
-                            std::fill(d, d + lo, T(0));
-                            if (g.stride[2] == 1) {
-                                if (hi > lo) std::memcpy(d + lo, src + lo, static_cast<std::size_t>(hi - lo) * sizeof(T));
+                            const T* s = src + (a * o1 + b) * o2;
+                            T* d = xc + (i0 * g.in[1] + i1) * g.in[2] + t.shift;
+                            if (s2 == 1) {
+                                for (int64_t e = lo; e < hi; ++e) d[e] += s[e];
                             } else {
-                                for (int64_t e = lo; e < hi; ++e) d[e] = src[e * g.stride[2]];
+                                for (int64_t e = lo; e < hi; ++e) d[e * s2] += s[e];
                             }
-                            std::fill(d + hi, d + o2, T(0));
                         }
                     }
                 }
     }
 }
 
-/// Adds col rows [Kg] x [L] back into channels c0..c0+cg of one image dx [C, in_vol].
-template <class T>
-void col2im(const T* col, const Geo& g, int64_t c0, T* dx) {
-    const int64_t o1 = g.out[1], o2 = g.out[2], ld = g.out_vol;
-    for (int64_t c = 0; c < g.cg; ++c) {
-        T* xc = dx + (c0 + c) * g.in_vol;
-        for (int64_t k0 = 0; k0 < g.k[0]; ++k0)
-            for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
-                for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
-                    const int64_t row = ((c * g.k[0] + k0) * g.k[1] + k1) * g.k[2] + k2;
-                    const T* src = col + row * ld;
-                    int64_t lo, hi;
-                    valid_range(o2, g.in[2], g.stride[2], g.pad[2], k2, g.dil[2], lo, hi);
-                    const int64_t shift = k2 * g.dil[2] - g.pad[2];
-                    for (int64_t a = 0; a < g.out[0]; ++a) {
-                        const int64_t i0 = a * g.stride[0] - g.pad[0] + k0 * g.dil[0];
-                        if (i0 < 0 || i0 >= g.in[0]) continue;
-                        for (int64_t b = 0; b < o1; ++b) {
-                            const int64_t i1 = b * g.stride[1] - g.pad[1] + k1 * g.dil[1];
-                            if (i1 < 0 || i1 >= g.in[1]) continue;
-                            const T* s = src + (a * o1 + b) * o2;
-                            T* d = xc + (i0 * g.in[1] + i1) * g.in[2] + shift;
-                            if (g.stride[2] == 1) {
-                                for (int64_t e = lo; e < hi; ++e) d[e] += s[e];
-                            } else {
-                                for (int64_t e = lo; e < hi; ++e) d[e * g.stride[2]] += s[e];
-                            }
-                        }
-                    }
-                }
+#define BURN_CONV_VARIANTS(ATTR, SUFFIX)                                                                \
+    template <class T>                                                                                  \
+    ATTR BURN_NO_MEMCPY void im2col_##SUFFIX(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {               \
+        im2col_impl<T>(x, g, c0, col, ld);                                                              \
+    }                                                                                                   \
+    template <class T>                                                                                  \
+    ATTR BURN_NO_MEMCPY void col2im_##SUFFIX(T* col, const Geo& g, int64_t c0, T* dx) {                          \
+        col2im_impl<T>(col, g, c0, dx);                                                                 \
     }
+BURN_CONV_VARIANTS(, base)
+#if BURN_CONV_X86
+BURN_CONV_VARIANTS(BURN_CONV_AVX2, avx2)
+BURN_CONV_VARIANTS(BURN_CONV_AVX512, avx512)
+#endif
+
+template <class T>
+void im2col(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {
+#if BURN_CONV_X86
+    switch (gemm_isa()) {
+        case GemmIsa::avx512: return im2col_avx512<T>(x, g, c0, col, ld);
+        case GemmIsa::avx2: return im2col_avx2<T>(x, g, c0, col, ld);
+        default: break;
+    }
+#endif
+    im2col_base<T>(x, g, c0, col, ld);
+}
+
+template <class T>
+void col2im(T* col, const Geo& g, int64_t c0, T* dx) {
+#if BURN_CONV_X86
+    switch (gemm_isa()) {
+        case GemmIsa::avx512: return col2im_avx512<T>(col, g, c0, dx);
+        case GemmIsa::avx2: return col2im_avx2<T>(col, g, c0, dx);
+        default: break;
+    }
+#endif
+    col2im_base<T>(col, g, c0, dx);
 }
 
 /// Runs fn(n) for every image: in parallel (serial GEMMs inside) when the built-in GEMM is used and
@@ -208,7 +310,7 @@ void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_
     T* gbuf = nn::scratch<T>(1, g.og * L * nb_max);
     T* tmp = nn::scratch<T>(2, g.og * g.kg);
     // Narrow outputs favour the transposed product (the GEMM's tile is wider in n than in m).
-    const bool transposed = g.kg < g.og;
+    const bool transposed = true;
     for (int64_t n = n0; n < n1; n += nb_max) {
         const int64_t nb = std::min(nb_max, n1 - n), K = nb * L;
         for (int64_t gi = 0; gi < g.groups; ++gi) {

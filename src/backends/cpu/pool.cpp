@@ -4,9 +4,23 @@
 // average's divisor counts the padding up to the padded edge when count_include_pad).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
+#include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
+
+#if defined(__GNUC__)
+#define BURN_POOL_INLINE __attribute__((always_inline)) inline
+#else
+#define BURN_POOL_INLINE inline
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#define BURN_POOL_X86 1
+#else
+#define BURN_POOL_X86 0
+#endif
 
 namespace burn::cpu {
 
@@ -21,41 +35,190 @@ Planes planes_of(const Dims& x, const Dims& y) { return {x[0] * x[1], x[2], x[3]
 /// Planes per parallel chunk: about 32K elements of work each.
 int64_t plane_grain(int64_t plane_size) { return std::max<int64_t>(1, kGrain / std::max<int64_t>(1, plane_size)); }
 
+/// The range [lo, hi) of outputs j whose position j * s - p + q * d lies in [0, n).
+inline void valid_cols(int64_t out, int64_t n, int64_t s, int64_t p, int64_t q, int64_t d, int64_t& lo, int64_t& hi) {
+    const int64_t first = p - q * d, last = n - 1 + p - q * d;
+    lo = first <= 0 ? 0 : (first + s - 1) / s;
+    hi = last < 0 ? 0 : std::min(out, last / s + 1);
+    if (hi < lo) hi = lo;
+}
+
+/// Per-call column geometry of a max pool: each output column's first valid input column, and per
+/// kernel column q the outputs [lo[q], hi[q]) whose tap q falls inside the input.
+struct MaxCols {
+    std::vector<int32_t> first;
+    std::vector<int64_t> lo, hi;
+};
+
+MaxCols max_cols(const Planes& p, const int64_t* a) {
+    const int64_t kw = a[1], sw = a[3], pw = a[5], dw = a[7];
+    MaxCols c;
+    for (int64_t j = 0; j < p.ow; ++j) {
+        int64_t w0 = j * sw - pw;
+        while (w0 < 0) w0 += dw;
+        c.first.push_back(static_cast<int32_t>(w0));
+    }
+    c.lo.resize(static_cast<std::size_t>(kw));
+    c.hi.resize(static_cast<std::size_t>(kw));
+    for (int64_t q = 0; q < kw; ++q)
+        valid_cols(p.ow, p.w, sw, pw, q, dw, c.lo[static_cast<std::size_t>(q)], c.hi[static_cast<std::size_t>(q)]);
+    return c;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BURN_POOL_VECEXT 1
 template <class T>
-void max_pool_forward(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
-    const auto& a = call.ints;
-    const int64_t kh = a[0], kw = a[1], sh = a[2], sw = a[3], ph = a[4], pw = a[5], dh = a[6], dw = a[7];
-    platform::parallel_for(p.planes, plane_grain(p.h * p.w), [&](int64_t b, int64_t e) {
-        for (int64_t pl = b; pl < e; ++pl) {
-            const T* xp = x + pl * p.h * p.w;
-            T* yp = y + pl * p.oh * p.ow;
-            int32_t* ip = ind + pl * p.oh * p.ow;
-            for (int64_t i = 0; i < p.oh; ++i) {
-                int64_t h0 = i * sh - ph;
-                const int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, p.h);
-                while (h0 < 0) h0 += dh;
-                for (int64_t j = 0; j < p.ow; ++j) {
-                    int64_t w0 = j * sw - pw;
-                    const int64_t w1 = std::min(w0 + (kw - 1) * dw + 1, p.w);
-                    while (w0 < 0) w0 += dw;
-                    int64_t best_i = h0 * p.w + w0;
-                    T best = -std::numeric_limits<T>::infinity();
-                    for (int64_t hh = h0; hh < h1; hh += dh) {
-                        const T* row = xp + hh * p.w;
-                        for (int64_t ww = w0; ww < w1; ww += dw) {
-                            const T v = row[ww];
-                            if (v > best || std::isnan(v)) {
-                                best = v;
-                                best_i = hh * p.w + ww;
-                            }
-                        }
-                    }
-                    yp[i * p.ow + j] = best;
-                    ip[i * p.ow + j] = static_cast<int32_t>(best_i);
+struct MaxLanes;
+template <>
+struct MaxLanes<float> {
+    typedef float v __attribute__((vector_size(32)));
+    typedef int32_t m __attribute__((vector_size(32)));
+};
+template <>
+struct MaxLanes<double> {
+    typedef double v __attribute__((vector_size(64)));
+    typedef int64_t m __attribute__((vector_size(64)));
+};
+#else
+#define BURN_POOL_VECEXT 0
+#endif
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define BURN_POOL_SHUFFLE 1
+#else
+#define BURN_POOL_SHUFFLE 0
+#endif
+
+/// One output row. The window's input rows are first copied into a scratch buffer with -inf where the
+/// padding is, wide enough for whole blocks of 8 outputs; each block then runs branch-free on vectors
+/// (the comparisons on real data are unpredictable, so branches would cost more than the work). The
+/// taps are visited in PyTorch's order (rows, then columns); a tap replaces the best value when it is
+/// larger or NaN. SW: the stride if it is 1 or 2, else 0.
+template <class T, int SW>
+BURN_POOL_INLINE void max_pool_row(const T* __restrict xp, T* __restrict yr, int32_t* __restrict ir, int64_t i,
+                                   const Planes& p, const int64_t* a, const MaxCols& c, T* __restrict buf,
+                                   int64_t wb) {
+    constexpr int64_t V = 8;
+    const int64_t kh = a[0], kw = a[1], sh = a[2], sw = SW ? SW : a[3], ph = a[4], pw = a[5], dh = a[6], dw = a[7];
+    const T ninf = -std::numeric_limits<T>::infinity();
+    int64_t h0 = i * sh - ph;
+    const int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, p.h);
+    while (h0 < 0) h0 += dh;
+    const auto row0 = static_cast<int32_t>(h0 * p.w);
+    int64_t rows = 0;
+    for (int64_t hh = h0; hh < h1; hh += dh, ++rows) {
+        T* b = buf + rows * wb;
+        const T* src = xp + hh * p.w;
+        for (int64_t x = 0; x < pw && x < wb; ++x) b[x] = ninf;
+        const int64_t n = std::min(p.w, wb - pw);
+        for (int64_t x = 0; x < n; ++x) b[pw + x] = src[x];
+        for (int64_t x = std::max<int64_t>(pw + n, 0); x < wb; ++x) b[x] = ninf;
+    }
+    for (int64_t j0 = 0; j0 < p.ow; j0 += V) {
+#if BURN_POOL_VECEXT
+        using VT = typename MaxLanes<T>::v;
+        using VI = typename MaxLanes<T>::m;
+        using I = std::remove_reference_t<decltype(VI{}[0])>;
+        VT best = VT{} + ninf;
+        VI idx, lane;
+        for (int64_t t = 0; t < V; ++t) {
+            idx[t] = static_cast<I>(row0 + c.first[static_cast<std::size_t>(std::min(j0 + t, p.ow - 1))]);
+            lane[t] = static_cast<I>(t * sw);
+        }
+        for (int64_t r = 0; r < rows; ++r) {
+            const int64_t hh = h0 + r * dh;
+            for (int64_t q = 0; q < kw; ++q) {
+                const T* src = buf + r * wb + j0 * sw + q * dw;
+                VT v;
+                if constexpr (SW == 1) {
+                    std::memcpy(&v, src, sizeof v);
+#if BURN_POOL_SHUFFLE
+                } else if constexpr (SW == 2) {
+                    VT lo, hi;  // the even elements of 2V consecutive ones
+                    std::memcpy(&lo, src, sizeof lo);
+                    std::memcpy(&hi, src + V, sizeof hi);
+                    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+#endif
+                } else {
+                    for (int64_t t = 0; t < V; ++t) v[t] = src[t * sw];
                 }
+                const VI take = (v > best) | (v != v);
+                best = take ? v : best;
+                idx = take ? lane + static_cast<I>(hh * p.w + j0 * sw + q * dw - pw) : idx;
             }
         }
+#else
+        T best[V];
+        int32_t idx[V];
+        for (int64_t t = 0; t < V; ++t) {
+            best[t] = ninf;
+            idx[t] = row0 + c.first[static_cast<std::size_t>(std::min(j0 + t, p.ow - 1))];
+        }
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t q = 0; q < kw; ++q) {
+                const T* src = buf + r * wb + j0 * sw + q * dw;
+                for (int64_t t = 0; t < V; ++t)
+                    if (src[t * sw] > best[t] || src[t * sw] != src[t * sw]) {
+                        best[t] = src[t * sw];
+                        idx[t] = static_cast<int32_t>((h0 + r * dh) * p.w + (j0 + t) * sw + q * dw - pw);
+                    }
+            }
+#endif
+        const int64_t n = std::min(V, p.ow - j0);
+        for (int64_t t = 0; t < n; ++t) {
+            yr[j0 + t] = best[t];
+            ir[j0 + t] = static_cast<int32_t>(idx[t]);
+        }
+    }
+}
+
+template <class T, int SW>
+BURN_POOL_INLINE void max_pool_range(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind,
+                                     const MaxCols& cols, int64_t wb, int64_t b, int64_t e) {
+    const int64_t* a = call.ints.data();
+    T* buf = nn::scratch<T>(3, a[0] * wb);
+    for (int64_t pl = b; pl < e; ++pl)
+        for (int64_t i = 0; i < p.oh; ++i)
+            max_pool_row<T, SW>(x + pl * p.h * p.w, y + (pl * p.oh + i) * p.ow, ind + (pl * p.oh + i) * p.ow, i, p,
+                                a, cols, buf, wb);
+}
+
+#define BURN_POOL_VARIANT(ATTR, SUFFIX)                                                                     \
+    template <class T, int SW>                                                                              \
+    ATTR void max_pool_range_##SUFFIX(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind, \
+                                      const MaxCols& cols, int64_t wb, int64_t b, int64_t e) {              \
+        max_pool_range<T, SW>(call, p, x, y, ind, cols, wb, b, e);                                          \
+    }
+BURN_POOL_VARIANT(, base)
+#if BURN_POOL_X86
+BURN_POOL_VARIANT(__attribute__((target("avx2,fma"))), avx2)
+BURN_POOL_VARIANT(__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))), avx512)
+#endif
+
+template <class T, int SW>
+void max_pool_planes(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
+    const int64_t* a = call.ints.data();
+    const MaxCols cols = max_cols(p, a);
+    // Room for whole blocks of 8 outputs (and the two-vector loads of stride 2).
+    const int64_t owp = (p.ow + 7) / 8 * 8, wb = (owp - 1) * a[3] + (a[1] - 1) * a[7] + 1 + 16;
+    platform::parallel_for(p.planes, plane_grain(p.h * p.w), [&](int64_t b, int64_t e) {
+#if BURN_POOL_X86
+        switch (gemm_isa()) {
+            case GemmIsa::avx512: return max_pool_range_avx512<T, SW>(call, p, x, y, ind, cols, wb, b, e);
+            case GemmIsa::avx2: return max_pool_range_avx2<T, SW>(call, p, x, y, ind, cols, wb, b, e);
+            default: break;
+        }
+#endif
+        max_pool_range_base<T, SW>(call, p, x, y, ind, cols, wb, b, e);
     });
+}
+
+template <class T>
+void max_pool_forward(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
+    switch (call.ints[3]) {
+        case 1: return max_pool_planes<T, 1>(call, p, x, y, ind);
+        case 2: return max_pool_planes<T, 2>(call, p, x, y, ind);
+        default: return max_pool_planes<T, 0>(call, p, x, y, ind);
+    }
 }
 
 TensorRefs max_pool2d_kernel(const OpCall& call, TensorRefs& in) {
