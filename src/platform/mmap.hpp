@@ -11,7 +11,7 @@
 namespace burn::platform {
 
 class MappedFile {
-public:
+  public:
     /// Maps path read-only. Throws burn::IoError "[op] cannot read '<path>': <reason>".
     static std::shared_ptr<const MappedFile> open(const std::filesystem::path& path, std::string_view op);
     ~MappedFile();
@@ -21,7 +21,7 @@ public:
     const uint8_t* data() const { return data_; }
     std::size_t size() const { return size_; }
 
-private:
+  private:
     MappedFile() = default;
     const uint8_t* data_ = nullptr;
     std::size_t size_ = 0;

@@ -13,15 +13,20 @@ struct Gates {
     std::vector<const char*> names;  // in PyTorch's row order
 };
 const Gates kLstm{{"input_gate", "forget_gate", "cell_gate", "output_gate"}};  // i, f, g, o
-const Gates kGru{{"reset_gate", "update_gate", "new_gate"}};                  // r, z, n
+const Gates kGru{{"reset_gate", "update_gate", "new_gate"}};                   // r, z, n
 const std::vector<const char*> kQkv{"query", "key", "value"};
 
 // PyTorch's submodule names and this project's (nn/transformer.hpp, nn/attention.hpp). On load an
 // alternative is used only when the resulting path exists in the module.
 const std::pair<const char*, const char*> kSegments[] = {
-    {"self_attn", "mha"},         {"multihead_attn", "cross_attn"}, {"linear1", "pwff.linear_inner"},
-    {"linear2", "pwff.linear_outer"}, {"norm1", "norm_1"},          {"norm2", "norm_2"},
-    {"norm3", "norm_3"},          {"out_proj", "output"},
+    {"self_attn", "mha"},
+    {"multihead_attn", "cross_attn"},
+    {"linear1", "pwff.linear_inner"},
+    {"linear2", "pwff.linear_outer"},
+    {"norm1", "norm_1"},
+    {"norm2", "norm_2"},
+    {"norm3", "norm_3"},
+    {"out_proj", "output"},
 };
 
 std::pair<std::string, std::string> split_last(const std::string& name) {
@@ -79,14 +84,15 @@ TensorEntry row_block(const TensorEntry& e, std::string name, int64_t i, int64_t
 }
 
 /// Splits e into targets along dim 0 when every target is a module path; reports what went wrong.
-bool split_into(const TensorEntry& e, const std::vector<std::string>& targets, const std::set<std::string>& paths,
-                std::vector<TensorEntry>& out, ApplyResult& report) {
+bool split_into(const TensorEntry& e, const std::vector<std::string>& targets,
+                const std::set<std::string>& paths, std::vector<TensorEntry>& out, ApplyResult& report) {
     for (const auto& t : targets)
         if (!paths.count(t)) return false;
     const auto n = static_cast<int64_t>(targets.size());
     if (e.shape.rank() < 1 || e.shape[0] % n != 0) {
         report.errors.push_back({e.name, "cannot split a tensor of shape " + e.shape.str() + " into " +
-                                             std::to_string(n) + " blocks for '" + targets.front() + "', ..."});
+                                             std::to_string(n) + " blocks for '" + targets.front() +
+                                             "', ..."});
         return true;
     }
     for (int64_t i = 0; i < n; ++i) out.push_back(row_block(e, targets[static_cast<std::size_t>(i)], i, n));
@@ -108,8 +114,8 @@ std::vector<std::string> recurrent_prefixes(const std::string& base, int layer, 
 }
 
 /// Rewrites one PyTorch entry under module prefix p (an alternative of its own prefix); true when done.
-bool adapt_entry(TensorEntry& e, const std::string& p, const std::string& leaf, const std::set<std::string>& paths,
-                 std::vector<TensorEntry>& out, ApplyResult& report) {
+bool adapt_entry(TensorEntry& e, const std::string& p, const std::string& leaf,
+                 const std::set<std::string>& paths, std::vector<TensorEntry>& out, ApplyResult& report) {
     static const std::regex kRecurrent("^(weight|bias)_(ih|hh)_l(\\d{1,4})(_reverse)?$");
     auto take = [&](std::string name) {
         e.name = std::move(name);
@@ -121,7 +127,8 @@ bool adapt_entry(TensorEntry& e, const std::string& p, const std::string& leaf, 
     if (leaf == "bias" && paths.count(join(p, "beta"))) return take(join(p, "beta"));
     if (leaf == "in_proj_weight" || leaf == "in_proj_bias") {
         std::vector<std::string> targets;
-        for (const char* q : kQkv) targets.push_back(join(join(p, q), leaf == "in_proj_weight" ? "weight" : "bias"));
+        for (const char* q : kQkv)
+            targets.push_back(join(join(p, q), leaf == "in_proj_weight" ? "weight" : "bias"));
         return split_into(e, targets, paths, out, report);
     }
     std::smatch m;
@@ -152,9 +159,9 @@ TensorEntry concat_rows(std::string name, const std::vector<TensorEntry>& parts)
     for (const auto& p : parts) {
         Dims a = p.shape, b = parts.front().shape;
         a[0] = b[0] = 0;
-        BURN_CHECK_KIND(p.dtype == out.dtype && a == b, shape, "[BurnToPytorchAdapter] cannot concatenate '", p.name,
-                        "' (", p.dtype, " ", p.shape, ") with '", parts.front().name, "' (", parts.front().dtype, " ",
-                        parts.front().shape, ") into '", out.name, "'");
+        BURN_CHECK_KIND(p.dtype == out.dtype && a == b, shape, "[BurnToPytorchAdapter] cannot concatenate '",
+                        p.name, "' (", p.dtype, " ", p.shape, ") with '", parts.front().name, "' (",
+                        parts.front().dtype, " ", parts.front().shape, ") into '", out.name, "'");
         out.shape[0] += p.shape[0];
         reads.push_back(p.read);
     }
@@ -200,10 +207,13 @@ std::string pytorch_segments(const std::string& name, const std::set<std::string
         std::string head = layer.empty() ? "" : layer + ".";
         if (name.compare(0, head.size(), head) != 0) continue;
         std::string rest = name.substr(head.size());
-        static const std::pair<const char*, const char*> kBack[] = {
-            {"mha.", "self_attn."},         {"cross_attn.", "multihead_attn."}, {"pwff.linear_inner.", "linear1."},
-            {"pwff.linear_outer.", "linear2."}, {"norm_1.", "norm1."},            {"norm_2.", "norm2."},
-            {"norm_3.", "norm3."}};
+        static const std::pair<const char*, const char*> kBack[] = {{"mha.", "self_attn."},
+                                                                    {"cross_attn.", "multihead_attn."},
+                                                                    {"pwff.linear_inner.", "linear1."},
+                                                                    {"pwff.linear_outer.", "linear2."},
+                                                                    {"norm_1.", "norm1."},
+                                                                    {"norm_2.", "norm2."},
+                                                                    {"norm_3.", "norm3."}};
         for (const auto& [from, to] : kBack) {
             std::string f = from;
             if (rest.compare(0, f.size(), f) == 0) return head + to + rest.substr(f.size());
@@ -218,10 +228,13 @@ std::vector<TensorEntry> Adapter::adapt_load(std::vector<TensorEntry> entries, c
                                              ApplyResult&) const {
     return entries;
 }
-std::vector<TensorEntry> Adapter::adapt_save(std::vector<TensorEntry> entries) const { return entries; }
+std::vector<TensorEntry> Adapter::adapt_save(std::vector<TensorEntry> entries) const {
+    return entries;
+}
 
 std::vector<TensorEntry> PytorchAdapter::adapt_load(std::vector<TensorEntry> entries,
-                                                    const std::set<std::string>& paths, ApplyResult& report) const {
+                                                    const std::set<std::string>& paths,
+                                                    ApplyResult& report) const {
     std::vector<TensorEntry> out;
     for (auto& e : entries) {
         if (paths.count(e.name)) {
@@ -287,8 +300,10 @@ std::vector<TensorEntry> BurnToPytorchAdapter::adapt_save(std::vector<TensorEntr
             const std::string p = m[1], ih = m[3] == "input" ? "ih" : "hh", param = m[4];
             for (const Gates* g : {&kLstm, &kGru}) {
                 std::vector<std::string> names;
-                for (const char* gate : g->names) names.push_back(join(join(join(p, gate), m[3].str() + "_transform"), param));
-                if (try_fuse(names, pytorch_segments(fused_recurrent_name(p, param, ih), transformer_layers))) break;
+                for (const char* gate : g->names)
+                    names.push_back(join(join(join(p, gate), m[3].str() + "_transform"), param));
+                if (try_fuse(names, pytorch_segments(fused_recurrent_name(p, param, ih), transformer_layers)))
+                    break;
             }
         } else if (last == "query" && (leaf == "weight" || leaf == "bias")) {
             std::vector<std::string> names;
@@ -328,7 +343,8 @@ std::vector<TensorEntry> BurnToPytorchAdapter::adapt_save(std::vector<TensorEntr
     return out;
 }
 
-std::vector<TensorEntry> ChainAdapter::adapt_load(std::vector<TensorEntry> entries, const std::set<std::string>& paths,
+std::vector<TensorEntry> ChainAdapter::adapt_load(std::vector<TensorEntry> entries,
+                                                  const std::set<std::string>& paths,
                                                   ApplyResult& report) const {
     for (const auto& a : adapters_) entries = a->adapt_load(std::move(entries), paths, report);
     return entries;

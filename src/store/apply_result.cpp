@@ -69,11 +69,13 @@ std::string ApplyResult::summary() const {
     }
     if (!prefix_hint.empty())
         os << "\n  hint: the file's names carry the prefix '" << prefix_hint
-           << "': PytorchStore::with_top_level_key or a KeyRemapper (\"^" << prefix_hint.substr(0, prefix_hint.size() - 1)
-           << "\\\\.\" -> \"\") removes it";
+           << "': PytorchStore::with_top_level_key or a KeyRemapper (\"^"
+           << prefix_hint.substr(0, prefix_hint.size() - 1) << "\\\\.\" -> \"\") removes it";
     return os.str();
 }
 
-std::ostream& operator<<(std::ostream& os, const ApplyResult& r) { return os << r.summary(); }
+std::ostream& operator<<(std::ostream& os, const ApplyResult& r) {
+    return os << r.summary();
+}
 
 }  // namespace burn::store

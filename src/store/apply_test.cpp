@@ -50,10 +50,10 @@ TEST(ApplyResult, FullLoadReportsEveryPath) {
     src.save_into(mem);
     auto r = dst.load_from(mem);
     EXPECT_TRUE(r.is_success());
-    EXPECT_EQ(r.applied, (std::vector<std::string>{"blocks.0.fc.weight", "blocks.0.fc.bias", "blocks.0.norm.gamma",
-                                                   "blocks.0.norm.beta", "blocks.1.fc.weight", "blocks.1.fc.bias",
-                                                   "blocks.1.norm.gamma", "blocks.1.norm.beta", "head.weight",
-                                                   "head.bias"}));
+    EXPECT_EQ(r.applied, (std::vector<std::string>{
+                             "blocks.0.fc.weight", "blocks.0.fc.bias", "blocks.0.norm.gamma",
+                             "blocks.0.norm.beta", "blocks.1.fc.weight", "blocks.1.fc.bias",
+                             "blocks.1.norm.gamma", "blocks.1.norm.beta", "head.weight", "head.bias"}));
     EXPECT_EQ(values(src), values(dst));
 }
 
@@ -73,7 +73,8 @@ TEST(ApplyResult, MissingIsAnErrorUnlessPartialAndChangesNothing) {
         ADD_FAILURE() << "a missing tensor must fail the load";
     } catch (const Error& e) {
         std::string msg = e.what();
-        EXPECT_NE(msg.find("missing: head.bias (did you mean 'head.bais' in the file?)"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("missing: head.bias (did you mean 'head.bais' in the file?)"), std::string::npos)
+            << msg;
         EXPECT_NE(msg.find("allow_partial(true)"), std::string::npos) << msg;
     }
     EXPECT_EQ(values(dst), before);
@@ -96,7 +97,8 @@ TEST(ApplyResult, ShapeMismatchIsAnErrorAndNothingIsApplied) {
     Net dst = make_net();
     auto before = values(dst);
     auto in = SafetensorsStore::from_bytes(file_of(t)).allow_partial(true);
-    expect_error([&] { dst.load_from(in); }, "head.weight: shape mismatch: the module expects [2, 4], the file has f32 [2, 6]");
+    expect_error([&] { dst.load_from(in); },
+                 "head.weight: shape mismatch: the module expects [2, 4], the file has f32 [2, 6]");
     EXPECT_EQ(values(dst), before);
 }
 
@@ -108,8 +110,9 @@ TEST(ApplyResult, FiltersSkipPaths) {
     auto in = SafetensorsStore::from_bytes(bytes).with_regex("^blocks\\.0\\.").with_full_path("head.bias");
     auto r = dst.load_from(in);
     EXPECT_TRUE(r.is_success()) << r;
-    EXPECT_EQ(r.applied, (std::vector<std::string>{"blocks.0.fc.weight", "blocks.0.fc.bias", "blocks.0.norm.gamma",
-                                                   "blocks.0.norm.beta", "head.bias"}));
+    EXPECT_EQ(r.applied,
+              (std::vector<std::string>{"blocks.0.fc.weight", "blocks.0.fc.bias", "blocks.0.norm.gamma",
+                                        "blocks.0.norm.beta", "head.bias"}));
     EXPECT_EQ(r.skipped.size(), 5u);
     EXPECT_TRUE(r.unused.empty());  // filtered-out tensors are skipped, not unused
     auto after = values(dst);
@@ -123,7 +126,8 @@ TEST(ApplyResult, FiltersSkipPaths) {
     // Saving with a filter writes only the matching tensors.
     auto mem = SafetensorsStore::in_memory().with_regex("^head\\.");
     src.save_into(mem);
-    EXPECT_EQ(SafetensorsStore::from_bytes(mem.bytes()).keys(), (std::vector<std::string>{"head.weight", "head.bias"}));
+    EXPECT_EQ(SafetensorsStore::from_bytes(mem.bytes()).keys(),
+              (std::vector<std::string>{"head.weight", "head.bias"}));
 }
 
 TEST(KeyRemapper, RegexWithCaptureGroups) {
@@ -136,7 +140,8 @@ TEST(KeyRemapper, RegexWithCaptureGroups) {
 
     Net src = make_net();
     std::map<std::string, TensorAny> renamed;
-    for (auto& [p, t] : named(src)) renamed["model." + std::regex_replace(p, std::regex("^blocks"), "layers")] = t;
+    for (auto& [p, t] : named(src))
+        renamed["model." + std::regex_replace(p, std::regex("^blocks"), "layers")] = t;
     Net dst = make_net();
     auto in = SafetensorsStore::from_bytes(file_of(renamed))
                   .with_key_remapping("^model\\.", "")
@@ -157,7 +162,8 @@ TEST(ApplyResult, SummaryHintsAtANestedPrefix) {
         ADD_FAILURE();
     } catch (const Error& e) {
         std::string msg = e.what();
-        EXPECT_NE(msg.find("missing: head.bias (did you mean 'state_dict.head.bias' in the file?)"), std::string::npos)
+        EXPECT_NE(msg.find("missing: head.bias (did you mean 'state_dict.head.bias' in the file?)"),
+                  std::string::npos)
             << msg;
         EXPECT_NE(msg.find("with_top_level_key"), std::string::npos) << msg;
     }
@@ -254,7 +260,8 @@ TEST(BurnToPytorchAdapter, FusesGatesAndRoundTrips) {
 
 TEST(PytorchAdapter, SplitErrorsAreReported) {
     std::map<std::string, TensorAny> t;
-    t["rnn.weight_ih_l0"] = ops::from_data(TensorData(std::vector<float>(21 * 3, 0.f), Dims{21, 3}), Device());
+    t["rnn.weight_ih_l0"] =
+        ops::from_data(TensorData(std::vector<float>(21 * 3, 0.f), Dims{21, 3}), Device());
     Seq dst = make_seq();
     auto in = SafetensorsStore::from_bytes(file_of(t)).allow_partial(true);
     expect_error([&] { dst.load_from(in); }, "cannot split a tensor of shape [21, 3] into 4 blocks");

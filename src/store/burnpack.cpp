@@ -55,7 +55,8 @@ const BurnpackStore::Source& BurnpackStore::source() {
         source_ = std::make_shared<Source>();
         source_->bytes = detail::view_file(path_, "BurnpackStore");
     }
-    if (!source_->contents) source_->contents = detail::parse_burnpack(source_->bytes.data, source_->bytes.size, opts_.limits);
+    if (!source_->contents)
+        source_->contents = detail::parse_burnpack(source_->bytes.data, source_->bytes.size, opts_.limits);
     return *source_;
 }
 
@@ -66,9 +67,13 @@ std::vector<uint8_t> BurnpackStore::bytes() const {
     return {s.begin(), s.end()};
 }
 
-std::map<std::string, std::string> BurnpackStore::read_metadata() { return source().contents->metadata; }
+std::map<std::string, std::string> BurnpackStore::read_metadata() {
+    return source().contents->metadata;
+}
 
-std::map<std::string, Scalar> BurnpackStore::read_scalars() { return source().contents->scalars; }
+std::map<std::string, Scalar> BurnpackStore::read_scalars() {
+    return source().contents->scalars;
+}
 
 std::vector<TensorInfo> BurnpackStore::tensors() {
     std::vector<TensorInfo> out;
@@ -86,8 +91,8 @@ std::vector<TensorEntry> BurnpackStore::read_entries() {
         e.shape = t.shape;
         e.param_id = t.param_id;
         e.read = [bytes = src.bytes, t] {
-            return detail::data_from_bytes(bytes.data + t.start, static_cast<std::size_t>(t.end - t.start), t.dtype,
-                                           t.shape);
+            return detail::data_from_bytes(bytes.data + t.start, static_cast<std::size_t>(t.end - t.start),
+                                           t.dtype, t.shape);
         };
         out.push_back(std::move(e));
     }
@@ -99,19 +104,23 @@ void BurnpackStore::write(std::vector<TensorEntry> entries, const std::map<std::
     std::string bytes = detail::write_burnpack(entries, scalars, metadata);
     if (in_memory_) {
         source_ = std::make_shared<Source>();
-        source_->bytes = detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end()));
+        source_->bytes =
+            detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end()));
         return;
     }
-    BURN_CHECK(!path_.empty(), "[BurnpackStore] this store reads bytes given to it and cannot save; use "
-                               "BurnpackStore::in_memory() or a path");
+    BURN_CHECK(!path_.empty(),
+               "[BurnpackStore] this store reads bytes given to it and cannot save; use "
+               "BurnpackStore::in_memory() or a path");
     std::error_code ec;
-    BURN_CHECK_KIND(overwrite_ || !std::filesystem::exists(path_, ec), io, "[BurnpackStore] '", path_.string(),
-                    "' exists and overwrite(false) was set");
+    BURN_CHECK_KIND(overwrite_ || !std::filesystem::exists(path_, ec), io, "[BurnpackStore] '",
+                    path_.string(), "' exists and overwrite(false) was set");
     platform::write_file_atomic(path_, bytes, "BurnpackStore");
     source_.reset();  // the next read sees the new file
 }
 
-void BurnpackStore::write_entries(std::vector<TensorEntry> entries) { write(std::move(entries), scalars_, metadata_); }
+void BurnpackStore::write_entries(std::vector<TensorEntry> entries) {
+    write(std::move(entries), scalars_, metadata_);
+}
 
 void BurnpackStore::save_record(const Record& record) {
     std::vector<TensorEntry> entries;

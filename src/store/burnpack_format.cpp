@@ -19,10 +19,14 @@ using nlohmann::ordered_json;
 
 const char* scalar_key(Scalar::Kind k) {
     switch (k) {
-        case Scalar::Kind::i64: return "i64";
-        case Scalar::Kind::u64: return "u64";
-        case Scalar::Kind::f64: return "f64";
-        case Scalar::Kind::boolean: return "bool";
+        case Scalar::Kind::i64:
+            return "i64";
+        case Scalar::Kind::u64:
+            return "u64";
+        case Scalar::Kind::f64:
+            return "f64";
+        case Scalar::Kind::boolean:
+            return "bool";
     }
     return "i64";
 }
@@ -34,7 +38,8 @@ Scalar parse_scalar(const std::string& name, const json& v) {
     if (type == "i64" && value.is_number_integer()) {
         if (value.is_number_unsigned()) {
             auto u = value.get<uint64_t>();
-            BURN_CHECK(u <= static_cast<uint64_t>(INT64_MAX), "[", kOp, "] scalar '", name, "' overflows i64");
+            BURN_CHECK(u <= static_cast<uint64_t>(INT64_MAX), "[", kOp, "] scalar '", name,
+                       "' overflows i64");
             return Scalar(static_cast<int64_t>(u));
         }
         return Scalar(value.get<int64_t>());
@@ -77,8 +82,8 @@ BurnpackTensor parse_tensor(const std::string& name, const json& t, uint64_t dat
     BURN_CHECK(off != t.end() && off->is_array() && off->size() == 2, "[", kOp, "] tensor '", name,
                "' has no data_offsets [start, end]");
     uint64_t start = get_u64((*off)[0], name, "data_offsets"), end = get_u64((*off)[1], name, "data_offsets");
-    BURN_CHECK(start <= end && end <= data_size, "[", kOp, "] tensor '", name, "' spans bytes [", start, ", ", end,
-               ") of a data section of ", data_size, " bytes (the file is truncated or corrupt)");
+    BURN_CHECK(start <= end && end <= data_size, "[", kOp, "] tensor '", name, "' spans bytes [", start, ", ",
+               end, ") of a data section of ", data_size, " bytes (the file is truncated or corrupt)");
     BURN_CHECK(end - start == nbytes, "[", kOp, "] tensor '", name, "' of shape ", out.shape, " and dtype ",
                out.dtype, " needs ", nbytes, " bytes but its range holds ", end - start);
     BURN_CHECK(start % kBurnpackAlignment == 0, "[", kOp, "] tensor '", name, "' starts at ", start,
@@ -93,34 +98,38 @@ BurnpackTensor parse_tensor(const std::string& name, const json& t, uint64_t dat
 }  // namespace
 
 BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Limits& limits) {
-    BURN_CHECK(size >= kHeaderBytes, "[", kOp, "] the file has ", size, " bytes, fewer than the ", kHeaderBytes,
-               "-byte header: it is truncated or not a Burnpack file");
+    BURN_CHECK(size >= kHeaderBytes, "[", kOp, "] the file has ", size, " bytes, fewer than the ",
+               kHeaderBytes, "-byte header: it is truncated or not a Burnpack file");
     BURN_CHECK(size <= limits.max_file_bytes, "[", kOp, "] the file has ", size, " bytes, over the limit of ",
                limits.max_file_bytes);
     uint32_t magic = read_le<uint32_t>(data);
     BURN_CHECK(magic == kBurnpackMagic, "[", kOp, "] not a Burnpack file: it starts with bytes 0x", std::hex,
                magic, " instead of the magic \"NRUB\" (0x4255524E)");
     uint16_t version = read_le<uint16_t>(data + 4);
-    BURN_CHECK(version == kBurnpackVersion, "[", kOp, "] Burnpack version ", version, " is not supported; this build reads version ",
-               kBurnpackVersion);
+    BURN_CHECK(version == kBurnpackVersion, "[", kOp, "] Burnpack version ", version,
+               " is not supported; this build reads version ", kBurnpackVersion);
     uint64_t meta_size = read_le<uint32_t>(data + 6);
     BURN_CHECK(meta_size <= limits.max_header_bytes, "[", kOp, "] metadata of ", meta_size,
                " bytes exceeds the limit of ", limits.max_header_bytes);
-    BURN_CHECK(kHeaderBytes + meta_size <= size, "[", kOp, "] metadata of ", meta_size, " bytes runs past the end of a ",
-               size, "-byte file (truncated)");
-    json meta = parse_untrusted(data + kHeaderBytes, meta_size, Syntax::cbor, limits.max_depth, kOp, "metadata");
+    BURN_CHECK(kHeaderBytes + meta_size <= size, "[", kOp, "] metadata of ", meta_size,
+               " bytes runs past the end of a ", size, "-byte file (truncated)");
+    json meta =
+        parse_untrusted(data + kHeaderBytes, meta_size, Syntax::cbor, limits.max_depth, kOp, "metadata");
     BURN_CHECK(meta.is_object(), "[", kOp, "] the metadata is not a CBOR map (the file is corrupt)");
 
     uint64_t data_start = align_up(kHeaderBytes + meta_size, kBurnpackAlignment);
     uint64_t data_size = size > data_start ? size - data_start : 0;
     BurnpackContents out;
     auto tensors = meta.find("tensors");
-    BURN_CHECK(tensors != meta.end() && tensors->is_object(), "[", kOp, "] the metadata has no 'tensors' map");
+    BURN_CHECK(tensors != meta.end() && tensors->is_object(), "[", kOp,
+               "] the metadata has no 'tensors' map");
     BURN_CHECK(tensors->size() <= limits.max_tensors, "[", kOp, "] the file declares ", tensors->size(),
                " tensors, over the limit of ", limits.max_tensors);
-    for (const auto& [name, t] : tensors->items()) out.tensors.push_back(parse_tensor(name, t, data_start, data_size, limits));
-    std::sort(out.tensors.begin(), out.tensors.end(),
-              [](const BurnpackTensor& a, const BurnpackTensor& b) { return a.start < b.start || (a.start == b.start && a.end < b.end); });
+    for (const auto& [name, t] : tensors->items())
+        out.tensors.push_back(parse_tensor(name, t, data_start, data_size, limits));
+    std::sort(out.tensors.begin(), out.tensors.end(), [](const BurnpackTensor& a, const BurnpackTensor& b) {
+        return a.start < b.start || (a.start == b.start && a.end < b.end);
+    });
     for (std::size_t i = 1; i < out.tensors.size(); ++i) {
         const auto &a = out.tensors[i - 1], &b = out.tensors[i];
         BURN_CHECK(a.end <= b.start || a.start == a.end || b.start == b.end, "[", kOp, "] tensors '", a.name,
@@ -140,7 +149,8 @@ BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Lim
     return out;
 }
 
-std::string write_burnpack(const std::vector<TensorEntry>& entries, const std::map<std::string, Scalar>& scalars,
+std::string write_burnpack(const std::vector<TensorEntry>& entries,
+                           const std::map<std::string, Scalar>& scalars,
                            const std::map<std::string, std::string>& metadata) {
     ordered_json tensors = ordered_json::object();
     uint64_t offset = 0;
@@ -169,15 +179,24 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries, const std::m
     for (const auto& [k, s] : scalars) {
         ordered_json v;
         switch (s.kind()) {
-            case Scalar::Kind::i64: v = s.as_i64(); break;
-            case Scalar::Kind::u64: v = s.as_u64(); break;
-            case Scalar::Kind::f64: v = s.as_f64(); break;
-            case Scalar::Kind::boolean: v = s.as_bool(); break;
+            case Scalar::Kind::i64:
+                v = s.as_i64();
+                break;
+            case Scalar::Kind::u64:
+                v = s.as_u64();
+                break;
+            case Scalar::Kind::f64:
+                v = s.as_f64();
+                break;
+            case Scalar::Kind::boolean:
+                v = s.as_bool();
+                break;
         }
         meta["scalars"][k] = ordered_json{{scalar_key(s.kind()), v}};
     }
     std::vector<uint8_t> cbor = ordered_json::to_cbor(meta);
-    BURN_CHECK(cbor.size() <= UINT32_MAX, "[", kOp, "] the metadata needs ", cbor.size(), " bytes, over the format's 4 GiB");
+    BURN_CHECK(cbor.size() <= UINT32_MAX, "[", kOp, "] the metadata needs ", cbor.size(),
+               " bytes, over the format's 4 GiB");
 
     std::string out;
     uint64_t data_start = align_up(kHeaderBytes + cbor.size(), kBurnpackAlignment);
@@ -190,8 +209,8 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries, const std::m
         out.resize(static_cast<std::size_t>(data_start + starts[i]), '\0');
         TensorData d = entries[i].read();
         BURN_CHECK(d.dtype() == entries[i].dtype && d.shape() == entries[i].shape, "[", kOp, "] tensor '",
-                   entries[i].name, "' was declared ", entries[i].dtype, " ", entries[i].shape, " but reads as ",
-                   d.dtype(), " ", d.shape());
+                   entries[i].name, "' was declared ", entries[i].dtype, " ", entries[i].shape,
+                   " but reads as ", d.dtype(), " ", d.shape());
         out.append(reinterpret_cast<const char*>(d.bytes().data()), d.bytes().size());
     }
     return out;

@@ -32,7 +32,8 @@ struct BurnpackContents {
 BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Limits& limits);
 
 /// The bytes of a Burnpack file holding entries (read one at a time), scalars and metadata.
-std::string write_burnpack(const std::vector<TensorEntry>& entries, const std::map<std::string, Scalar>& scalars,
+std::string write_burnpack(const std::vector<TensorEntry>& entries,
+                           const std::map<std::string, Scalar>& scalars,
                            const std::map<std::string, std::string>& metadata);
 
 }  // namespace burn::store::detail

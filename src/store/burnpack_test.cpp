@@ -32,11 +32,11 @@ AllDtypes random_module(uint32_t seed) {
     std::mt19937 rng(seed);
     Device d;
     auto t = [&](DType dt, Dims shape) { return ops::from_data(testing::random_data(dt, shape, rng), d); };
-    return AllDtypes{Tensor<2>(t(DType::f32, {3, 5})),       Tensor<1>(t(DType::f64, {7})),
-                     Tensor<3>(t(DType::f16, {2, 3, 4})),    Tensor<1>(t(DType::bf16, {9})),
-                     Tensor<1, Int>(t(DType::i64, {4})),     Tensor<2, Int>(t(DType::i32, {2, 2})),
-                     Tensor<1, Int>(t(DType::i16, {5})),     Tensor<1, Int>(t(DType::i8, {6})),
-                     Tensor<1, Int>(t(DType::u8, {300})),    Tensor<1, Bool>(t(DType::boolean, {11})),
+    return AllDtypes{Tensor<2>(t(DType::f32, {3, 5})),    Tensor<1>(t(DType::f64, {7})),
+                     Tensor<3>(t(DType::f16, {2, 3, 4})), Tensor<1>(t(DType::bf16, {9})),
+                     Tensor<1, Int>(t(DType::i64, {4})),  Tensor<2, Int>(t(DType::i32, {2, 2})),
+                     Tensor<1, Int>(t(DType::i16, {5})),  Tensor<1, Int>(t(DType::i8, {6})),
+                     Tensor<1, Int>(t(DType::u8, {300})), Tensor<1, Bool>(t(DType::boolean, {11})),
                      Tensor<2>(t(DType::f32, {0, 4}))};
 }
 
@@ -104,7 +104,10 @@ TEST(BurnpackStore, MetadataAndTypedScalars) {
     TempFile file("meta.bpk");
     BurnpackStore out(file.path);
     out.metadata("model", "mlp").metadata("epoch", "3");
-    out.scalar("step", int64_t{-42}).scalar("count", uint64_t{1} << 63).scalar("lr", 1e-3).scalar("done", true);
+    out.scalar("step", int64_t{-42})
+        .scalar("count", uint64_t{1} << 63)
+        .scalar("lr", 1e-3)
+        .scalar("done", true);
     random_module(7).save_into(out);
 
     BurnpackStore in(file.path);
@@ -125,8 +128,10 @@ TEST(BurnpackStore, MetadataAndTypedScalars) {
 TEST(BurnpackStore, RecordsForOptimizerState) {
     std::mt19937 rng(8);
     Record rec;
-    rec.tensors["state.17.moment_1"] = ops::from_data(testing::random_data(DType::f32, {4, 3}, rng), Device());
-    rec.tensors["state.17.moment_2"] = ops::from_data(testing::random_data(DType::bf16, {4, 3}, rng), Device());
+    rec.tensors["state.17.moment_1"] =
+        ops::from_data(testing::random_data(DType::f32, {4, 3}, rng), Device());
+    rec.tensors["state.17.moment_2"] =
+        ops::from_data(testing::random_data(DType::bf16, {4, 3}, rng), Device());
     rec.tensors["state.17.step"] = ops::from_data(testing::random_data(DType::i64, {1}, rng), Device());
     rec.scalars["scheduler.step"] = int64_t{1000};
     rec.scalars["scheduler.lr"] = 0.5;
@@ -166,7 +171,8 @@ TEST(BurnpackStore, FailedSaveLeavesTheOldFileIntact) {
     expect_error([&] { random_module(10).save_into(failing); }, "device went away");
     EXPECT_EQ(testing::read_bytes(file.path), before);
     for (const auto& f : std::filesystem::directory_iterator(file.path.parent_path()))
-        EXPECT_EQ(f.path().filename().string().find(".burn-store-" + std::to_string(::getpid()) + "-atomic.bpk.tmp"),
+        EXPECT_EQ(f.path().filename().string().find(".burn-store-" + std::to_string(::getpid()) +
+                                                    "-atomic.bpk.tmp"),
                   std::string::npos)
             << "temporary file left behind: " << f.path();
 
@@ -241,30 +247,39 @@ TEST(BurnpackStore, RejectsHostileFiles) {
 
     using J = nlohmann::json;
     expect_rejected(with_metadata(J::array()), "not a CBOR map");
-    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2, 2}, 0, 16)}}}}, 8), "truncated");
-    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2, 2}, 512, 528)}}}}), "truncated");
-    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2, 3}, 0, 16)}}}}), "needs 24 bytes");
-    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {1ull << 40, 1ull << 40}, 0, 16)}}}}),
-                    "overflows");
+    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2, 2}, 0, 16)}}}}, 8),
+                    "truncated");
+    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2, 2}, 512, 528)}}}}),
+                    "truncated");
+    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2, 3}, 0, 16)}}}}),
+                    "needs 24 bytes");
+    expect_rejected(
+        with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {1ull << 40, 1ull << 40}, 0, 16)}}}}),
+        "overflows");
     expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {1ull << 33}, 0, 16)}}}}),
                     "over the limit");
     expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2}, 20, 12)}}}}), "spans bytes");
-    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2}, 8, 16)}}}}), "256-byte boundary");
+    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {2}, 8, 16)}}}}),
+                    "256-byte boundary");
     expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("c64", {2}, 0, 8)}}}}), "c64");
-    expect_rejected(with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, 4)}}}}),
-                    "rank");
-    expect_rejected(with_metadata(J{{"tensors", {{"a", tensor_meta("f32", {64}, 0, 256)},
-                                                 {"b", tensor_meta("f32", {2}, 0, 8)}}}}),
-                    "overlap");
+    expect_rejected(
+        with_metadata(J{{"tensors", {{"w", tensor_meta("f32", {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, 4)}}}}),
+        "rank");
+    expect_rejected(
+        with_metadata(
+            J{{"tensors", {{"a", tensor_meta("f32", {64}, 0, 256)}, {"b", tensor_meta("f32", {2}, 0, 8)}}}}),
+        "overlap");
     expect_rejected(with_metadata(J{{"tensors", {{"w", {{"dtype", "f32"}}}}}}), "no shape");
-    expect_rejected(with_metadata(J{{"tensors", J::object()}, {"scalars", {{"s", {{"str", "x"}}}}}}), "scalar 's'");
+    expect_rejected(with_metadata(J{{"tensors", J::object()}, {"scalars", {{"s", {{"str", "x"}}}}}}),
+                    "scalar 's'");
     J deep = J::array();
     for (int i = 0; i < 300; ++i) deep = J::array({deep});
     expect_rejected(with_metadata(J{{"tensors", J::object()}, {"x", deep}}), "nesting deeper");
 
     Limits few;
     few.max_tensors = 1;
-    auto two = with_metadata(J{{"tensors", {{"a", tensor_meta("f32", {1}, 0, 4)}, {"b", tensor_meta("f32", {1}, 256, 260)}}}});
+    auto two = with_metadata(
+        J{{"tensors", {{"a", tensor_meta("f32", {1}, 0, 4)}, {"b", tensor_meta("f32", {1}, 256, 260)}}}});
     expect_error([&] { detail::parse_burnpack(two.data(), two.size(), few); }, "over the limit of 1");
 }
 
@@ -296,6 +311,36 @@ TEST(BurnpackStore, FuzzedFilesNeverCrash) {
         }
     }
     EXPECT_GT(parsed, 0);  // some mutations only touch tensor data and still parse
+}
+
+}  // namespace
+}  // namespace burn::store
+
+namespace burn::store {
+namespace {
+
+// tests/fixtures/store/dtypes.bpk was written by this version of the writer: ten 2x3 tensors of
+// every dtype filled from std::mt19937(5) (bool as rng() % 2), scalars and metadata. Reading it guards
+// the format against accidental changes.
+TEST(BurnpackStore, GoldenFileStillReads) {
+    auto rec = BurnpackStore(testing::fixture("dtypes.bpk")).load_record();
+    std::mt19937 rng(5);
+    const DType all[] = {DType::f32, DType::f64, DType::f16, DType::bf16, DType::i64,
+                         DType::i32, DType::i16, DType::i8,  DType::u8,   DType::boolean};
+    ASSERT_EQ(rec.tensors.size(), 10u);
+    for (DType d : all) {
+        std::vector<uint8_t> b(6 * size_of(d));
+        for (auto& x : b) x = static_cast<uint8_t>(d == DType::boolean ? rng() % 2 : rng());
+        const auto& t = rec.tensors.at(std::string(name(d)));
+        EXPECT_EQ(t.dtype(), d);
+        EXPECT_EQ(t.shape(), (Dims{2, 3}));
+        EXPECT_EQ(testing::bytes_of(t), b) << name(d);
+    }
+    EXPECT_EQ(rec.scalars.at("step"), Scalar(int64_t{7}));
+    EXPECT_EQ(rec.scalars.at("count"), Scalar(uint64_t{3}));
+    EXPECT_EQ(rec.scalars.at("lr"), Scalar(0.01));
+    EXPECT_EQ(rec.scalars.at("done"), Scalar(false));
+    EXPECT_EQ(rec.metadata.at("note"), "fixture");
 }
 
 }  // namespace

@@ -41,7 +41,9 @@ void append_le(std::string& out, T v) {
 }
 
 /// a * b, or false when it overflows uint64.
-inline bool mul_ok(uint64_t a, uint64_t b, uint64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+inline bool mul_ok(uint64_t a, uint64_t b, uint64_t& out) {
+    return !__builtin_mul_overflow(a, b, &out);
+}
 
 /// The byte count of a tensor of shape and dtype; throws "[op] tensor 'name': ..." when a dimension is
 /// negative, the rank exceeds kMaxRank, or the size overflows or exceeds limits.max_tensor_bytes.
@@ -54,6 +56,8 @@ Dims shape_from(const std::vector<int64_t>& dims, std::string_view op, const std
 TensorData data_from_bytes(const uint8_t* p, std::size_t n, DType dtype, const Dims& shape);
 
 /// Rounds up to a multiple of align (a power of two).
-inline uint64_t align_up(uint64_t x, uint64_t align) { return (x + align - 1) & ~(align - 1); }
+inline uint64_t align_up(uint64_t x, uint64_t align) {
+    return (x + align - 1) & ~(align - 1);
+}
 
 }  // namespace burn::store::detail

@@ -58,9 +58,16 @@ nlohmann::json parse_untrusted(const uint8_t* data, std::size_t size, Syntax syn
     if (!ok || !check.error.empty())
         BURN_THROW("[", op, "] corrupt ", what, ": ",
                    check.error.empty() ? std::string("unexpected structure") : check.error);
-    nlohmann::json doc = syntax == Syntax::json ? nlohmann::json::parse(data, end, nullptr, false)
-                                                : nlohmann::json::from_cbor(data, end, true, false);
-    if (doc.is_discarded()) BURN_THROW("[", op, "] corrupt ", what, ": it does not parse");
+    nlohmann::json doc;
+    std::string why = "it does not parse";
+    try {
+        doc = syntax == Syntax::json ? nlohmann::json::parse(data, end, nullptr, false)
+                                     : nlohmann::json::from_cbor(data, end, true, false);
+    } catch (const std::exception& e) {  // the DOM builder can throw (sizes) even without exceptions
+        doc = nlohmann::json(nlohmann::json::value_t::discarded);
+        why = e.what();
+    }
+    if (doc.is_discarded()) BURN_THROW("[", op, "] corrupt ", what, ": ", why);
     return doc;
 }
 

@@ -3,10 +3,9 @@
 // than the limit (nlohmann's CBOR reader recurses per level, so a deep file could exhaust the stack)
 // and converts every parse failure into a burn::Error.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace burn::store::detail {
 

@@ -19,14 +19,14 @@ struct StorageType {
     bool supported;
 };
 constexpr StorageType kStorageTypes[] = {
-    {"FloatStorage", DType::f32, 4, true},        {"DoubleStorage", DType::f64, 8, true},
-    {"HalfStorage", DType::f16, 2, true},         {"BFloat16Storage", DType::bf16, 2, true},
-    {"LongStorage", DType::i64, 8, true},         {"IntStorage", DType::i32, 4, true},
-    {"ShortStorage", DType::i16, 2, true},        {"CharStorage", DType::i8, 1, true},
-    {"ByteStorage", DType::u8, 1, true},          {"BoolStorage", DType::boolean, 1, true},
+    {"FloatStorage", DType::f32, 4, true},         {"DoubleStorage", DType::f64, 8, true},
+    {"HalfStorage", DType::f16, 2, true},          {"BFloat16Storage", DType::bf16, 2, true},
+    {"LongStorage", DType::i64, 8, true},          {"IntStorage", DType::i32, 4, true},
+    {"ShortStorage", DType::i16, 2, true},         {"CharStorage", DType::i8, 1, true},
+    {"ByteStorage", DType::u8, 1, true},           {"BoolStorage", DType::boolean, 1, true},
     {"ComplexFloatStorage", DType::f32, 8, false}, {"ComplexDoubleStorage", DType::f64, 16, false},
-    {"QInt8Storage", DType::i8, 1, false},        {"QUInt8Storage", DType::u8, 1, false},
-    {"QInt32Storage", DType::i32, 4, false},      {"QUInt4x2Storage", DType::u8, 1, false},
+    {"QInt8Storage", DType::i8, 1, false},         {"QUInt8Storage", DType::u8, 1, false},
+    {"QInt32Storage", DType::i32, 4, false},       {"QUInt4x2Storage", DType::u8, 1, false},
     {"QUInt2x4Storage", DType::u8, 1, false},
 };
 
@@ -46,7 +46,7 @@ constexpr GlobalName kGlobals[] = {
 };
 
 class Unpickler {
-public:
+  public:
     Unpickler(const uint8_t* data, std::size_t size, const Limits& limits)
         : p_(data), begin_(data), end_(data + size) {
         max_values_ = 64 * limits.max_tensors + (1u << 20);
@@ -66,7 +66,7 @@ public:
         return out;
     }
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& why) const {
         BURN_THROW("[", kOp, "] corrupt or unsupported pickle at byte ", (p_ - begin_), ": ", why);
     }
@@ -91,7 +91,8 @@ private:
         return s;
     }
     std::string line() {
-        const uint8_t* nl = static_cast<const uint8_t*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
+        const uint8_t* nl =
+            static_cast<const uint8_t*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
         if (!nl || nl - p_ > 1024) fail("a GLOBAL name is unterminated or too long");
         std::string s(reinterpret_cast<const char*>(p_), static_cast<std::size_t>(nl - p_));
         p_ = nl + 1;
@@ -99,7 +100,8 @@ private:
     }
 
     Value* make(Kind k) {
-        if (arena_.size() >= max_values_) fail("too many objects (over the limit derived from Limits::max_tensors)");
+        if (arena_.size() >= max_values_)
+            fail("too many objects (over the limit derived from Limits::max_tensors)");
         arena_.push_back(std::make_unique<Value>());
         arena_.back()->kind = k;
         return arena_.back().get();
@@ -177,14 +179,15 @@ private:
     }
 
     int64_t as_int(const Value* v, const char* what) const {
-        if (v->kind != Kind::integer && v->kind != Kind::boolean) fail(std::string(what) + " is not an integer");
+        if (v->kind != Kind::integer && v->kind != Kind::boolean)
+            fail(std::string(what) + " is not an integer");
         return v->i;
     }
     Dims as_dims(const Value* v, const char* what) const {
         if (v->kind != Kind::tuple && v->kind != Kind::list) fail(std::string(what) + " is not a tuple");
         if (v->items.size() > static_cast<std::size_t>(kMaxRank))
-            fail(std::string(what) + " has rank " + std::to_string(v->items.size()) + ", over the supported " +
-                 std::to_string(kMaxRank));
+            fail(std::string(what) + " has rank " + std::to_string(v->items.size()) +
+                 ", over the supported " + std::to_string(kMaxRank));
         Dims d;
         for (const Value* x : v->items) {
             int64_t n = as_int(x, what);
@@ -205,7 +208,8 @@ private:
                     if (a.size() != 1 || (a[0]->kind != Kind::list && a[0]->kind != Kind::tuple))
                         fail("OrderedDict takes a list of pairs");
                     for (Value* pair : a[0]->items) {
-                        if (pair->kind != Kind::tuple || pair->items.size() != 2) fail("OrderedDict item is not a pair");
+                        if (pair->kind != Kind::tuple || pair->items.size() != 2)
+                            fail("OrderedDict item is not a pair");
                         d->items.push_back(pair->items[0]);
                         d->items.push_back(pair->items[1]);
                     }
@@ -224,7 +228,8 @@ private:
                 t->tensor->offset = static_cast<uint64_t>(off);
                 t->tensor->size = as_dims(a[2], "tensor size");
                 t->tensor->stride = as_dims(a[3], "tensor stride");
-                if (t->tensor->size.rank() != t->tensor->stride.rank()) fail("tensor size and stride differ in rank");
+                if (t->tensor->size.rank() != t->tensor->stride.rank())
+                    fail("tensor size and stride differ in rank");
                 return t;
             }
             case Global::rebuild_parameter:
@@ -235,10 +240,12 @@ private:
                 return make_str(Kind::bytes, a[0]->s);
             case Global::torch_size: {
                 Value* t = make(Kind::tuple);
-                if (!a.empty() && (a[0]->kind == Kind::tuple || a[0]->kind == Kind::list)) t->items = a[0]->items;
+                if (!a.empty() && (a[0]->kind == Kind::tuple || a[0]->kind == Kind::list))
+                    t->items = a[0]->items;
                 return t;
             }
-            case Global::storage_type: fail("a storage type is called directly");
+            case Global::storage_type:
+                fail("a storage type is called directly");
         }
         fail("unknown global");
     }
@@ -248,9 +255,11 @@ private:
             fail("a persistent id is not a ('storage', ...) tuple");
         const auto& a = pid->items;
         if (a[0]->s == "module")
-            BURN_THROW("[", kOp, "] the file pickles a whole module (its source code is stored): this loader reads "
+            BURN_THROW("[", kOp,
+                       "] the file pickles a whole module (its source code is stored): this loader reads "
                        "state dicts only; save model.state_dict() instead");
-        if (a[0]->s != "storage" || a.size() < 5) fail("a persistent id is not ('storage', type, key, location, numel)");
+        if (a[0]->s != "storage" || a.size() < 5)
+            fail("a persistent id is not ('storage', type, key, location, numel)");
         const Value* type = a[1];
         if (type->kind != Kind::global || static_cast<Global>(type->i) != Global::storage_type)
             fail("a storage's type is not a torch storage type");
@@ -293,12 +302,24 @@ void Unpickler::step(uint8_t op) {
             if (v > 5) fail("pickle protocol " + std::to_string(v) + " is newer than 5");
             return;
         }
-        case 0x95: le<uint64_t>(); return;  // FRAME: a hint only
-        case '(': marks_.push_back(stack_.size()); return;
-        case '0': pop(); return;
-        case '1': pop_mark(); return;
-        case '2': push(top()); return;
-        case 'N': push(make(Kind::none)); return;
+        case 0x95:
+            le<uint64_t>();
+            return;  // FRAME: a hint only
+        case '(':
+            marks_.push_back(stack_.size());
+            return;
+        case '0':
+            pop();
+            return;
+        case '1':
+            pop_mark();
+            return;
+        case '2':
+            push(top());
+            return;
+        case 'N':
+            push(make(Kind::none));
+            return;
         case 0x88:
         case 0x89: {
             Value* b = make(Kind::boolean);
@@ -306,9 +327,15 @@ void Unpickler::step(uint8_t op) {
             push(b);
             return;
         }
-        case 'J': push(make_int(le<int32_t>())); return;
-        case 'K': push(make_int(byte())); return;
-        case 'M': push(make_int(le<uint16_t>())); return;
+        case 'J':
+            push(make_int(le<int32_t>()));
+            return;
+        case 'K':
+            push(make_int(byte()));
+            return;
+        case 'M':
+            push(make_int(le<uint16_t>()));
+            return;
         case 0x8a:
         case 0x8b: {  // LONG1, LONG4
             uint64_t n = op == 0x8a ? byte() : le<uint32_t>();
@@ -316,8 +343,10 @@ void Unpickler::step(uint8_t op) {
             std::string raw = bytes(n);
             if (n <= 8) {
                 uint64_t u = 0;
-                for (std::size_t k = 0; k < raw.size(); ++k) u |= static_cast<uint64_t>(static_cast<uint8_t>(raw[k])) << (8 * k);
-                if (n > 0 && n < 8 && (static_cast<uint8_t>(raw.back()) & 0x80)) u |= ~0ull << (8 * n);  // sign-extend
+                for (std::size_t k = 0; k < raw.size(); ++k)
+                    u |= static_cast<uint64_t>(static_cast<uint8_t>(raw[k])) << (8 * k);
+                if (n > 0 && n < 8 && (static_cast<uint8_t>(raw.back()) & 0x80))
+                    u |= ~0ull << (8 * n);  // sign-extend
                 push(make_int(static_cast<int64_t>(u)));
             } else {
                 push(make_str(Kind::bigint, std::move(raw)));
@@ -334,21 +363,37 @@ void Unpickler::step(uint8_t op) {
             push(f);
             return;
         }
-        case 'X': push(make_str(Kind::string, bytes(le<uint32_t>()))); return;
-        case 0x8c: push(make_str(Kind::string, bytes(byte()))); return;
-        case 0x8d: push(make_str(Kind::string, bytes(le<uint64_t>()))); return;
+        case 'X':
+            push(make_str(Kind::string, bytes(le<uint32_t>())));
+            return;
+        case 0x8c:
+            push(make_str(Kind::string, bytes(byte())));
+            return;
+        case 0x8d:
+            push(make_str(Kind::string, bytes(le<uint64_t>())));
+            return;
         case 'T': {
             int32_t n = le<int32_t>();
             if (n < 0) fail("negative string length");
             push(make_str(Kind::string, bytes(static_cast<uint64_t>(n))));
             return;
         }
-        case 'U': push(make_str(Kind::string, bytes(byte()))); return;
-        case 'B': push(make_str(Kind::bytes, bytes(le<uint32_t>()))); return;
-        case 'C': push(make_str(Kind::bytes, bytes(byte()))); return;
+        case 'U':
+            push(make_str(Kind::string, bytes(byte())));
+            return;
+        case 'B':
+            push(make_str(Kind::bytes, bytes(le<uint32_t>())));
+            return;
+        case 'C':
+            push(make_str(Kind::bytes, bytes(byte())));
+            return;
         case 0x8e:
-        case 0x96: push(make_str(Kind::bytes, bytes(le<uint64_t>()))); return;
-        case ']': push(make(Kind::list)); return;
+        case 0x96:
+            push(make_str(Kind::bytes, bytes(le<uint64_t>())));
+            return;
+        case ']':
+            push(make(Kind::list));
+            return;
         case 'l': {
             Value* l = make(Kind::list);
             l->items = pop_mark();
@@ -370,14 +415,18 @@ void Unpickler::step(uint8_t op) {
             l->items.insert(l->items.end(), items.begin(), items.end());
             return;
         }
-        case 0x8f: push(make(Kind::list)); return;  // EMPTY_SET: kept as a list
-        case 0x91: {                                // FROZENSET
+        case 0x8f:
+            push(make(Kind::list));
+            return;   // EMPTY_SET: kept as a list
+        case 0x91: {  // FROZENSET
             Value* l = make(Kind::list);
             l->items = pop_mark();
             push(l);
             return;
         }
-        case ')': push(make(Kind::tuple)); return;
+        case ')':
+            push(make(Kind::tuple));
+            return;
         case 't': {
             Value* t = make(Kind::tuple);
             t->items = pop_mark();
@@ -394,7 +443,9 @@ void Unpickler::step(uint8_t op) {
             push(t);
             return;
         }
-        case '}': push(make(Kind::dict)); return;
+        case '}':
+            push(make(Kind::dict));
+            return;
         case 'd': {
             auto items = pop_mark();
             if (items.size() % 2) fail("DICT with an odd number of items");
@@ -420,11 +471,21 @@ void Unpickler::step(uint8_t op) {
             d->items.insert(d->items.end(), items.begin(), items.end());
             return;
         }
-        case 'q': memo_put(byte()); return;
-        case 'r': memo_put(le<uint32_t>()); return;
-        case 0x94: memo_put(memo_.size()); return;
-        case 'h': push(memo_get(byte())); return;
-        case 'j': push(memo_get(le<uint32_t>())); return;
+        case 'q':
+            memo_put(byte());
+            return;
+        case 'r':
+            memo_put(le<uint32_t>());
+            return;
+        case 0x94:
+            memo_put(memo_.size());
+            return;
+        case 'h':
+            push(memo_get(byte()));
+            return;
+        case 'j':
+            push(memo_get(le<uint32_t>()));
+            return;
         case 'c': {
             std::string module = line();
             std::string name = line();
@@ -434,7 +495,8 @@ void Unpickler::step(uint8_t op) {
         case 0x93: {  // STACK_GLOBAL
             Value* name = pop();
             Value* module = pop();
-            if (name->kind != Kind::string || module->kind != Kind::string) fail("STACK_GLOBAL needs two strings");
+            if (name->kind != Kind::string || module->kind != Kind::string)
+                fail("STACK_GLOBAL needs two strings");
             push(global(module->s, name->s));
             return;
         }
@@ -444,19 +506,27 @@ void Unpickler::step(uint8_t op) {
             push(call(fn, args));
             return;
         }
-        case 'b': pop(); top(); return;  // BUILD: object state (OrderedDict._metadata) is not needed
-        case 'Q': push(persistent(pop())); return;
+        case 'b':
+            pop();
+            top();
+            return;  // BUILD: object state (OrderedDict._metadata) is not needed
+        case 'Q':
+            push(persistent(pop()));
+            return;
         case 0x81:
         case 0x92:
         case 'i':
         case 'o': {
-            BURN_THROW("[", kOp, "] refusing to construct an object (opcode 0x", std::hex, static_cast<int>(op),
-                       "): this loader only rebuilds tensors, storages and containers and never runs code from a file");
+            BURN_THROW("[", kOp, "] refusing to construct an object (opcode 0x", std::hex,
+                       static_cast<int>(op),
+                       "): this loader only rebuilds tensors, storages and containers and never runs code "
+                       "from a file");
         }
-        default: break;
+        default:
+            break;
     }
-    BURN_THROW("[", kOp, "] unsupported pickle opcode 0x", std::hex, static_cast<int>(op), std::dec, " at byte ",
-               (p_ - begin_ - 1), " (the file is corrupt or not a torch.save file)");
+    BURN_THROW("[", kOp, "] unsupported pickle opcode 0x", std::hex, static_cast<int>(op), std::dec,
+               " at byte ", (p_ - begin_ - 1), " (the file is corrupt or not a torch.save file)");
 }
 
 }  // namespace

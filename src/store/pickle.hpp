@@ -14,11 +14,32 @@
 
 namespace burn::store::pickle {
 
-enum class Kind : uint8_t { none, boolean, integer, bigint, floating, string, bytes, list, tuple, dict, global, storage, tensor };
+enum class Kind : uint8_t {
+    none,
+    boolean,
+    integer,
+    bigint,
+    floating,
+    string,
+    bytes,
+    list,
+    tuple,
+    dict,
+    global,
+    storage,
+    tensor
+};
 
 /// The kinds of globals the unpickler accepts.
-enum class Global : uint8_t { ordered_dict, rebuild_tensor_v2, rebuild_tensor, rebuild_parameter, codecs_encode,
-                              torch_size, storage_type };
+enum class Global : uint8_t {
+    ordered_dict,
+    rebuild_tensor_v2,
+    rebuild_tensor,
+    rebuild_parameter,
+    codecs_encode,
+    torch_size,
+    storage_type
+};
 
 struct Value;
 

@@ -6,9 +6,13 @@
 
 namespace burn::store {
 
-PytorchStore::PytorchStore() { opts_.load_adapter = std::make_shared<PytorchAdapter>(); }
+PytorchStore::PytorchStore() {
+    opts_.load_adapter = std::make_shared<PytorchAdapter>();
+}
 
-PytorchStore::PytorchStore(std::filesystem::path path) : PytorchStore() { path_ = std::move(path); }
+PytorchStore::PytorchStore(std::filesystem::path path) : PytorchStore() {
+    path_ = std::move(path);
+}
 
 PytorchStore PytorchStore::from_bytes(std::vector<uint8_t> bytes) {
     PytorchStore s;
@@ -21,7 +25,9 @@ PytorchStore& PytorchStore::with_top_level_key(std::string key) {
     return *this;
 }
 
-bool PytorchStore::zip_supported() { return detail::pytorch_zip_supported(); }
+bool PytorchStore::zip_supported() {
+    return detail::pytorch_zip_supported();
+}
 
 std::vector<TensorEntry> PytorchStore::read_entries() {
     detail::ByteView view = bytes_ ? detail::view_vector(bytes_) : detail::view_file(path_, "PytorchStore");
@@ -29,8 +35,9 @@ std::vector<TensorEntry> PytorchStore::read_entries() {
 }
 
 void PytorchStore::write_entries(std::vector<TensorEntry>) {
-    BURN_THROW("[PytorchStore] PyTorch files are read-only here: save with SafetensorsStore and "
-               ".with_save_adapter(std::make_shared<store::BurnToPytorchAdapter>()) for a file PyTorch loads");
+    BURN_THROW(
+        "[PytorchStore] PyTorch files are read-only here: save with SafetensorsStore and "
+        ".with_save_adapter(std::make_shared<store::BurnToPytorchAdapter>()) for a file PyTorch loads");
 }
 
 std::map<std::string, TensorAny> PytorchStore::load_tensors(const Device& device) {

@@ -22,14 +22,14 @@ using pickle::Value;
 
 /// Where storages live: a zip archive (one entry per key) or ranges of a legacy file.
 class StorageSource {
-public:
+  public:
     virtual ~StorageSource() = default;
     /// The bytes of storage key (the whole storage).
     virtual ByteView storage(const std::string& key) = 0;
 };
 
 class LegacyStorages : public StorageSource {
-public:
+  public:
     explicit LegacyStorages(ByteView file) : file_(std::move(file)) {}
     ByteView storage(const std::string& key) override {
         auto it = ranges_.find(key);
@@ -42,7 +42,7 @@ public:
 
 #ifdef BURN_HAVE_ZIP
 class ZipStorages : public StorageSource {
-public:
+  public:
     ZipStorages(ByteView file, const Limits& limits) : file_(std::move(file)), limits_(limits) {
         zip_error_t err;
         zip_error_init(&err);
@@ -80,10 +80,15 @@ public:
         BURN_CHECK(idx >= 0, "[", kOp, "] the zip archive has no entry '", full, "' (corrupt)");
         zip_stat_t st;
         zip_stat_init(&st);
-        BURN_CHECK(zip_stat_index(zip_, static_cast<zip_uint64_t>(idx), 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE),
-                   "[", kOp, "] cannot stat zip entry '", full, "'");
-        BURN_CHECK(st.size <= limit, "[", kOp, "] zip entry '", full, "' has ", st.size, " bytes, over the limit of ",
-                   limit);
+        BURN_CHECK(
+            zip_stat_index(zip_, static_cast<zip_uint64_t>(idx), 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE),
+            "[", kOp, "] cannot stat zip entry '", full, "'");
+        BURN_CHECK(st.size <= limit, "[", kOp, "] zip entry '", full, "' has ", st.size,
+                   " bytes, over the limit of ", limit);
+        // An uncompressed entry cannot be larger than the archive (torch.save stores entries uncompressed).
+        BURN_CHECK(!(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE || st.size <= file_.size,
+                   "[", kOp, "] zip entry '", full, "' claims ", st.size, " bytes in a ", file_.size,
+                   "-byte file (corrupt)");
         zip_file_t* f = zip_fopen_index(zip_, static_cast<zip_uint64_t>(idx), 0);
         BURN_CHECK(f, "[", kOp, "] cannot open zip entry '", full, "': ", zip_strerror(zip_));
         std::string out(static_cast<std::size_t>(st.size), '\0');
@@ -98,8 +103,8 @@ public:
         zip_int64_t tail = got == st.size ? zip_fread(f, &extra, 1) : -1;
         std::string why = zip_file_strerror(f);
         zip_fclose(f);
-        BURN_CHECK(got == st.size && tail == 0, "[", kOp, "] zip entry '", full, "' is damaged (read ", got, " of ",
-                   st.size, " bytes: ", why, ")");
+        BURN_CHECK(got == st.size && tail == 0, "[", kOp, "] zip entry '", full, "' is damaged (read ", got,
+                   " of ", st.size, " bytes: ", why, ")");
         return out;
     }
     ByteView storage(const std::string& key) override {
@@ -107,7 +112,7 @@ public:
         return {reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(), bytes};
     }
 
-private:
+  private:
     ByteView file_;
     Limits limits_;
     zip_t* zip_ = nullptr;
@@ -156,6 +161,7 @@ TensorData gather(const ByteView& st, const pickle::StorageRef& ref, const pickl
 struct Flattener {
     const Limits& limits;
     std::vector<std::pair<std::string, const Value*>> out;
+    uint64_t visits = 0;  // shared sub-containers can make the walk exponential: bound it
 
     static bool key_of(const Value* k, std::string& s) {
         if (k->kind == Kind::string) {
@@ -170,14 +176,16 @@ struct Flattener {
     }
     void add(const Value* v, const std::string& name, int depth) {
         if (v->kind == Kind::tensor) {
-            BURN_CHECK(out.size() < limits.max_tensors, "[", kOp, "] the file holds more than ", limits.max_tensors,
-                       " tensors (Limits::max_tensors)");
+            BURN_CHECK(out.size() < limits.max_tensors, "[", kOp, "] the file holds more than ",
+                       limits.max_tensors, " tensors (Limits::max_tensors)");
             out.emplace_back(name, v);
         } else if (v->kind == Kind::dict || v->kind == Kind::list || v->kind == Kind::tuple) {
             walk(v, name, depth + 1);
         }
     }
     void walk(const Value* v, const std::string& prefix, int depth) {
+        BURN_CHECK(++visits <= 16 * limits.max_tensors + (1u << 20), "[", kOp,
+                   "] the object graph is too large to flatten (shared containers?)");
         BURN_CHECK(depth <= limits.max_depth, "[", kOp, "] containers nest deeper than ", limits.max_depth,
                    " levels (or contain themselves)");
         auto join = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
@@ -186,7 +194,8 @@ struct Flattener {
             for (std::size_t i = 0; i + 1 < v->items.size(); i += 2)
                 if (key_of(v->items[i], key)) add(v->items[i + 1], join(key), depth);
         } else {
-            for (std::size_t i = 0; i < v->items.size(); ++i) add(v->items[i], join(std::to_string(i)), depth);
+            for (std::size_t i = 0; i < v->items.size(); ++i)
+                add(v->items[i], join(std::to_string(i)), depth);
         }
     }
 };
@@ -222,7 +231,8 @@ const Value* select(const Value* root, const std::string& key) {
         std::size_t dot = key.find('.', pos);
         std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
         const Value* next = cur->kind == Kind::dict ? dict_get(cur, part) : nullptr;
-        BURN_CHECK(next, "[", kOp, "] with_top_level_key('", key, "'): no key '", part, "'; the keys there are ",
+        BURN_CHECK(next, "[", kOp, "] with_top_level_key('", key, "'): no key '", part,
+                   "'; the keys there are ",
                    cur->kind == Kind::dict ? list_keys(cur) : std::string("none (not a dictionary)"));
         cur = next;
         if (dot == std::string::npos) break;
@@ -231,13 +241,14 @@ const Value* select(const Value* root, const std::string& key) {
     return cur;
 }
 
-std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc, std::shared_ptr<StorageSource> src,
-                                      const std::string& top_level_key, const Limits& limits) {
+std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
+                                      std::shared_ptr<StorageSource> src, const std::string& top_level_key,
+                                      const Limits& limits) {
     const Value* root = top_level_key.empty() ? doc->root : select(doc->root, top_level_key);
     BURN_CHECK(root->kind == Kind::dict || root->kind == Kind::list || root->kind == Kind::tuple, "[", kOp,
                "] the file holds no dictionary of tensors at ",
                top_level_key.empty() ? std::string("the top level") : "'" + top_level_key + "'");
-    Flattener f{limits, {}};
+    Flattener f{limits, {}, 0};
     f.walk(root, "", 0);
     std::vector<TensorEntry> entries;
     for (const auto& [name, v] : f.out) {
@@ -301,12 +312,14 @@ std::vector<TensorEntry> read_legacy(const ByteView& bytes, const std::string& k
         BURN_CHECK(k->kind == Kind::string, "[", kOp, "] a storage key is not a string (corrupt)");
         auto it = elem.find(k->s);
         if (it == elem.end()) break;  // an unreferenced storage: nothing after it is needed to be located
-        BURN_CHECK(bytes.size - offset >= 8, "[", kOp, "] the file ends before storage '", k->s, "' (truncated)");
+        BURN_CHECK(bytes.size - offset >= 8, "[", kOp, "] the file ends before storage '", k->s,
+                   "' (truncated)");
         int64_t numel = read_le<int64_t>(bytes.data + offset);
         uint64_t nbytes;
         BURN_CHECK(numel >= 0 && mul_ok(static_cast<uint64_t>(numel), it->second, nbytes) &&
                        nbytes <= bytes.size - offset - 8,
-                   "[", kOp, "] storage '", k->s, "' claims ", numel, " elements, past the end of the file (truncated)");
+                   "[", kOp, "] storage '", k->s, "' claims ", numel,
+                   " elements, past the end of the file (truncated)");
         src->ranges_[k->s] = {offset + 8, nbytes};
         offset += 8 + nbytes;
     }
@@ -326,7 +339,8 @@ bool pytorch_zip_supported() {
 std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits) {
     BURN_CHECK(bytes.size <= limits.max_file_bytes, "[", kOp, "] the file has ", bytes.size,
                " bytes, over the limit of ", limits.max_file_bytes);
-    BURN_CHECK(bytes.size >= 2, "[", kOp, "] the file has ", bytes.size, " bytes: it is not a torch.save file");
+    BURN_CHECK(bytes.size >= 2, "[", kOp, "] the file has ", bytes.size,
+               " bytes: it is not a torch.save file");
     if (bytes.size >= 4 && std::memcmp(bytes.data, "PK", 2) == 0) {
 #ifdef BURN_HAVE_ZIP
         auto zip = std::make_shared<ZipStorages>(bytes, limits);
@@ -340,15 +354,19 @@ std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& 
         auto doc = unpickle_shared(reinterpret_cast<const uint8_t*>(pkl->data()), pkl->size(), limits);
         return make_entries(doc, zip, key, limits);
 #else
-        BURN_THROW("[", kOp, "] this is a zip-format torch.save file (PyTorch >= 1.6), and this build has no zip "
-                   "support: install libzip (Debian: libzip-dev) and reconfigure with -DBURN_ZIP=ON, or re-save "
-                   "the file with torch.save(obj, path, _use_new_zipfile_serialization=False), or as SafeTensors");
+        BURN_THROW(
+            "[", kOp,
+            "] this is a zip-format torch.save file (PyTorch >= 1.6), and this build has no zip "
+            "support: install libzip (Debian: libzip-dev) and reconfigure with -DBURN_ZIP=ON, or re-save "
+            "the file with torch.save(obj, path, _use_new_zipfile_serialization=False), or as SafeTensors");
 #endif
     }
     if (bytes.size > 262 && std::memcmp(bytes.data + 257, "ustar", 5) == 0)
-        BURN_THROW("[", kOp, "] this is a tar-format torch.save file (PyTorch before 0.1.10), which is not supported; "
+        BURN_THROW("[", kOp,
+                   "] this is a tar-format torch.save file (PyTorch before 0.1.10), which is not supported; "
                    "re-save it with a recent PyTorch");
-    BURN_CHECK(bytes.data[0] == 0x80, "[", kOp, "] not a torch.save file: it is neither a zip archive nor a pickle");
+    BURN_CHECK(bytes.data[0] == 0x80, "[", kOp,
+               "] not a torch.save file: it is neither a zip archive nor a pickle");
     return read_legacy(bytes, key, limits);
 }
 

@@ -13,7 +13,8 @@ namespace burn::store::detail {
 
 /// The tensors of a torch.save file, flattened into dotted names (nested dicts, lists). With a
 /// non-empty top_level_key, only that sub-dictionary ("state_dict", or "a.b" for nesting).
-std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& top_level_key, const Limits& limits);
+std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& top_level_key,
+                                      const Limits& limits);
 
 bool pytorch_zip_supported();
 

@@ -52,24 +52,28 @@ TEST(PytorchStore, NestedCheckpointsAndTopLevelKey) {
         expect_same_tensors(sd, expected);
         expect_error([&] { PytorchStore(fixture(f)).with_top_level_key("model").keys(); },
                      "no key 'model'; the keys there are 'epoch', 'state_dict', 'best_loss', 'note'");
-        expect_error([&] { PytorchStore(fixture(f)).with_top_level_key("epoch").keys(); }, "no dictionary of tensors");
+        expect_error([&] { PytorchStore(fixture(f)).with_top_level_key("epoch").keys(); },
+                     "no dictionary of tensors");
     }
 }
 
 TEST(PytorchStore, HostilePicklesAreRefusedAndNothingRuns) {
     std::filesystem::remove("/tmp/burn-pickle-pwned");
-    expect_error([] { PytorchStore(fixture("evil_legacy.pt")).keys(); }, "refusing the global 'posix.system'");
+    expect_error([] { PytorchStore(fixture("evil_legacy.pt")).keys(); },
+                 "refusing the global 'posix.system'");
     if (PytorchStore::zip_supported())
         expect_error([] { PytorchStore(fixture("evil.pt")).keys(); }, "refusing the global 'posix.system'");
     expect_error([] { PytorchStore(fixture("evil_eval.pt")).keys(); }, "refusing the global 'builtins.eval'");
     EXPECT_FALSE(std::filesystem::exists("/tmp/burn-pickle-pwned"));
 
     // Object construction (NEWOBJ) and an unknown opcode.
-    std::vector<uint8_t> newobj = {0x80, 0x02, 'c', 'c', 'o', 'l', 'l', 'e', 'c', 't', 'i', 'o', 'n', 's', '\n',
-                                   'O', 'r', 'd', 'e', 'r', 'e', 'd', 'D', 'i', 'c', 't', '\n', ')', 0x81, '.'};
+    std::vector<uint8_t> newobj = {0x80, 0x02, 'c', 'c', 'o',  'l', 'l',  'e', 'c',  't',
+                                   'i',  'o',  'n', 's', '\n', 'O', 'r',  'd', 'e',  'r',
+                                   'e',  'd',  'D', 'i', 'c',  't', '\n', ')', 0x81, '.'};
     expect_error([&] { pickle::unpickle(newobj.data(), newobj.size(), Limits()); }, "refusing to construct");
     std::vector<uint8_t> text_int = {0x80, 0x02, 'I', '1', '\n', '.'};
-    expect_error([&] { pickle::unpickle(text_int.data(), text_int.size(), Limits()); }, "unsupported pickle opcode");
+    expect_error([&] { pickle::unpickle(text_int.data(), text_int.size(), Limits()); },
+                 "unsupported pickle opcode");
     // A whole pickled module is refused with advice.
     std::vector<uint8_t> module = {0x80, 0x02, 'X', 6, 0, 0, 0, 'm', 'o', 'd', 'u', 'l', 'e', 0x85, 'Q', '.'};
     expect_error([&] { pickle::unpickle(module.data(), module.size(), Limits()); }, "state_dict()");
@@ -83,7 +87,8 @@ TEST(PytorchStore, NotAPytorchFile) {
 
 TEST(PytorchStore, PickleCyclesAndDeepNestingAreBounded) {
     // d = {}; d['self'] = d  (memoized and set into itself)
-    std::vector<uint8_t> cyc = {0x80, 0x02, '}', 'q', 0, 'X', 4, 0, 0, 0, 's', 'e', 'l', 'f', 'h', 0, 's', '.'};
+    std::vector<uint8_t> cyc = {0x80, 0x02, '}', 'q', 0,   'X', 4, 0,   0,
+                                0,    's',  'e', 'l', 'f', 'h', 0, 's', '.'};
     auto doc = pickle::unpickle(cyc.data(), cyc.size(), Limits());
     ASSERT_EQ(doc.root->kind, pickle::Kind::dict);
     EXPECT_EQ(doc.root->items[1], doc.root);
@@ -93,13 +98,22 @@ TEST(PytorchStore, PickleCyclesAndDeepNestingAreBounded) {
     expect_error([&] { detail::read_pytorch(view, "", Limits()); }, "magic");
     // A legacy file whose object is a list nested 20000 deep: unpickling is iterative, flattening stops
     // at Limits::max_depth.
-    std::vector<uint8_t> deep = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19,
-                                 '.', 0x80, 0x02, 'M', 0xe9, 0x03, '.', 0x80, 0x02, '}', '.', 0x80, 0x02};
+    std::vector<uint8_t> deep = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9,
+                                 0x20, 0x6a, 0xa8, 0x50, 0x19, '.',  0x80, 0x02, 'M',
+                                 0xe9, 0x03, '.',  0x80, 0x02, '}',  '.',  0x80, 0x02};
     for (int i = 0; i < 20000; ++i) deep.push_back(']');
     for (int i = 0; i < 19999; ++i) deep.push_back('a');
     deep.insert(deep.end(), {'.', 0x80, 0x02, ']', '.'});
     detail::ByteView deep_view{deep.data(), deep.size(), nullptr};
     expect_error([&] { detail::read_pytorch(deep_view, "", Limits()); }, "nest deeper than 128");
+
+    // Shared sub-lists: L0 = [], Lk = [Lk-1, Lk-1] reaches 2^60 paths; the walk is bounded instead.
+    std::vector<uint8_t> dag(deep.begin(), deep.begin() + 27);
+    dag.insert(dag.end(), {']', 'q', 0});
+    for (uint8_t k = 1; k <= 60; ++k) dag.insert(dag.end(), {'(', 'h', uint8_t(k - 1), 'h', uint8_t(k - 1), 'l', 'q', k});
+    dag.insert(dag.end(), {'.', 0x80, 0x02, ']', '.'});
+    detail::ByteView dag_view{dag.data(), dag.size(), nullptr};
+    expect_error([&] { detail::read_pytorch(dag_view, "", Limits()); }, "too large to flatten");
 }
 
 TEST(PytorchStore, FuzzedFilesNeverCrash) {

@@ -12,9 +12,13 @@ struct SafetensorsStore::Source {
     std::optional<detail::SafetensorsContents> contents;
 };
 
-SafetensorsStore::SafetensorsStore() { opts_.load_adapter = std::make_shared<PytorchAdapter>(); }
+SafetensorsStore::SafetensorsStore() {
+    opts_.load_adapter = std::make_shared<PytorchAdapter>();
+}
 
-SafetensorsStore::SafetensorsStore(std::filesystem::path path) : SafetensorsStore() { path_ = std::move(path); }
+SafetensorsStore::SafetensorsStore(std::filesystem::path path) : SafetensorsStore() {
+    path_ = std::move(path);
+}
 
 SafetensorsStore SafetensorsStore::from_bytes(std::vector<uint8_t> bytes) {
     SafetensorsStore s;
@@ -36,7 +40,8 @@ SafetensorsStore& SafetensorsStore::metadata(std::string key, std::string value)
 
 const SafetensorsStore::Source& SafetensorsStore::source() {
     if (!source_) {
-        BURN_CHECK(!in_memory_, "[SafetensorsStore] this in-memory store holds nothing yet: save into it first");
+        BURN_CHECK(!in_memory_,
+                   "[SafetensorsStore] this in-memory store holds nothing yet: save into it first");
         source_ = std::make_shared<Source>();
         source_->bytes = detail::view_file(path_, "SafetensorsStore");
     }
@@ -45,7 +50,9 @@ const SafetensorsStore::Source& SafetensorsStore::source() {
     return *source_;
 }
 
-std::map<std::string, std::string> SafetensorsStore::read_metadata() { return source().contents->metadata; }
+std::map<std::string, std::string> SafetensorsStore::read_metadata() {
+    return source().contents->metadata;
+}
 
 std::vector<uint8_t> SafetensorsStore::bytes() const {
     if (source_) return {source_->bytes.data, source_->bytes.data + source_->bytes.size};
@@ -65,8 +72,8 @@ std::vector<TensorEntry> SafetensorsStore::read_entries() {
         e.unsupported = t.unsupported;
         if (t.unsupported.empty()) {
             e.read = [bytes = src.bytes, t] {
-                return detail::data_from_bytes(bytes.data + t.start, static_cast<std::size_t>(t.end - t.start),
-                                               t.dtype, t.shape);
+                return detail::data_from_bytes(bytes.data + t.start,
+                                               static_cast<std::size_t>(t.end - t.start), t.dtype, t.shape);
             };
         }
         out.push_back(std::move(e));
@@ -78,11 +85,13 @@ void SafetensorsStore::write_entries(std::vector<TensorEntry> entries) {
     std::string bytes = detail::write_safetensors(entries, metadata_);
     if (in_memory_) {
         source_ = std::make_shared<Source>();
-        source_->bytes = detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end()));
+        source_->bytes =
+            detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end()));
         return;
     }
-    BURN_CHECK(!path_.empty(), "[SafetensorsStore] this store reads bytes given to it and cannot save; use "
-                               "SafetensorsStore::in_memory() or a path");
+    BURN_CHECK(!path_.empty(),
+               "[SafetensorsStore] this store reads bytes given to it and cannot save; use "
+               "SafetensorsStore::in_memory() or a path");
     platform::write_file_atomic(path_, bytes, "SafetensorsStore");
     source_.reset();
 }

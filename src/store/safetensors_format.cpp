@@ -16,14 +16,14 @@ struct DTypeName {
     const char* name;
     DType dtype;
 };
-constexpr DTypeName kNames[] = {{"F32", DType::f32}, {"F64", DType::f64}, {"F16", DType::f16},
-                                {"BF16", DType::bf16}, {"I64", DType::i64}, {"I32", DType::i32},
-                                {"I16", DType::i16}, {"I8", DType::i8}, {"U8", DType::u8},
+constexpr DTypeName kNames[] = {{"F32", DType::f32},     {"F64", DType::f64}, {"F16", DType::f16},
+                                {"BF16", DType::bf16},   {"I64", DType::i64}, {"I32", DType::i32},
+                                {"I16", DType::i16},     {"I8", DType::i8},   {"U8", DType::u8},
                                 {"BOOL", DType::boolean}};
 // SafeTensors dtypes the project cannot hold, with their element sizes (for range checks).
 constexpr std::pair<const char*, uint64_t> kUnsupported[] = {
-    {"U16", 2}, {"U32", 4}, {"U64", 8}, {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"C64", 8}, {"F6_E2M3", 1},
-    {"F6_E3M2", 1}, {"F4", 1}, {"E8M0", 1}, {"F8_E8M0", 1}};
+    {"U16", 2},     {"U32", 4},     {"U64", 8}, {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"C64", 8},
+    {"F6_E2M3", 1}, {"F6_E3M2", 1}, {"F4", 1},  {"E8M0", 1},    {"F8_E8M0", 1}};
 
 const char* st_name(DType d) {
     for (const auto& n : kNames)
@@ -40,8 +40,8 @@ uint64_t get_u64(const nlohmann::json& v, const std::string& name, const char* f
 }  // namespace
 
 SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, const Limits& limits) {
-    BURN_CHECK(size >= 8, "[", kOp, "] the file has ", size, " bytes, fewer than the 8-byte header length: ",
-               "it is truncated or not a SafeTensors file");
+    BURN_CHECK(size >= 8, "[", kOp, "] the file has ", size,
+               " bytes, fewer than the 8-byte header length: ", "it is truncated or not a SafeTensors file");
     BURN_CHECK(size <= limits.max_file_bytes, "[", kOp, "] the file has ", size, " bytes, over the limit of ",
                limits.max_file_bytes);
     uint64_t n = read_le<uint64_t>(data);
@@ -49,7 +49,8 @@ SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, con
                limits.max_header_bytes, " (the file is corrupt or not a SafeTensors file)");
     BURN_CHECK(n <= size - 8, "[", kOp, "] a header of ", n, " bytes runs past the end of a ", size,
                "-byte file (truncated)");
-    BURN_CHECK(n >= 2 && data[8] == '{', "[", kOp, "] the header does not start with '{': not a SafeTensors file");
+    BURN_CHECK(n >= 2 && data[8] == '{', "[", kOp,
+               "] the header does not start with '{': not a SafeTensors file");
     auto header = parse_untrusted(data + 8, n, Syntax::json, limits.max_depth, kOp, "JSON header");
     BURN_CHECK(header.is_object(), "[", kOp, "] the header is not a JSON object");
     uint64_t data_start = 8 + n, data_size = size - data_start;
@@ -84,8 +85,8 @@ SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, con
         uint64_t nbytes = elem;
         for (const auto& d : *sh) {
             uint64_t v = get_u64(d, name, "shape");
-            BURN_CHECK(mul_ok(nbytes, v, nbytes) && v <= static_cast<uint64_t>(INT64_MAX), "[", kOp, "] tensor '",
-                       name, "' has a shape whose size overflows (the file is corrupt)");
+            BURN_CHECK(mul_ok(nbytes, v, nbytes) && v <= static_cast<uint64_t>(INT64_MAX), "[", kOp,
+                       "] tensor '", name, "' has a shape whose size overflows (the file is corrupt)");
             dims.push_back(static_cast<int64_t>(v));
             BURN_CHECK(dims.size() <= static_cast<std::size_t>(kMaxRank), "[", kOp, "] tensor '", name,
                        "' has rank over ", kMaxRank);
@@ -105,9 +106,10 @@ SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, con
         st.end = data_start + e;
         out.tensors.push_back(std::move(st));
     }
-    std::sort(out.tensors.begin(), out.tensors.end(), [](const SafetensorsTensor& a, const SafetensorsTensor& b) {
-        return a.start < b.start || (a.start == b.start && a.end < b.end);
-    });
+    std::sort(out.tensors.begin(), out.tensors.end(),
+              [](const SafetensorsTensor& a, const SafetensorsTensor& b) {
+                  return a.start < b.start || (a.start == b.start && a.end < b.end);
+              });
     for (std::size_t i = 1; i < out.tensors.size(); ++i) {
         const auto &a = out.tensors[i - 1], &b = out.tensors[i];
         BURN_CHECK(a.end <= b.start || a.start == a.end || b.start == b.end, "[", kOp, "] tensors '", a.name,
@@ -116,7 +118,8 @@ SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, con
     return out;
 }
 
-std::string write_safetensors(const std::vector<TensorEntry>& entries, const std::map<std::string, std::string>& metadata) {
+std::string write_safetensors(const std::vector<TensorEntry>& entries,
+                              const std::map<std::string, std::string>& metadata) {
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
     if (!metadata.empty()) {
         header["__metadata__"] = nlohmann::ordered_json::object();
@@ -126,8 +129,8 @@ std::string write_safetensors(const std::vector<TensorEntry>& entries, const std
     Limits unlimited;
     unlimited.max_tensor_bytes = UINT64_MAX;
     for (const auto& e : entries) {
-        BURN_CHECK(e.name != "__metadata__" && !header.contains(e.name), "[", kOp, "] the tensor name '", e.name,
-                   "' is reserved or used twice");
+        BURN_CHECK(e.name != "__metadata__" && !header.contains(e.name), "[", kOp, "] the tensor name '",
+                   e.name, "' is reserved or used twice");
         uint64_t n = tensor_nbytes(e.shape, e.dtype, unlimited, kOp, e.name);
         nlohmann::ordered_json t;
         t["dtype"] = st_name(e.dtype);
@@ -145,8 +148,8 @@ std::string write_safetensors(const std::vector<TensorEntry>& entries, const std
     out += h;
     for (const auto& e : entries) {
         TensorData d = e.read();
-        BURN_CHECK(d.dtype() == e.dtype && d.shape() == e.shape, "[", kOp, "] tensor '", e.name, "' was declared ",
-                   e.dtype, " ", e.shape, " but reads as ", d.dtype(), " ", d.shape());
+        BURN_CHECK(d.dtype() == e.dtype && d.shape() == e.shape, "[", kOp, "] tensor '", e.name,
+                   "' was declared ", e.dtype, " ", e.shape, " but reads as ", d.dtype(), " ", d.shape());
         out.append(reinterpret_cast<const char*>(d.bytes().data()), d.bytes().size());
     }
     return out;

@@ -27,6 +27,7 @@ struct SafetensorsContents {
 };
 
 SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, const Limits& limits);
-std::string write_safetensors(const std::vector<TensorEntry>& entries, const std::map<std::string, std::string>& metadata);
+std::string write_safetensors(const std::vector<TensorEntry>& entries,
+                              const std::map<std::string, std::string>& metadata);
 
 }  // namespace burn::store::detail

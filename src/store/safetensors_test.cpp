@@ -15,7 +15,8 @@ const DType kAll[] = {DType::f32, DType::f64, DType::f16, DType::bf16, DType::i6
 TEST(SafetensorsStore, RoundTripEveryDtypeBitExact) {
     std::mt19937 rng(1);
     std::map<std::string, TensorAny> tensors;
-    for (DType d : kAll) tensors[std::string(name(d))] = ops::from_data(testing::random_data(d, {3, 7}, rng), Device());
+    for (DType d : kAll)
+        tensors[std::string(name(d))] = ops::from_data(testing::random_data(d, {3, 7}, rng), Device());
     tensors["empty"] = ops::from_data(testing::random_data(DType::f32, {0, 5}, rng), Device());
     tensors["scalar"] = ops::from_data(testing::random_data(DType::f64, Dims(), rng), Device());
 
@@ -64,14 +65,15 @@ TEST(SafetensorsStore, DTypeConversionOnLoad) {
     std::vector<float> wv = {0.5f, -1.25f, 3.0f, 0.0f, 1e-3f, 7.0f};
     auto mem = SafetensorsStore::in_memory();
     mem.save_tensors({{"weight", ops::cast(ops::from_data(TensorData(wv, Dims{2, 3}), Device()), DType::f16)},
-                      {"bias", ops::cast(ops::from_data(TensorData(std::vector<double>{1.5, -2.0}), Device()), DType::f64)}});
+                      {"bias", ops::cast(ops::from_data(TensorData(std::vector<double>{1.5, -2.0}), Device()),
+                                         DType::f64)}});
     Lin m{Tensor<2>::zeros({2, 3}), Tensor<1>::zeros({2})};
     auto in = SafetensorsStore::from_bytes(mem.bytes());
     auto r = m.load_from(in);
     EXPECT_TRUE(r.is_success()) << r;
     EXPECT_EQ(m.weight.val().dtype(), DType::f32);
-    EXPECT_EQ(m.weight.val().into_data().to_vec<float>(), (std::vector<float>{0.5f, -1.25f, 3.0f, 0.0f,
-                                                                              static_cast<float>(f16(1e-3f)), 7.0f}));
+    EXPECT_EQ(m.weight.val().into_data().to_vec<float>(),
+              (std::vector<float>{0.5f, -1.25f, 3.0f, 0.0f, static_cast<float>(f16(1e-3f)), 7.0f}));
     EXPECT_EQ(m.bias.val().into_data().to_vec<float>(), (std::vector<float>{1.5f, -2.0f}));
 
     Lin strict_target{Tensor<2>::zeros({2, 3}), Tensor<1>::zeros({2})};
@@ -82,8 +84,9 @@ TEST(SafetensorsStore, DTypeConversionOnLoad) {
 
 TEST(SafetensorsStore, IntegerIntoFloatNeedsCastAny) {
     auto mem = SafetensorsStore::in_memory();
-    mem.save_tensors({{"weight", ops::from_data(TensorData(std::vector<int32_t>{1, 2, 3, 4, 5, 6}, Dims{2, 3}), Device())},
-                      {"bias", ops::from_data(TensorData(std::vector<float>{1, 2}), Device())}});
+    mem.save_tensors(
+        {{"weight", ops::from_data(TensorData(std::vector<int32_t>{1, 2, 3, 4, 5, 6}, Dims{2, 3}), Device())},
+         {"bias", ops::from_data(TensorData(std::vector<float>{1, 2}), Device())}});
     Lin m{Tensor<2>::zeros({2, 3}), Tensor<1>::zeros({2})};
     auto in = SafetensorsStore::from_bytes(mem.bytes());
     expect_error([&] { m.load_from(in); }, "dtype mismatch: the module expects f32, the file has i32");
@@ -108,21 +111,27 @@ TEST(SafetensorsStore, RejectsHostileFiles) {
     auto good = testing::read_bytes(testing::fixture("mlp.safetensors"));
     for (std::size_t n = 0; n < good.size(); n += 3) {
         std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
-        EXPECT_THROW(detail::parse_safetensors(cut.data(), cut.size(), Limits()), Error) << "truncated at " << n;
+        EXPECT_THROW(detail::parse_safetensors(cut.data(), cut.size(), Limits()), Error)
+            << "truncated at " << n;
     }
     auto absurd = good;
     for (int i = 0; i < 8; ++i) absurd[static_cast<std::size_t>(i)] = 0xff;
     expect_rejected(absurd, "exceeds the limit");
     expect_rejected(file_with_header("[1,2]   ", 0), "does not start with '{'");
     expect_rejected(file_with_header("{\"a\":", 0), "corrupt JSON header");
-    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 4), "truncated");
-    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8), "needs 12 bytes");
+    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 4),
+                    "truncated");
+    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8),
+                    "needs 12 bytes");
     expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[-3],"data_offsets":[0,8]}})", 8),
                     "non-negative integers");
-    expect_rejected(file_with_header(R"({"a":{"dtype":"Q9","shape":[2],"data_offsets":[0,8]}})", 8), "unknown dtype");
-    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", 8), "spans bytes");
-    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296,4294967296]},"x":1})", 8),
-                    "overflows");
+    expect_rejected(file_with_header(R"({"a":{"dtype":"Q9","shape":[2],"data_offsets":[0,8]}})", 8),
+                    "unknown dtype");
+    expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", 8),
+                    "spans bytes");
+    expect_rejected(
+        file_with_header(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296,4294967296]},"x":1})", 8),
+        "overflows");
     expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
                                      R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
                                      12),

@@ -11,7 +11,9 @@ bool same_kind(DType a, DType b) {
     return (is_float(a) && is_float(b)) || (is_int(a) && is_int(b)) || (is_bool(a) && is_bool(b));
 }
 
-std::string describe(const TensorEntry& e) { return detail::msg(e.dtype, " ", e.shape); }
+std::string describe(const TensorEntry& e) {
+    return detail::msg(e.dtype, " ", e.shape);
+}
 
 }  // namespace
 
@@ -39,8 +41,9 @@ std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> StoreBase
     for (std::size_t i = 0; i < source.size(); ++i) {
         auto [it, fresh] = by_name.emplace(source[i].name, i);
         if (!fresh)
-            result.errors.push_back({source[i].name, "two tensors of the file map to this name (check the key "
-                                                     "remapping and the adapter)"});
+            result.errors.push_back({source[i].name,
+                                     "two tensors of the file map to this name (check the key "
+                                     "remapping and the adapter)"});
     }
 
     // Match first; read tensors only when everything fits, so a failed load costs no I/O.
@@ -67,9 +70,9 @@ std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> StoreBase
         } else if (e.dtype != slot.dtype &&
                    (opts_.dtype_policy == DTypePolicy::strict ||
                     (opts_.dtype_policy == DTypePolicy::cast_same_kind && !same_kind(e.dtype, slot.dtype)))) {
-            result.errors.push_back({slot.path, detail::msg("dtype mismatch: the module expects ", slot.dtype,
-                                                            ", the file has ", e.dtype,
-                                                            " (dtype_policy(DTypePolicy::cast_any) converts)")});
+            result.errors.push_back(
+                {slot.path, detail::msg("dtype mismatch: the module expects ", slot.dtype, ", the file has ",
+                                        e.dtype, " (dtype_policy(DTypePolicy::cast_any) converts)")});
         } else {
             matches.emplace_back(i, it->second);
             result.applied.push_back(slot.path);
@@ -120,8 +123,8 @@ void StoreBase::save(const std::vector<TensorSnapshot>& snapshots) {
     std::set<std::string> names;
     for (auto& e : entries) {
         e.name = opts_.remapper.apply(e.name);
-        BURN_CHECK(names.insert(e.name).second, "[", store_name(), "] two tensors would be saved as '", e.name,
-                   "' (check the key remapping)");
+        BURN_CHECK(names.insert(e.name).second, "[", store_name(), "] two tensors would be saved as '",
+                   e.name, "' (check the key remapping)");
     }
     write_entries(std::move(entries));
 }

@@ -50,7 +50,9 @@ inline TensorData random_data(DType dtype, const Dims& shape, std::mt19937& rng)
     return TensorData(std::move(bytes), shape, dtype);
 }
 
-inline std::vector<uint8_t> bytes_of(const TensorAny& t) { return ops::into_data(t).bytes(); }
+inline std::vector<uint8_t> bytes_of(const TensorAny& t) {
+    return ops::into_data(t).bytes();
+}
 
 /// One random mutation: flipped bits, special bytes, truncation, insertion, large integers written
 /// over 4 or 8 bytes, or a copied block.
@@ -60,13 +62,17 @@ inline std::vector<uint8_t> mutate(std::vector<uint8_t> b, std::mt19937& rng) {
     int rounds = 1 + static_cast<int>(rng() % 3);
     for (int r = 0; r < rounds && !b.empty(); ++r) {
         switch (rng() % 7) {
-            case 0: b[pos()] ^= static_cast<uint8_t>(1u << (rng() % 8)); break;
+            case 0:
+                b[pos()] ^= static_cast<uint8_t>(1u << (rng() % 8));
+                break;
             case 1: {
                 static const uint8_t special[] = {0x00, 0xff, 0x7f, 0x80, 0x01, '.', 0x7b, 0x5d};
                 b[pos()] = special[rng() % 8];
                 break;
             }
-            case 2: b.resize(pos()); break;
+            case 2:
+                b.resize(pos());
+                break;
             case 3: {
                 std::size_t at = pos(), n = 1 + rng() % 16;
                 std::vector<uint8_t> ins(n);
@@ -84,7 +90,8 @@ inline std::vector<uint8_t> mutate(std::vector<uint8_t> b, std::mt19937& rng) {
                 break;
             }
             default: {
-                std::size_t from = pos(), to = pos(), n = std::min<std::size_t>(1 + rng() % 32, b.size() - std::max(from, to));
+                std::size_t from = pos(), to = pos(),
+                            n = std::min<std::size_t>(1 + rng() % 32, b.size() - std::max(from, to));
                 std::memmove(b.data() + to, b.data() + from, n);
                 break;
             }

@@ -14,7 +14,7 @@
 namespace burn::store {
 
 class Adapter {
-public:
+  public:
     virtual ~Adapter() = default;
     virtual const char* name() const = 0;
     /// Load direction: rewrites the file's entries toward module_paths. Entries dropped on purpose go
@@ -28,7 +28,7 @@ public:
 
 /// Changes nothing.
 class IdentityAdapter : public Adapter {
-public:
+  public:
     const char* name() const override { return "identity"; }
 };
 
@@ -47,9 +47,10 @@ public:
 ///   `linear1`/`linear2` -> `pwff.linear_inner`/`pwff.linear_outer`, `norm1` -> `norm_1`, ...
 /// Every rewrite is used only when its result is one of the module's paths.
 class PytorchAdapter : public Adapter {
-public:
+  public:
     const char* name() const override { return "pytorch"; }
-    std::vector<TensorEntry> adapt_load(std::vector<TensorEntry> entries, const std::set<std::string>& module_paths,
+    std::vector<TensorEntry> adapt_load(std::vector<TensorEntry> entries,
+                                        const std::set<std::string>& module_paths,
                                         ApplyResult& report) const override;
     /// Saving with this adapter writes PyTorch's names (see BurnToPytorchAdapter).
     std::vector<TensorEntry> adapt_save(std::vector<TensorEntry> entries) const override;
@@ -61,21 +62,23 @@ public:
 /// Linears are concatenated), attention query/key/value become in_proj_weight/in_proj_bias and
 /// `output` becomes `out_proj`, and transformer layers get PyTorch's submodule names.
 class BurnToPytorchAdapter : public Adapter {
-public:
+  public:
     const char* name() const override { return "burn-to-pytorch"; }
     std::vector<TensorEntry> adapt_save(std::vector<TensorEntry> entries) const override;
 };
 
 /// Runs adapters in order (load and save alike).
 class ChainAdapter : public Adapter {
-public:
-    explicit ChainAdapter(std::vector<std::shared_ptr<const Adapter>> adapters) : adapters_(std::move(adapters)) {}
+  public:
+    explicit ChainAdapter(std::vector<std::shared_ptr<const Adapter>> adapters)
+        : adapters_(std::move(adapters)) {}
     const char* name() const override { return "chain"; }
-    std::vector<TensorEntry> adapt_load(std::vector<TensorEntry> entries, const std::set<std::string>& module_paths,
+    std::vector<TensorEntry> adapt_load(std::vector<TensorEntry> entries,
+                                        const std::set<std::string>& module_paths,
                                         ApplyResult& report) const override;
     std::vector<TensorEntry> adapt_save(std::vector<TensorEntry> entries) const override;
 
-private:
+  private:
     std::vector<std::shared_ptr<const Adapter>> adapters_;
 };
 

@@ -34,7 +34,7 @@ struct TensorInfo {
 };
 
 class BurnpackStore : public StoreBuilder<BurnpackStore> {
-public:
+  public:
     /// A store reading from and writing to a file.
     explicit BurnpackStore(std::filesystem::path path);
     /// A read-only store over bytes it keeps (a model embedded in a binary, a network buffer).
@@ -66,12 +66,12 @@ public:
 
     struct Source;  // the bytes being read (file map, owned or static memory)
 
-protected:
+  protected:
     std::vector<TensorEntry> read_entries() override;
     void write_entries(std::vector<TensorEntry> entries) override;
     const char* store_name() const override { return "BurnpackStore"; }
 
-private:
+  private:
     BurnpackStore() = default;
     void write(std::vector<TensorEntry> entries, const std::map<std::string, Scalar>& scalars,
                const std::map<std::string, std::string>& metadata);

@@ -18,7 +18,7 @@
 namespace burn::store {
 
 class PytorchStore : public StoreBuilder<PytorchStore> {
-public:
+  public:
     explicit PytorchStore(std::filesystem::path path);
     static PytorchStore from_bytes(std::vector<uint8_t> bytes);
 
@@ -32,12 +32,12 @@ public:
     /// Whether this build reads the zip format (libzip was found).
     static bool zip_supported();
 
-protected:
+  protected:
     std::vector<TensorEntry> read_entries() override;
     void write_entries(std::vector<TensorEntry> entries) override;
     const char* store_name() const override { return "PytorchStore"; }
 
-private:
+  private:
     PytorchStore();
     std::filesystem::path path_;
     std::shared_ptr<const std::vector<uint8_t>> bytes_;

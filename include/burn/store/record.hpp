@@ -14,7 +14,7 @@ namespace burn::store {
 
 /// A typed scalar: i64, u64, f64 or bool, kept exactly (an i64 step count never becomes a double).
 class Scalar {
-public:
+  public:
     enum class Kind : uint8_t { i64, u64, f64, boolean };
 
     Scalar() = default;
@@ -45,7 +45,7 @@ public:
     friend bool operator==(const Scalar& a, const Scalar& b);
     friend bool operator!=(const Scalar& a, const Scalar& b) { return !(a == b); }
 
-private:
+  private:
     Kind kind_ = Kind::i64;
     union {
         int64_t i_ = 0;

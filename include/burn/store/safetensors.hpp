@@ -16,7 +16,7 @@
 namespace burn::store {
 
 class SafetensorsStore : public StoreBuilder<SafetensorsStore> {
-public:
+  public:
     explicit SafetensorsStore(std::filesystem::path path);
     static SafetensorsStore from_bytes(std::vector<uint8_t> bytes);
     static SafetensorsStore in_memory();
@@ -34,12 +34,12 @@ public:
 
     struct Source;
 
-protected:
+  protected:
     std::vector<TensorEntry> read_entries() override;
     void write_entries(std::vector<TensorEntry> entries) override;
     const char* store_name() const override { return "SafetensorsStore"; }
 
-private:
+  private:
     SafetensorsStore();
     const Source& source();
 

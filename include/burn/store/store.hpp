@@ -39,7 +39,7 @@ struct StoreOptions {
 };
 
 class StoreBase : public ModuleStore {
-public:
+  public:
     void save(const std::vector<TensorSnapshot>& snapshots) override;
     std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> load(
         const std::vector<TensorSlot>& slots) override;
@@ -52,7 +52,7 @@ public:
     std::vector<TensorEntry> entries();
     const StoreOptions& options() const { return opts_; }
 
-protected:
+  protected:
     StoreBase() = default;
     /// The source's tensors (names as in the file). Throws burn::Error when the source is unreadable.
     virtual std::vector<TensorEntry> read_entries() = 0;
@@ -67,7 +67,7 @@ protected:
 /// Builder methods shared by the stores; each returns the store itself for chaining.
 template <class Derived>
 class StoreBuilder : public StoreBase {
-public:
+  public:
     /// Accept loads where some module tensors have nothing in the file (they keep their values).
     Derived& allow_partial(bool on = true) {
         opts_.allow_partial = on;
@@ -116,7 +116,7 @@ public:
         return self();
     }
 
-private:
+  private:
     Derived& self() { return static_cast<Derived&>(*this); }
 };
 
