@@ -11,6 +11,7 @@ namespace bench {
 std::vector<Workload> all_workloads() {
     std::vector<Workload> table;
     add_op_workloads(table);
+    add_train_workloads(table);
     return table;
 }
 

@@ -35,8 +35,8 @@ struct Workload {
 
 /// The workloads of one family file append their rows here.
 void add_op_workloads(std::vector<Workload>& table);
-// Later: void add_train_workloads(std::vector<Workload>& table);  (mlp_train, cnn_train, gpt_train,
-// cnn_infer_b1), declared here and called from all_workloads().
+/// Training steps: mlp_train (later cnn_train, gpt_train, cnn_infer_b1).
+void add_train_workloads(std::vector<Workload>& table);
 
 /// Every implemented workload, in the order they run.
 std::vector<Workload> all_workloads();

@@ -156,5 +156,6 @@ void add_slice_entries(std::vector<OpEntry>& db);        // op_db_slice.cpp: sli
 void add_index_entries(std::vector<OpEntry>& db);        // op_db_index.cpp: gather, scatter, masks, ...
 void add_reduce_entries(std::vector<OpEntry>& db);       // op_db_reduce.cpp: reductions, sort, matmul
 void add_conv_entries(std::vector<OpEntry>& db);         // op_db_conv.cpp, op_db_pool.cpp: conv, pools, interpolate
+void add_optim_entries(std::vector<OpEntry>& db);        // op_db_optim.cpp: fused optimizer updates
 
 }  // namespace burn::opdb

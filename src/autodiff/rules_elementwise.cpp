@@ -111,6 +111,7 @@ bool is_non_differentiable(OpId op) {
         case OpId::argmax:
         case OpId::argmin:
         case OpId::any_dim:
+        case OpId::adam_step:  // an optimizer update: no gradient flows through it
         case OpId::all_dim: return true;
         default: return false;
     }

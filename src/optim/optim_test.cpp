@@ -247,6 +247,34 @@ TEST(Optim, RecordsAreNamedAndValidated) {
     EXPECT_EQ(g2.size(), 2u) << "no gradient was consumed";
 }
 
+TEST(Optim, RecordsAreSnapshotsThatLaterStepsLeaveAlone) {
+    // The fused Adam kernel and the moving averages update state in place when they own it alone; a
+    // record (or anyone else) holding the state must keep the values it saw.
+    for (auto opt : {optim::AdamConfig{}.init(), optim::AdamWConfig{}.with_amsgrad(true).init(),
+                     optim::SgdConfig{}.with_momentum(0.9).init(),
+                     optim::RmsPropConfig{}.with_centered(true).init(), optim::LionConfig{}.init()}) {
+        SCOPED_TRACE(opt.rule().name());
+        Model model = small_model(Device());
+        auto grads_for = [&] {
+            optim::GradientsParams g;
+            g.set(model.weight.id(), ops::full({3, 4}, 0.5, DType::f32, Device()));
+            return g;
+        };
+        model = opt.step(0.1, std::move(model), grads_for());
+        auto record = opt.to_record();
+        std::map<std::string, std::vector<float>> before;
+        for (const auto& [key, t] : record.tensors) before[key] = ops::into_data(t).to_vec<float>();
+        Tensor<2> weight = model.weight.val();
+        auto weight_before = weight.to_vec<float>();
+        model = opt.step(0.1, std::move(model), grads_for());
+        for (const auto& [key, t] : record.tensors)
+            EXPECT_EQ(ops::into_data(t).to_vec<float>(), before[key]) << key;
+        EXPECT_EQ(weight.to_vec<float>(), weight_before)
+            << "a parameter handle held outside is not overwritten";
+        EXPECT_NE(model.weight.val().to_vec<float>(), weight_before);
+    }
+}
+
 TEST(Optim, StateFollowsTheParametersDeviceAndDtype) {
     auto device = Device().autodiff();
     Model model = small_model(device, DType::f32);

@@ -51,6 +51,7 @@ CpuBackend::CpuBackend() {
     register_conv(table_);
     register_pool(table_);
     register_interpolate(table_);
+    register_optim(table_);
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {

@@ -24,6 +24,7 @@ void register_matmul(KernelTable& t);
 void register_conv(KernelTable& t);         // conv.cpp
 void register_pool(KernelTable& t);         // pool.cpp
 void register_interpolate(KernelTable& t);  // interpolate.cpp
+void register_optim(KernelTable& t);        // optim.cpp: fused optimizer updates
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;

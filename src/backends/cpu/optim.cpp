@@ -1,0 +1,78 @@
+// CPU kernels of the fused optimizer ops (ops.def family optim).
+// Built with -fno-math-errno (CMakeLists.txt): sqrt never sees a negative here, and errno handling
+// would keep GCC from vectorising it.
+#include <algorithm>
+#include <cmath>
+
+#include "backends/cpu/kernels.hpp"
+
+namespace burn::cpu {
+
+namespace {
+
+struct AdamScalars {
+    double b1, b2, step, eps, decay, l2;
+};
+
+// Elements [b, e), a block at a time: the block's results go to local arrays first and are copied out
+// after, so outputs may alias their own inputs (the in-place update) while the arithmetic loop, which
+// only reads the inputs and writes locals, still vectorises.
+template <class T>
+void adam_range(int64_t b, int64_t e, const T* p, const T* g, const T* m, const T* v, T* pw, T* mw, T* vw,
+                AdamScalars h) {
+    using C = compute_t<T>;
+    const C b1 = C(h.b1), b2 = C(h.b2), step = C(h.step), eps = C(h.eps), decay = C(h.decay), l2 = C(h.l2);
+    const C w1 = C(1 - h.b1), w2 = C(1 - h.b2);
+    constexpr int64_t kBlock = 256;
+    C np[kBlock], nm[kBlock], nv[kBlock];
+    for (int64_t s = b; s < e; s += kBlock) {
+        const int64_t n = std::min(kBlock, e - s);
+        for (int64_t j = 0; j < n; ++j) {
+            const C pi = C(p[s + j]);
+            const C gi = C(g[s + j]) + l2 * pi;
+            const C mi = b1 * C(m[s + j]) + w1 * gi;
+            const C vi = b2 * C(v[s + j]) + w2 * gi * gi;
+            nm[j] = mi;
+            nv[j] = vi;
+            np[j] = decay * pi - step * mi / (std::sqrt(vi) + eps);
+        }
+        for (int64_t j = 0; j < n; ++j) pw[s + j] = T(np[j]);
+        for (int64_t j = 0; j < n; ++j) mw[s + j] = T(nm[j]);
+        for (int64_t j = 0; j < n; ++j) vw[s + j] = T(nv[j]);
+    }
+}
+
+template <class T>
+void adam_typed(const TensorRefs& in, CpuTensor& po, CpuTensor& mo, CpuTensor& vo) {
+    const T* p = as_cpu(in[0]).data<T>();
+    const T* g = as_cpu(in[1]).data<T>();
+    const T* m = as_cpu(in[2]).data<T>();
+    const T* v = as_cpu(in[3]).data<T>();
+    const double* h = as_cpu(in[4]).data<double>();
+    const AdamScalars s{h[0], h[1], h[2], h[3], h[4], h[5]};
+    T* pw = po.data<T>();
+    T* mw = mo.data<T>();
+    T* vw = vo.data<T>();
+    platform::parallel_for(in[0]->shape.numel(), kGrain,
+                           [&](int64_t b, int64_t e) { adam_range<T>(b, e, p, g, m, v, pw, mw, vw, s); });
+}
+
+TensorRefs adam_step_kernel(const OpCall& call, TensorRefs& in) {
+    for (auto& t : in) t = contiguous(t);
+    // Each output takes its own input's buffer when that input is uniquely owned (the update in place);
+    // the parameter may also take the gradient's.
+    auto p = reuse_or_alloc(in, {0, 1}, call.shape, call.dtype);
+    auto m = reuse_or_alloc(in, {2}, call.shape, call.dtype);
+    auto v = reuse_or_alloc(in, {3}, call.shape, call.dtype);
+    dispatch_kinds<OpKinds::float_only>(call.dtype, "adam_step",
+                                        [&](auto tag) { adam_typed<decltype(tag)>(in, *p, *m, *v); });
+    return {p, m, v};
+}
+
+}  // namespace
+
+void register_optim(KernelTable& t) {
+    t[idx(OpId::adam_step)] = &adam_step_kernel;
+}
+
+}  // namespace burn::cpu

@@ -1,0 +1,28 @@
+#pragma once
+// Frontend of the fused optimizer ops (ops.def family optim). Private to the library and its tests:
+// users reach them through optim::AdamConfig / AdamWConfig.
+#include <array>
+
+#include "burn/tensor/ops.hpp"
+
+namespace burn::ops {
+
+/// The scalars of one Adam(W) update of one parameter (torch's single-tensor Adam, folded):
+///   g' = grad + l2 * param
+///   exp_avg' = beta_1 * exp_avg + (1 - beta_1) * g'
+///   exp_avg_sq' = beta_2 * exp_avg_sq + (1 - beta_2) * g'^2
+///   param' = decay * param - step_size * exp_avg' / (sqrt(exp_avg_sq') + eps)
+struct AdamStepHyper {
+    double beta_1 = 0.9, beta_2 = 0.999;
+    double step_size = 1e-3;  // lr * sqrt(1 - beta_2^t) / (1 - beta_1^t)
+    double eps = 1e-8;        // epsilon * sqrt(1 - beta_2^t)
+    double decay = 1.0;       // 1 - lr * weight_decay (AdamW), 1 otherwise
+    double l2 = 0.0;          // weight_decay (Adam's L2 penalty), 0 otherwise
+};
+
+/// {param', exp_avg', exp_avg_sq'} in one pass. All four tensors have one float dtype, one shape and
+/// one device; uniquely owned inputs are updated in place (param into param', and so on).
+std::array<TensorAny, 3> adam_step(TensorAny param, TensorAny grad, TensorAny exp_avg, TensorAny exp_avg_sq,
+                                   const AdamStepHyper& hyper);
+
+}  // namespace burn::ops
