@@ -299,21 +299,28 @@ void conv_input_grad(const Geo& g, const T* dy, const T* w, T* dx) {
     });
 }
 
-/// Adds the weight gradient of images [n0, n1) into acc [O, Kg].
+/// Depth of a weight-gradient GEMM: images are batched along it up to about this many columns (a
+/// deeper product is more efficient; one image needs no copy of dy), within a 2 MB column block.
+constexpr int64_t kWeightGradDepth = 768;
+constexpr int64_t kWeightGradBytes = int64_t(2) << 20;
+
+/// Adds the weight gradient of images [n0, n1) into acc [O, Kg], as dW^T (Kg x og) = col (Kg x K) *
+/// dy^T (K x og) with K = images x L: the column matrix is read row-wise (the GEMM's cheap packing)
+/// and only the narrow dy is transposed.
 template <class T>
 void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_t n1, T* acc) {
     const int64_t L = g.out_vol;
-    // Images per GEMM: the column block stays around 1 MB.
-    const int64_t per = std::max<int64_t>(1, (1 << 20) / std::max<int64_t>(1, g.kg * L * static_cast<int64_t>(sizeof(T))));
+    const int64_t col_bytes = std::max<int64_t>(1, g.kg * L * static_cast<int64_t>(sizeof(T)));
+    const int64_t per = std::max<int64_t>(1, std::min((kWeightGradDepth + L / 2) / std::max<int64_t>(1, L),
+                                                      kWeightGradBytes / col_bytes));
     const int64_t nb_max = std::min(per, n1 - n0);
     T* col = nn::scratch<T>(0, g.kg * L * nb_max);
-    T* gbuf = nn::scratch<T>(1, g.og * L * nb_max);
+    T* gbuf = nb_max > 1 ? nn::scratch<T>(1, g.og * L * nb_max) : nullptr;
     T* tmp = nn::scratch<T>(2, g.og * g.kg);
-    // Narrow outputs favour the transposed product (the GEMM's tile is wider in n than in m).
-    const bool transposed = true;
     for (int64_t n = n0; n < n1; n += nb_max) {
         const int64_t nb = std::min(nb_max, n1 - n), K = nb * L;
         for (int64_t gi = 0; gi < g.groups; ++gi) {
+            const T* b = dy + (n * g.o + gi * g.og) * L;  // one image: dy's rows as they are
             for (int64_t j = 0; j < nb; ++j) {
                 const T* xn = x + (n + j) * g.c * g.in_vol;
                 if (g.pointwise()) {
@@ -323,19 +330,17 @@ void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_
                 } else {
                     im2col(xn, g, gi * g.cg, col + j * L, K);
                 }
-                const T* gn = dy + ((n + j) * g.o + gi * g.og) * L;
-                for (int64_t r = 0; r < g.og; ++r)
-                    std::memcpy(gbuf + r * K + j * L, gn + r * L, static_cast<std::size_t>(L) * sizeof(T));
+                if (nb > 1) {
+                    const T* gn = dy + ((n + j) * g.o + gi * g.og) * L;
+                    for (int64_t r = 0; r < g.og; ++r)
+                        std::memcpy(gbuf + r * K + j * L, gn + r * L, static_cast<std::size_t>(L) * sizeof(T));
+                }
             }
+            if (nb > 1) b = gbuf;
+            nn::gemm<T>(g.kg, g.og, K, col, K, 1, b, 1, K, tmp, g.og);  // [Kg, og]
             T* a = acc + gi * g.og * g.kg;
-            if (transposed) {
-                nn::gemm<T>(g.kg, g.og, K, col, K, 1, gbuf, 1, K, tmp, g.og);  // [Kg, og]
-                for (int64_t r = 0; r < g.og; ++r)
-                    for (int64_t q = 0; q < g.kg; ++q) a[r * g.kg + q] += tmp[q * g.og + r];
-            } else {
-                nn::gemm<T>(g.og, g.kg, K, gbuf, K, 1, col, 1, K, tmp, g.kg);  // [og, Kg]
-                for (int64_t q = 0; q < g.og * g.kg; ++q) a[q] += tmp[q];
-            }
+            for (int64_t r = 0; r < g.og; ++r)
+                for (int64_t q = 0; q < g.kg; ++q) a[r * g.kg + q] += tmp[q * g.og + r];
         }
     }
 }
