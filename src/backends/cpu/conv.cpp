@@ -60,8 +60,8 @@ Geo geometry(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, con
 /// The range [lo, hi) of output positions o whose input position o * s - p + kk * d lies in [0, in).
 inline void valid_range(int64_t out, int64_t in, int64_t s, int64_t p, int64_t kk, int64_t d, int64_t& lo,
                         int64_t& hi) {
-    const int64_t first = p - kk * d;               // o * s >= first
-    const int64_t last = in - 1 + p - kk * d;       // o * s <= last
+    const int64_t first = p - kk * d;          // o * s >= first
+    const int64_t last = in - 1 + p - kk * d;  // o * s <= last
     lo = first <= 0 ? 0 : (first + s - 1) / s;
     hi = last < 0 ? 0 : std::min(out, last / s + 1);
     if (hi < lo) hi = lo;
@@ -96,14 +96,16 @@ struct Taps {
 inline Taps taps_of(const Geo& g, int64_t k0, int64_t k1, int64_t k2) {
     Taps t;
     const int64_t k[3] = {k0, k1, k2};
-    for (int i = 0; i < 3; ++i) valid_range(g.out[i], g.in[i], g.stride[i], g.pad[i], k[i], g.dil[i], t.lo[i], t.hi[i]);
+    for (int i = 0; i < 3; ++i)
+        valid_range(g.out[i], g.in[i], g.stride[i], g.pad[i], k[i], g.dil[i], t.lo[i], t.hi[i]);
     t.shift = k2 * g.dil[2] - g.pad[2];
     return t;
 }
 
 /// col rows [Kg] x columns [L] (row stride ld) from channels c0..c0+cg of one image x [C, in_vol].
 template <class T>
-BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t c0, T* __restrict col, int64_t ld) {
+BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t c0, T* __restrict col,
+                                   int64_t ld) {
     const int64_t o1 = g.out[1], o2 = g.out[2], s2 = g.stride[2];
     const bool block = g.stride[1] == 1 && s2 == 1 && g.in[2] == o2;
     for (int64_t c = 0; c < g.cg; ++c) {
@@ -129,7 +131,8 @@ BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t 
                             T* d = plane + t.lo[1] * o2;
                             const int64_t i1 = t.lo[1] - g.pad[1] + k1 * g.dil[1];
                             const T* src = xc + (i0 * g.in[1] + i1) * g.in[2] + t.shift;
-                            std::memcpy(d + lo, src + lo, static_cast<std::size_t>((rows - 1) * o2 + hi - lo) * sizeof(T));
+                            std::memcpy(d + lo, src + lo,
+                                        static_cast<std::size_t>((rows - 1) * o2 + hi - lo) * sizeof(T));
                             for (int64_t r = 0; r < rows; ++r) {
                                 for (int64_t e = 0; e < lo; ++e) d[r * o2 + e] = T(0);
                                 for (int64_t e = hi; e < o2; ++e) d[r * o2 + e] = T(0);
@@ -199,14 +202,14 @@ BURN_INLINE_LOOPS void col2im_impl(T* __restrict col, const Geo& g, int64_t c0, 
     }
 }
 
-#define BURN_CONV_VARIANTS(ATTR, SUFFIX)                                                                \
-    template <class T>                                                                                  \
-    ATTR BURN_NO_MEMCPY void im2col_##SUFFIX(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {               \
-        im2col_impl<T>(x, g, c0, col, ld);                                                              \
-    }                                                                                                   \
-    template <class T>                                                                                  \
-    ATTR BURN_NO_MEMCPY void col2im_##SUFFIX(T* col, const Geo& g, int64_t c0, T* dx) {                          \
-        col2im_impl<T>(col, g, c0, dx);                                                                 \
+#define BURN_CONV_VARIANTS(ATTR, SUFFIX)                                                                 \
+    template <class T>                                                                                   \
+    ATTR BURN_NO_MEMCPY void im2col_##SUFFIX(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) { \
+        im2col_impl<T>(x, g, c0, col, ld);                                                               \
+    }                                                                                                    \
+    template <class T>                                                                                   \
+    ATTR BURN_NO_MEMCPY void col2im_##SUFFIX(T* col, const Geo& g, int64_t c0, T* dx) {                  \
+        col2im_impl<T>(col, g, c0, dx);                                                                  \
     }
 BURN_CONV_VARIANTS(, base)
 #if BURN_CONV_X86
@@ -218,9 +221,12 @@ template <class T>
 void im2col(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {
 #if BURN_CONV_X86
     switch (gemm_isa()) {
-        case GemmIsa::avx512: return im2col_avx512<T>(x, g, c0, col, ld);
-        case GemmIsa::avx2: return im2col_avx2<T>(x, g, c0, col, ld);
-        default: break;
+        case GemmIsa::avx512:
+            return im2col_avx512<T>(x, g, c0, col, ld);
+        case GemmIsa::avx2:
+            return im2col_avx2<T>(x, g, c0, col, ld);
+        default:
+            break;
     }
 #endif
     im2col_base<T>(x, g, c0, col, ld);
@@ -230,9 +236,12 @@ template <class T>
 void col2im(T* col, const Geo& g, int64_t c0, T* dx) {
 #if BURN_CONV_X86
     switch (gemm_isa()) {
-        case GemmIsa::avx512: return col2im_avx512<T>(col, g, c0, dx);
-        case GemmIsa::avx2: return col2im_avx2<T>(col, g, c0, dx);
-        default: break;
+        case GemmIsa::avx512:
+            return col2im_avx512<T>(col, g, c0, dx);
+        case GemmIsa::avx2:
+            return col2im_avx2<T>(col, g, c0, dx);
+        default:
+            break;
     }
 #endif
     col2im_base<T>(col, g, c0, dx);
@@ -311,8 +320,8 @@ template <class T>
 void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_t n1, T* acc) {
     const int64_t L = g.out_vol;
     const int64_t col_bytes = std::max<int64_t>(1, g.kg * L * static_cast<int64_t>(sizeof(T)));
-    const int64_t per = std::max<int64_t>(1, std::min((kWeightGradDepth + L / 2) / std::max<int64_t>(1, L),
-                                                      kWeightGradBytes / col_bytes));
+    const int64_t per = std::max<int64_t>(
+        1, std::min((kWeightGradDepth + L / 2) / std::max<int64_t>(1, L), kWeightGradBytes / col_bytes));
     const int64_t nb_max = std::min(per, n1 - n0);
     T* col = nn::scratch<T>(0, g.kg * L * nb_max);
     T* gbuf = nb_max > 1 ? nn::scratch<T>(1, g.og * L * nb_max) : nullptr;
@@ -333,7 +342,8 @@ void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_
                 if (nb > 1) {
                     const T* gn = dy + ((n + j) * g.o + gi * g.og) * L;
                     for (int64_t r = 0; r < g.og; ++r)
-                        std::memcpy(gbuf + r * K + j * L, gn + r * L, static_cast<std::size_t>(L) * sizeof(T));
+                        std::memcpy(gbuf + r * K + j * L, gn + r * L,
+                                    static_cast<std::size_t>(L) * sizeof(T));
                 }
             }
             if (nb > 1) b = gbuf;
