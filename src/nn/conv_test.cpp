@@ -279,6 +279,28 @@ TEST(ConvLayers, EveryInstructionSetVariantMatches) {
     cpu::set_gemm_isa(saved);
 }
 
+struct ConvBn {  // PyTorch's nn.Sequential-like Conv2d(2, 4, 3, padding=1) + BatchNorm2d(4)
+    Conv2d conv;
+    BatchNorm bn;
+    BURN_MODULE(ConvBn, conv, bn)
+};
+
+TEST(ConvLayers, LoadsPyTorchWeightsAsTheyAre) {
+    // The store's fixture (scripts/gen_store_fixtures.py): a torch.save'd Conv2d + BatchNorm2d and
+    // the conv's output on a fixed input. PyTorch's names and layouts load without remapping.
+    const auto dir = fixture_dir().parent_path() / "store";
+    ConvBn m{Conv2dConfig{{2, 4}, {3, 3}}.with_padding(Explicit2d{1, 1}).init(), BatchNormConfig{4}.init()};
+    store::PytorchStore pt(dir / "convbn.pt");
+    store::ApplyResult r = m.load_from(pt);
+    EXPECT_TRUE(r.is_success()) << r;
+    auto io = store::SafetensorsStore(dir / "convbn_io.safetensors").load_tensors();
+    auto y = m.conv.forward(Tensor<4>(io["input"]));
+    auto want = ops::into_data(ops::cast(io["conv_output"], DType::f64)).to_vec<double>();
+    auto got = ops::into_data(ops::cast(y.handle(), DType::f64)).to_vec<double>();
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::abs(want[i])));
+}
+
 TEST(ConvLayers, EmptyBatch) {
     auto conv = Conv2dConfig{{2, 3}, {3, 3}}.with_padding(Same{}).init();
     auto y = conv.forward(Tensor<4>::zeros({0, 2, 5, 5}));
