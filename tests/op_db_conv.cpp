@@ -329,6 +329,8 @@ void add_conv_transpose(std::vector<OpEntry>& db) {
             s(Tag::basic, {2, 2, 5}, {2, 3, 4}, true, ints_of(1, {3}, {1}, {2}, {1}, 1), "1-D"),
             s(Tag::basic, {1, 2, 2, 3, 2}, {2, 2, 2, 2, 3}, true,
               ints_of(3, {2, 1, 2}, {0, 1, 1}, {1, 0, 0}, {1, 1, 1}, 1), "3-D"),
+            s(Tag::basic, {9, 4, 3, 3}, {4, 1, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {0, 0}, {1, 1}, 2),
+              "9 images, groups 2 (images batched per GEMM)"),
             s(Tag::empty, {0, 2, 3, 3}, {2, 2, 3, 3}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
               "no images"),
             s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, false, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
