@@ -34,8 +34,8 @@ Geo geo_of(const std::vector<int64_t>& ints) {
     return g;
 }
 
-std::vector<int64_t> ints_of(int s, std::vector<int64_t> stride, std::vector<int64_t> pa, std::vector<int64_t> pb,
-                             std::vector<int64_t> dil, int64_t groups) {
+std::vector<int64_t> ints_of(int s, std::vector<int64_t> stride, std::vector<int64_t> pa,
+                             std::vector<int64_t> pb, std::vector<int64_t> dil, int64_t groups) {
     std::vector<int64_t> v{s};
     for (const auto& a : {stride, pa, pb, dil}) v.insert(v.end(), a.begin(), a.end());
     v.push_back(groups);
@@ -72,23 +72,31 @@ ConvTransposeOptions<N> transpose_options(const Geo& g) {
     return o;
 }
 
-std::optional<TensorAny> bias_of(V in) { return in.size() > 2 ? std::optional<TensorAny>(in[2]) : std::nullopt; }
+std::optional<TensorAny> bias_of(V in) {
+    return in.size() > 2 ? std::optional<TensorAny>(in[2]) : std::nullopt;
+}
 
 TensorAny conv_forward(V in, A a) {
     const Geo g = geo_of(a.ints);
     switch (g.s) {
-        case 1: return ops::conv1d(in[0], in[1], bias_of(in), conv_options<1>(g));
-        case 2: return ops::conv2d(in[0], in[1], bias_of(in), conv_options<2>(g));
-        default: return ops::conv3d(in[0], in[1], bias_of(in), conv_options<3>(g));
+        case 1:
+            return ops::conv1d(in[0], in[1], bias_of(in), conv_options<1>(g));
+        case 2:
+            return ops::conv2d(in[0], in[1], bias_of(in), conv_options<2>(g));
+        default:
+            return ops::conv3d(in[0], in[1], bias_of(in), conv_options<3>(g));
     }
 }
 
 TensorAny transpose_forward(V in, A a) {
     const Geo g = geo_of(a.ints);
     switch (g.s) {
-        case 1: return ops::conv_transpose1d(in[0], in[1], bias_of(in), transpose_options<1>(g));
-        case 2: return ops::conv_transpose2d(in[0], in[1], bias_of(in), transpose_options<2>(g));
-        default: return ops::conv_transpose3d(in[0], in[1], bias_of(in), transpose_options<3>(g));
+        case 1:
+            return ops::conv_transpose1d(in[0], in[1], bias_of(in), transpose_options<1>(g));
+        case 2:
+            return ops::conv_transpose2d(in[0], in[1], bias_of(in), transpose_options<2>(g));
+        default:
+            return ops::conv_transpose3d(in[0], in[1], bias_of(in), transpose_options<3>(g));
     }
 }
 
@@ -154,10 +162,12 @@ TensorData conv_reference(In in, A a) {
     if (in.size() > 2) {
         ref::Host b = ref::host(in[2]);
         const int64_t per = spatial_numel(y.shape);
-        for (int64_t i = 0; i < y.numel(); ++i) y.v[static_cast<std::size_t>(i)] = b.v[static_cast<std::size_t>((i / per) % y.shape[1])];
+        for (int64_t i = 0; i < y.numel(); ++i)
+            y.v[static_cast<std::size_t>(i)] = b.v[static_cast<std::size_t>((i / per) % y.shape[1])];
     }
     conv_taps(g, x.shape, w.shape, y.shape, [&](int64_t xo, int64_t wo, int64_t yo) {
-        y.v[static_cast<std::size_t>(yo)] += x.v[static_cast<std::size_t>(xo)] * w.v[static_cast<std::size_t>(wo)];
+        y.v[static_cast<std::size_t>(yo)] +=
+            x.v[static_cast<std::size_t>(xo)] * w.v[static_cast<std::size_t>(wo)];
     });
     return ref::to_data(y, value_dtype(a.dtype));
 }
@@ -169,16 +179,19 @@ TensorData transpose_reference(In in, A a) {
     Dims ys = x.shape;
     ys[1] = w.shape[1] * g.groups;
     for (int i = 0; i < g.s; ++i)
-        ys[i + 2] = (x.shape[i + 2] - 1) * g.stride[i] - 2 * g.pa[i] + g.dil[i] * (w.shape[i + 2] - 1) + g.pb[i] + 1;
+        ys[i + 2] =
+            (x.shape[i + 2] - 1) * g.stride[i] - 2 * g.pa[i] + g.dil[i] * (w.shape[i + 2] - 1) + g.pb[i] + 1;
     ref::Host y = ref::filled(ys, 0.0);
     // The forward conv maps y's shape to x's shape with weight w read as [C_in(out of conv), C_out/g, k].
     conv_taps(g, ys, w.shape, x.shape, [&](int64_t yo, int64_t wo, int64_t xo) {
-        y.v[static_cast<std::size_t>(yo)] += x.v[static_cast<std::size_t>(xo)] * w.v[static_cast<std::size_t>(wo)];
+        y.v[static_cast<std::size_t>(yo)] +=
+            x.v[static_cast<std::size_t>(xo)] * w.v[static_cast<std::size_t>(wo)];
     });
     if (in.size() > 2) {
         ref::Host b = ref::host(in[2]);
         const int64_t per = spatial_numel(ys);
-        for (int64_t i = 0; i < y.numel(); ++i) y.v[static_cast<std::size_t>(i)] += b.v[static_cast<std::size_t>((i / per) % ys[1])];
+        for (int64_t i = 0; i < y.numel(); ++i)
+            y.v[static_cast<std::size_t>(i)] += b.v[static_cast<std::size_t>((i / per) % ys[1])];
     }
     return ref::to_data(y, value_dtype(a.dtype));
 }
@@ -195,17 +208,22 @@ TensorData weight_grad_reference(In in, A a) {
     ref::Host x = ref::host(in[0]), dy = ref::host(in[1]);
     ref::Host dw = ref::filled(weight_shape(g, a.ints, x.shape, dy.shape), 0.0);
     conv_taps(g, x.shape, dw.shape, dy.shape, [&](int64_t xo, int64_t wo, int64_t yo) {
-        dw.v[static_cast<std::size_t>(wo)] += x.v[static_cast<std::size_t>(xo)] * dy.v[static_cast<std::size_t>(yo)];
+        dw.v[static_cast<std::size_t>(wo)] +=
+            x.v[static_cast<std::size_t>(xo)] * dy.v[static_cast<std::size_t>(yo)];
     });
     return ref::to_data(dw, value_dtype(a.dtype));
 }
 
 Tol conv_tol(DType dt) {
     switch (dt) {
-        case DType::f32: return {1e-5, 2e-5};
-        case DType::f16: return {1e-2, 2e-2};
-        case DType::bf16: return {2e-2, 5e-2};
-        default: return default_tol(dt);
+        case DType::f32:
+            return {1e-5, 2e-5};
+        case DType::f16:
+            return {1e-2, 2e-2};
+        case DType::bf16:
+            return {2e-2, 5e-2};
+        default:
+            return default_tol(dt);
     }
 }
 
@@ -219,20 +237,27 @@ void add_conv(std::vector<OpEntry>& db) {
             return sample(t, std::move(in), std::move(ints), {}, std::move(desc));
         };
         return std::vector<Sample>{
-            s(Tag::basic, {2, 3, 5, 5}, {4, 3, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1), "3x3 pad 1"),
-            s(Tag::basic, {1, 2, 7, 6}, {3, 2, 3, 2}, true, ints_of(2, {2, 3}, {0, 1}, {0, 1}, {1, 1}, 1), "stride 2x3"),
+            s(Tag::basic, {2, 3, 5, 5}, {4, 3, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1),
+              "3x3 pad 1"),
+            s(Tag::basic, {1, 2, 7, 6}, {3, 2, 3, 2}, true, ints_of(2, {2, 3}, {0, 1}, {0, 1}, {1, 1}, 1),
+              "stride 2x3"),
             s(Tag::basic, {1, 2, 7, 7}, {2, 2, 3, 3}, false, ints_of(2, {1, 1}, {2, 1}, {2, 1}, {2, 3}, 1),
               "dilation 2x3, no bias"),
-            s(Tag::basic, {2, 4, 5, 4}, {6, 2, 2, 3}, true, ints_of(2, {1, 2}, {1, 0}, {1, 0}, {1, 1}, 2), "groups 2"),
-            s(Tag::basic, {1, 4, 4, 4}, {4, 1, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 4), "depthwise"),
-            s(Tag::basic, {2, 3, 4, 5}, {5, 3, 1, 1}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "1x1"),
+            s(Tag::basic, {2, 4, 5, 4}, {6, 2, 2, 3}, true, ints_of(2, {1, 2}, {1, 0}, {1, 0}, {1, 1}, 2),
+              "groups 2"),
+            s(Tag::basic, {1, 4, 4, 4}, {4, 1, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 4),
+              "depthwise"),
+            s(Tag::basic, {2, 3, 4, 5}, {5, 3, 1, 1}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "1x1"),
             s(Tag::basic, {1, 2, 5, 5}, {3, 2, 2, 2}, true, ints_of(2, {1, 1}, {0, 1}, {1, 0}, {1, 1}, 1),
               "asymmetric padding"),
             s(Tag::basic, {2, 3, 9}, {4, 3, 3}, true, ints_of(1, {2}, {1}, {1}, {1}, 1), "1-D stride 2"),
-            s(Tag::basic, {1, 2, 4, 4, 5}, {3, 2, 2, 3, 2}, true, ints_of(3, {1, 2, 1}, {1, 0, 1}, {1, 0, 1}, {1, 1, 2}, 1),
-              "3-D"),
-            s(Tag::empty, {0, 3, 4, 4}, {2, 3, 3, 3}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "no images"),
-            s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "1x1x1x1")};
+            s(Tag::basic, {1, 2, 4, 4, 5}, {3, 2, 2, 3, 2}, true,
+              ints_of(3, {1, 2, 1}, {1, 0, 1}, {1, 0, 1}, {1, 1, 2}, 1), "3-D"),
+            s(Tag::empty, {0, 3, 4, 4}, {2, 3, 3, 3}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "no images"),
+            s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "1x1x1x1")};
     };
     e.forward = conv_forward;
     e.reference = conv_reference;
@@ -242,9 +267,13 @@ void add_conv(std::vector<OpEntry>& db) {
     const auto x4 = [](const Device& d, Dims s, DType dt = DType::f32) { return ops::full(s, 1, dt, d); };
     e.bad = {
         bad("input of rank 3 for conv2d", "[conv2d]",
-            [=](const Device& d) { ops::conv2d(x4(d, {3, 4, 4}), x4(d, {2, 3, 3, 3}), std::nullopt, {}); }),
+            [=](const Device& d) {
+                ops::conv2d(x4(d, {3, 4, 4}), x4(d, {2, 3, 3, 3}), std::nullopt, {});
+            }),
         bad("channel mismatch", "[conv2d]",
-            [=](const Device& d) { ops::conv2d(x4(d, {1, 4, 5, 5}), x4(d, {2, 3, 3, 3}), std::nullopt, {}); }),
+            [=](const Device& d) {
+                ops::conv2d(x4(d, {1, 4, 5, 5}), x4(d, {2, 3, 3, 3}), std::nullopt, {});
+            }),
         bad("groups not dividing the channels", "[conv2d]",
             [=](const Device& d) {
                 ConvOptions<2> o;
@@ -252,7 +281,9 @@ void add_conv(std::vector<OpEntry>& db) {
                 ops::conv2d(x4(d, {1, 3, 5, 5}), x4(d, {2, 1, 3, 3}), std::nullopt, o);
             }),
         bad("kernel larger than the input", "[conv2d]",
-            [=](const Device& d) { ops::conv2d(x4(d, {1, 1, 2, 2}), x4(d, {1, 1, 3, 3}), std::nullopt, {}); }),
+            [=](const Device& d) {
+                ops::conv2d(x4(d, {1, 1, 2, 2}), x4(d, {1, 1, 3, 3}), std::nullopt, {});
+            }),
         bad("stride 0", "[conv1d]",
             [=](const Device& d) {
                 ConvOptions<1> o;
@@ -272,7 +303,9 @@ void add_conv(std::vector<OpEntry>& db) {
                 ops::conv2d(x4(d, {1, 1, 3, 3}, DType::f64), x4(d, {1, 1, 1, 1}), std::nullopt, {});
             }),
         bad("undefined weight", "[conv2d]",
-            [=](const Device& d) { ops::conv2d(x4(d, {1, 1, 3, 3}), TensorAny(), std::nullopt, {}); }),
+            [=](const Device& d) {
+                ops::conv2d(x4(d, {1, 1, 3, 3}), TensorAny(), std::nullopt, {});
+            }),
     };
     db.push_back(std::move(e));
 }
@@ -287,16 +320,21 @@ void add_conv_transpose(std::vector<OpEntry>& db) {
             return sample(t, std::move(in), std::move(ints), {}, std::move(desc));
         };
         return std::vector<Sample>{
-            s(Tag::basic, {2, 3, 4, 4}, {3, 2, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {0, 0}, {1, 1}, 1), "3x3 pad 1"),
+            s(Tag::basic, {2, 3, 4, 4}, {3, 2, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {0, 0}, {1, 1}, 1),
+              "3x3 pad 1"),
             s(Tag::basic, {1, 2, 3, 4}, {2, 3, 3, 2}, true, ints_of(2, {2, 3}, {1, 0}, {1, 2}, {1, 1}, 1),
               "stride 2x3, padding_out 1x2"),
             s(Tag::basic, {1, 4, 3, 3}, {4, 1, 2, 3}, false, ints_of(2, {2, 1}, {0, 1}, {0, 0}, {2, 1}, 2),
               "groups 2, dilation 2"),
             s(Tag::basic, {2, 2, 5}, {2, 3, 4}, true, ints_of(1, {3}, {1}, {2}, {1}, 1), "1-D"),
-            s(Tag::basic, {1, 2, 2, 3, 2}, {2, 2, 2, 2, 3}, true, ints_of(3, {2, 1, 2}, {0, 1, 1}, {1, 0, 0}, {1, 1, 1}, 1),
-              "3-D"),
-            s(Tag::empty, {0, 2, 3, 3}, {2, 2, 3, 3}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "no images"),
-            s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, false, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "1x1x1x1")};
+            s(Tag::basic, {1, 2, 2, 3, 2}, {2, 2, 2, 2, 3}, true,
+              ints_of(3, {2, 1, 2}, {0, 1, 1}, {1, 0, 0}, {1, 1, 1}, 1), "3-D"),
+            s(Tag::basic, {9, 4, 3, 3}, {4, 1, 3, 3}, true, ints_of(2, {1, 1}, {1, 1}, {0, 0}, {1, 1}, 2),
+              "9 images, groups 2 (images batched per GEMM)"),
+            s(Tag::empty, {0, 2, 3, 3}, {2, 2, 3, 3}, true, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "no images"),
+            s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, false, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "1x1x1x1")};
     };
     e.forward = transpose_forward;
     e.reference = transpose_reference;
@@ -338,10 +376,12 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
             const Geo geo = geo_of(ints);
             for (int i = 0; i < geo.s; ++i) ints.push_back(w[i + 2]);
             Dims y = conv_out_shape(geo, x, w);
-            return sample(t, {g(x, Domain::small), g(y, Domain::small)}, std::move(ints), {}, std::move(desc));
+            return sample(t, {g(x, Domain::small), g(y, Domain::small)}, std::move(ints), {},
+                          std::move(desc));
         };
         return std::vector<Sample>{
-            s(Tag::basic, {2, 3, 5, 5}, {4, 3, 3, 3}, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1), "3x3 pad 1"),
+            s(Tag::basic, {2, 3, 5, 5}, {4, 3, 3, 3}, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1),
+              "3x3 pad 1"),
             s(Tag::basic, {3, 4, 6, 5}, {6, 2, 2, 3}, ints_of(2, {2, 1}, {1, 0}, {0, 1}, {1, 2}, 2),
               "groups 2, stride, dilation, asymmetric padding"),
             s(Tag::basic, {2, 3, 4, 4}, {5, 3, 1, 1}, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "1x1"),
@@ -350,10 +390,12 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
             s(Tag::basic, {2, 40, 4, 4}, {2, 40, 1, 1}, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
               "1x1, more rows than outputs"),
             s(Tag::basic, {2, 2, 7}, {3, 2, 3}, ints_of(1, {2}, {1}, {1}, {1}, 1), "1-D"),
-            s(Tag::basic, {1, 1, 3, 4, 3}, {2, 1, 2, 2, 2}, ints_of(3, {1, 1, 1}, {0, 1, 0}, {0, 1, 0}, {1, 1, 1}, 1),
-              "3-D"),
-            s(Tag::empty, {0, 2, 3, 3}, {2, 2, 3, 3}, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "no images"),
-            s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), "1x1x1x1")};
+            s(Tag::basic, {1, 1, 3, 4, 3}, {2, 1, 2, 2, 2},
+              ints_of(3, {1, 1, 1}, {0, 1, 0}, {0, 1, 0}, {1, 1, 1}, 1), "3-D"),
+            s(Tag::empty, {0, 2, 3, 3}, {2, 2, 3, 3}, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "no images"),
+            s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1),
+              "1x1x1x1")};
     };
     e.forward = [](V in, A a) {
         const Geo g = geo_of(a.ints);
@@ -366,7 +408,8 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
             spec.dilation[i] = g.dil[i];
         }
         spec.groups = g.groups;
-        return ops::detail::conv_backward_weight(in[0], in[1], spec, weight_shape(g, a.ints, in[0].shape(), in[1].shape()));
+        return ops::detail::conv_backward_weight(in[0], in[1], spec,
+                                                 weight_shape(g, a.ints, in[0].shape(), in[1].shape()));
     };
     e.reference = weight_grad_reference;
     e.tol = conv_tol;
@@ -377,13 +420,15 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
             [](const Device& d) {
                 ops::detail::ConvSpec spec;
                 ops::detail::conv_backward_weight(ops::full({2, 1, 4, 4}, 1, DType::f32, d),
-                                                  ops::full({3, 1, 2, 2}, 1, DType::f32, d), spec, Dims{1, 1, 3, 3});
+                                                  ops::full({3, 1, 2, 2}, 1, DType::f32, d), spec,
+                                                  Dims{1, 1, 3, 3});
             }),
         bad("int input", "[conv_backward_weight]",
             [](const Device& d) {
                 ops::detail::ConvSpec spec;
                 ops::detail::conv_backward_weight(ops::full({1, 1, 4, 4}, 1, DType::i32, d),
-                                                  ops::full({1, 1, 2, 2}, 1, DType::f32, d), spec, Dims{1, 1, 3, 3});
+                                                  ops::full({1, 1, 2, 2}, 1, DType::f32, d), spec,
+                                                  Dims{1, 1, 3, 3});
             }),
     };
     db.push_back(std::move(e));

@@ -24,7 +24,8 @@ struct Term {
     double w;
 };
 /// Terms of output (i, j) of a plane, given input [h, w] and output [oh, ow].
-using TermFn = std::function<std::vector<Term>(int64_t i, int64_t j, int64_t h, int64_t w, int64_t oh, int64_t ow)>;
+using TermFn =
+    std::function<std::vector<Term>(int64_t i, int64_t j, int64_t h, int64_t w, int64_t oh, int64_t ow)>;
 
 /// Forward (y = sum w x) or backward (dx = sum w g) of a linear plane op from its terms.
 ref::Host apply_terms(const ref::Host& src, const Dims& out_shape, const TermFn& terms, bool backward) {
@@ -57,7 +58,8 @@ int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ce
 // ints = {kh, kw, sh, sw, ph, pw, dh, dw, ceil_mode}
 
 Dims max_out_shape(const Dims& x, const std::vector<int64_t>& a) {
-    return {x[0], x[1], out_size(x[2], a[0], a[2], a[4], a[6], a[8] != 0), out_size(x[3], a[1], a[3], a[5], a[7], a[8] != 0)};
+    return {x[0], x[1], out_size(x[2], a[0], a[2], a[4], a[6], a[8] != 0),
+            out_size(x[3], a[1], a[3], a[5], a[7], a[8] != 0)};
 }
 
 /// Values and indices by PyTorch's loop: the first maximum wins, a NaN replaces whatever came before.
@@ -88,11 +90,11 @@ std::pair<ref::Host, ref::Host> max_pool_reference(const ref::Host& x, const std
 }
 
 TensorAny max_forward(V in, A a, bool indices) {
-    auto r = ops::max_pool2d_with_indices(in[0], {static_cast<std::size_t>(a.ints[0]), static_cast<std::size_t>(a.ints[1])},
-                                          {static_cast<std::size_t>(a.ints[2]), static_cast<std::size_t>(a.ints[3])},
-                                          {static_cast<std::size_t>(a.ints[4]), static_cast<std::size_t>(a.ints[5])},
-                                          {static_cast<std::size_t>(a.ints[6]), static_cast<std::size_t>(a.ints[7])},
-                                          a.ints[8] != 0);
+    auto r = ops::max_pool2d_with_indices(
+        in[0], {static_cast<std::size_t>(a.ints[0]), static_cast<std::size_t>(a.ints[1])},
+        {static_cast<std::size_t>(a.ints[2]), static_cast<std::size_t>(a.ints[3])},
+        {static_cast<std::size_t>(a.ints[4]), static_cast<std::size_t>(a.ints[5])},
+        {static_cast<std::size_t>(a.ints[6]), static_cast<std::size_t>(a.ints[7])}, a.ints[8] != 0);
     return indices ? r.second : r.first;
 }
 
@@ -101,13 +103,14 @@ std::vector<Sample> max_samples(const std::string& name, DType dt, Domain dom) {
     auto s = [&](Tag t, Dims x, std::vector<int64_t> ints, std::string desc) {
         return sample(t, {g(x, dom)}, std::move(ints), {}, std::move(desc));
     };
-    std::vector<Sample> v{s(Tag::basic, {2, 3, 6, 6}, {2, 2, 2, 2, 0, 0, 1, 1, 0}, "2x2 stride 2"),
-                          s(Tag::basic, {1, 2, 7, 5}, {3, 3, 2, 2, 1, 1, 1, 1, 0}, "3x3 stride 2 pad 1"),
-                          s(Tag::basic, {1, 2, 7, 7}, {3, 2, 1, 2, 1, 0, 2, 3, 0}, "dilation 2x3"),
-                          s(Tag::basic, {2, 1, 5, 6}, {2, 3, 2, 2, 1, 1, 1, 1, 1}, "ceil_mode"),
-                          s(Tag::basic, {1, 3, 1, 9}, {1, 3, 1, 2, 0, 1, 1, 1, 0}, "one row (max_pool1d's path)"),
-                          s(Tag::empty, {0, 2, 4, 4}, {2, 2, 2, 2, 0, 0, 1, 1, 0}, "no images"),
-                          s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1, 0, 0, 1, 1, 0}, "1x1")};
+    std::vector<Sample> v{
+        s(Tag::basic, {2, 3, 6, 6}, {2, 2, 2, 2, 0, 0, 1, 1, 0}, "2x2 stride 2"),
+        s(Tag::basic, {1, 2, 7, 5}, {3, 3, 2, 2, 1, 1, 1, 1, 0}, "3x3 stride 2 pad 1"),
+        s(Tag::basic, {1, 2, 7, 7}, {3, 2, 1, 2, 1, 0, 2, 3, 0}, "dilation 2x3"),
+        s(Tag::basic, {2, 1, 5, 6}, {2, 3, 2, 2, 1, 1, 1, 1, 1}, "ceil_mode"),
+        s(Tag::basic, {1, 3, 1, 9}, {1, 3, 1, 2, 0, 1, 1, 1, 0}, "one row (max_pool1d's path)"),
+        s(Tag::empty, {0, 2, 4, 4}, {2, 2, 2, 2, 0, 0, 1, 1, 0}, "no images"),
+        s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1, 0, 0, 1, 1, 0}, "1x1")};
     const double nan = std::numeric_limits<double>::quiet_NaN();
     v.push_back(sample(Tag::special, {data_of({1, 1, 2, 4}, {1, nan, 3, 2, 5, 0, nan, nan}, dt)},
                        {2, 2, 2, 2, 0, 0, 1, 1, 0}, {}, "NaN wins"));
@@ -116,18 +119,36 @@ std::vector<Sample> max_samples(const std::string& name, DType dt, Domain dom) {
 
 std::vector<BadCase> pool_bad(const std::string& name, const std::function<void(TensorAny, int)>& run) {
     const std::string e = "[" + name + "]";
-    return {bad("input of rank 3", e, [run](const Device& d) { run(ops::full({2, 3, 4}, 1, DType::f32, d), 0); }),
-            bad("int input", e, [run](const Device& d) { run(ops::full({1, 1, 4, 4}, 1, DType::i32, d), 0); }),
-            bad("kernel size 0", e, [run](const Device& d) { run(ops::full({1, 1, 4, 4}, 1, DType::f32, d), 1); }),
+    return {bad("input of rank 3", e,
+                [run](const Device& d) {
+                    run(ops::full({2, 3, 4}, 1, DType::f32, d), 0);
+                }),
+            bad("int input", e,
+                [run](const Device& d) {
+                    run(ops::full({1, 1, 4, 4}, 1, DType::i32, d), 0);
+                }),
+            bad("kernel size 0", e,
+                [run](const Device& d) {
+                    run(ops::full({1, 1, 4, 4}, 1, DType::f32, d), 1);
+                }),
             bad("padding above half the kernel", e,
-                [run](const Device& d) { run(ops::full({1, 1, 4, 4}, 1, DType::f32, d), 2); }),
-            bad("window larger than the input", e,
-                [run](const Device& d) { run(ops::full({1, 1, 2, 2}, 1, DType::f32, d), 3); })};
+                [run](const Device& d) {
+                    run(ops::full({1, 1, 4, 4}, 1, DType::f32, d), 2);
+                }),
+            bad("window larger than the input", e, [run](const Device& d) {
+                run(ops::full({1, 1, 2, 2}, 1, DType::f32, d), 3);
+            })};
 }
 
 /// kernel, padding for the bad cases: 0 fine, 1 kernel 0, 2 padding 2 for kernel 2, 3 kernel 3 on 2x2.
-std::array<std::size_t, 2> bad_kernel(int k) { return k == 1 ? std::array<std::size_t, 2>{0, 2} : k == 3 ? std::array<std::size_t, 2>{3, 3} : std::array<std::size_t, 2>{2, 2}; }
-std::array<std::size_t, 2> bad_pad(int k) { return k == 2 ? std::array<std::size_t, 2>{2, 0} : std::array<std::size_t, 2>{0, 0}; }
+std::array<std::size_t, 2> bad_kernel(int k) {
+    return k == 1   ? std::array<std::size_t, 2>{0, 2}
+           : k == 3 ? std::array<std::size_t, 2>{3, 3}
+                    : std::array<std::size_t, 2>{2, 2};
+}
+std::array<std::size_t, 2> bad_pad(int k) {
+    return k == 2 ? std::array<std::size_t, 2>{2, 0} : std::array<std::size_t, 2>{0, 0};
+}
 
 void add_max_pool(std::vector<OpEntry>& db) {
     for (bool indices : {false, true}) {
@@ -153,7 +174,8 @@ void add_max_pool(std::vector<OpEntry>& db) {
     e.samples = [](DType dt) {
         InputGen g{"max_pool2d_backward", dt};
         auto s = [&](Tag t, Dims x, Dims y, std::string desc) {
-            return sample(t, {g(y, Domain::small), g.index(y, x[2] * x[3])}, {x[2], x[3]}, {}, std::move(desc));
+            return sample(t, {g(y, Domain::small), g.index(y, x[2] * x[3])}, {x[2], x[3]}, {},
+                          std::move(desc));
         };
         return std::vector<Sample>{s(Tag::basic, {2, 3, 4, 4}, {2, 3, 2, 2}, "2x2"),
                                    s(Tag::basic, {1, 2, 5, 3}, {1, 2, 4, 3}, "overlapping windows"),
@@ -161,7 +183,8 @@ void add_max_pool(std::vector<OpEntry>& db) {
                                    s(Tag::scalar, {1, 1, 1, 1}, {1, 1, 1, 1}, "1x1")};
     };
     e.forward = [](V in, A a) {
-        return ops::detail::max_pool2d_backward(in[0], in[1], Dims{in[0].shape()[0], in[0].shape()[1], a.ints[0], a.ints[1]});
+        return ops::detail::max_pool2d_backward(
+            in[0], in[1], Dims{in[0].shape()[0], in[0].shape()[1], a.ints[0], a.ints[1]});
     };
     e.reference = [](In in, A a) {
         ref::Host gy = ref::host(in[0]), ind = ref::host(in[1]);
@@ -169,7 +192,8 @@ void add_max_pool(std::vector<OpEntry>& db) {
         ref::Host dx = ref::filled(Dims{s[0], s[1], a.ints[0], a.ints[1]}, 0.0);
         const int64_t plane = a.ints[0] * a.ints[1], oplane = s[2] * s[3];
         for (int64_t i = 0; i < gy.numel(); ++i)
-            dx.v[static_cast<std::size_t>((i / oplane) * plane + static_cast<int64_t>(ind.v[static_cast<std::size_t>(i)]))] +=
+            dx.v[static_cast<std::size_t>((i / oplane) * plane +
+                                          static_cast<int64_t>(ind.v[static_cast<std::size_t>(i)]))] +=
                 gy.v[static_cast<std::size_t>(i)];
         return ref::to_data(dx, value_dtype(a.dtype));
     };
@@ -182,7 +206,8 @@ void add_max_pool(std::vector<OpEntry>& db) {
                  }),
              bad("indices of another shape", "[max_pool2d_backward]", [](const Device& d) {
                  ops::detail::max_pool2d_backward(ops::full({1, 1, 2, 2}, 1, DType::f32, d),
-                                                  ops::full({1, 1, 2, 3}, 0, DType::i32, d), Dims{1, 1, 4, 4});
+                                                  ops::full({1, 1, 2, 3}, 0, DType::i32, d),
+                                                  Dims{1, 1, 4, 4});
              })};
     db.push_back(std::move(e));
 }
@@ -209,10 +234,14 @@ TermFn avg_terms(std::vector<int64_t> a) {
 
 TermFn adaptive_terms() {
     return [](int64_t i, int64_t j, int64_t h, int64_t w, int64_t oh, int64_t ow) {
-        const int64_t h0 = static_cast<int64_t>(std::floor(static_cast<double>(i * h) / static_cast<double>(oh)));
-        const int64_t h1 = static_cast<int64_t>(std::ceil(static_cast<double>((i + 1) * h) / static_cast<double>(oh)));
-        const int64_t w0 = static_cast<int64_t>(std::floor(static_cast<double>(j * w) / static_cast<double>(ow)));
-        const int64_t w1 = static_cast<int64_t>(std::ceil(static_cast<double>((j + 1) * w) / static_cast<double>(ow)));
+        const int64_t h0 =
+            static_cast<int64_t>(std::floor(static_cast<double>(i * h) / static_cast<double>(oh)));
+        const int64_t h1 =
+            static_cast<int64_t>(std::ceil(static_cast<double>((i + 1) * h) / static_cast<double>(oh)));
+        const int64_t w0 =
+            static_cast<int64_t>(std::floor(static_cast<double>(j * w) / static_cast<double>(ow)));
+        const int64_t w1 =
+            static_cast<int64_t>(std::ceil(static_cast<double>((j + 1) * w) / static_cast<double>(ow)));
         std::vector<Term> t;
         const double n = static_cast<double>((h1 - h0) * (w1 - w0));
         for (int64_t u = h0; u < h1; ++u)
@@ -239,8 +268,8 @@ std::vector<std::pair<int64_t, double>> axis_taps(int mode, bool align, int64_t 
     }
     const int64_t i0 = static_cast<int64_t>(std::floor(src));
     const double t = src - static_cast<double>(i0), A = -0.75;
-    auto near = [A](double x) { return ((A + 2) * x - (A + 3)) * x * x + 1; };          // |x| <= 1
-    auto far = [A](double x) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; };     // 1 < |x| < 2
+    auto near = [A](double x) { return ((A + 2) * x - (A + 3)) * x * x + 1; };       // |x| <= 1
+    auto far = [A](double x) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; };  // 1 < |x| < 2
     const double w[4] = {far(t + 1), near(t), near(1 - t), far(2 - t)};
     std::vector<std::pair<int64_t, double>> taps;
     for (int k = 0; k < 4; ++k) taps.push_back({std::min(std::max<int64_t>(i0 - 1 + k, 0), in - 1), w[k]});
@@ -280,7 +309,9 @@ void add_linear(std::vector<OpEntry>& db, const LinearSpec& spec) {
         InputGen g{spec.name, dt};
         std::vector<Sample> v;
         for (std::size_t i = 0; i < spec.cases.size(); ++i)
-            v.push_back(sample(i == 0 ? Tag::scalar : spec.cases[i].first[0] == 0 ? Tag::empty : Tag::basic,
+            v.push_back(sample(i == 0                        ? Tag::scalar
+                               : spec.cases[i].first[0] == 0 ? Tag::empty
+                                                             : Tag::basic,
                                {g(spec.cases[i].first, Domain::real)}, spec.cases[i].second));
         return v;
     };
@@ -306,7 +337,9 @@ void add_linear(std::vector<OpEntry>& db, const LinearSpec& spec) {
             std::vector<int64_t> ints = spec.cases[i].second;
             ints.push_back(xs[2]);
             ints.push_back(xs[3]);
-            v.push_back(sample(i == 0 ? Tag::scalar : xs[0] == 0 ? Tag::empty : Tag::basic,
+            v.push_back(sample(i == 0       ? Tag::scalar
+                               : xs[0] == 0 ? Tag::empty
+                                            : Tag::basic,
                                {g(spec.out_of(xs, spec.cases[i].second), Domain::real)}, ints));
         }
         return v;
@@ -316,7 +349,8 @@ void add_linear(std::vector<OpEntry>& db, const LinearSpec& spec) {
     };
     b.forward = [spec, split](V in, A a) {
         const Dims& s = in[0].shape();
-        return spec.backward(in[0], split(a.ints), Dims{s[0], s[1], a.ints[a.ints.size() - 2], a.ints.back()});
+        return spec.backward(in[0], split(a.ints),
+                             Dims{s[0], s[1], a.ints[a.ints.size() - 2], a.ints.back()});
     };
     b.reference = [spec, split](In in, A a) {
         ref::Host gy = ref::host(in[0]);
@@ -335,8 +369,9 @@ std::array<std::size_t, 2> pair_of(int64_t a, int64_t b) {
 }
 
 BadCase bad_backward_shape(const std::string& name, std::function<void(TensorAny, const Dims&)> run) {
-    return bad("input shape of another batch", "[" + name + "]",
-               [run](const Device& d) { run(ops::full({1, 2, 2, 2}, 1, DType::f32, d), Dims{2, 2, 4, 4}); });
+    return bad("input shape of another batch", "[" + name + "]", [run](const Device& d) {
+        run(ops::full({1, 2, 2, 2}, 1, DType::f32, d), Dims{2, 2, 4, 4});
+    });
 }
 
 void add_linear_entries(std::vector<OpEntry>& db) {
@@ -345,23 +380,25 @@ void add_linear_entries(std::vector<OpEntry>& db) {
     avg.fwd = OpId::avg_pool2d;
     avg.bwd = OpId::avg_pool2d_backward;
     avg.out_of = [](const Dims& x, const std::vector<int64_t>& a) {
-        return Dims{x[0], x[1], out_size(x[2], a[0], a[2], a[4], 1, a[7] != 0), out_size(x[3], a[1], a[3], a[5], 1, a[7] != 0)};
+        return Dims{x[0], x[1], out_size(x[2], a[0], a[2], a[4], 1, a[7] != 0),
+                    out_size(x[3], a[1], a[3], a[5], 1, a[7] != 0)};
     };
     avg.terms = [](const std::vector<int64_t>& a) { return avg_terms(a); };
     avg.forward = [](TensorAny x, const std::vector<int64_t>& a) {
-        return ops::avg_pool2d(x, pair_of(a[0], a[1]), pair_of(a[2], a[3]), pair_of(a[4], a[5]), a[6] != 0, a[7] != 0);
+        return ops::avg_pool2d(x, pair_of(a[0], a[1]), pair_of(a[2], a[3]), pair_of(a[4], a[5]), a[6] != 0,
+                               a[7] != 0);
     };
     avg.backward = [](TensorAny g, const std::vector<int64_t>& a, const Dims& xs) {
-        return ops::detail::avg_pool2d_backward(g, {a[0], a[1], a[2], a[3], a[4], a[5], a[4], a[5], a[6]}, xs);
+        return ops::detail::avg_pool2d_backward(g, {a[0], a[1], a[2], a[3], a[4], a[5], a[4], a[5], a[6]},
+                                                xs);
     };
-    avg.cases = {{{1, 1, 1, 1}, {1, 1, 1, 1, 0, 0, 1, 0}},
-                 {{2, 3, 6, 6}, {2, 2, 2, 2, 0, 0, 1, 0}},
-                 {{1, 2, 5, 7}, {3, 3, 2, 2, 1, 1, 1, 0}},
-                 {{1, 2, 5, 7}, {3, 2, 2, 1, 1, 1, 0, 0}},
-                 {{2, 1, 5, 6}, {2, 3, 2, 2, 1, 1, 1, 1}},
-                 {{1, 1, 6, 5}, {3, 3, 2, 2, 1, 0, 0, 1}},
+    avg.cases = {{{1, 1, 1, 1}, {1, 1, 1, 1, 0, 0, 1, 0}}, {{2, 3, 6, 6}, {2, 2, 2, 2, 0, 0, 1, 0}},
+                 {{1, 2, 5, 7}, {3, 3, 2, 2, 1, 1, 1, 0}}, {{1, 2, 5, 7}, {3, 2, 2, 1, 1, 1, 0, 0}},
+                 {{2, 1, 5, 6}, {2, 3, 2, 2, 1, 1, 1, 1}}, {{1, 1, 6, 5}, {3, 3, 2, 2, 1, 0, 0, 1}},
                  {{0, 2, 4, 4}, {2, 2, 2, 2, 0, 0, 1, 0}}};
-    avg.bad = pool_bad("avg_pool2d", [](TensorAny x, int k) { ops::avg_pool2d(x, bad_kernel(k), {1, 1}, bad_pad(k)); });
+    avg.bad = pool_bad("avg_pool2d", [](TensorAny x, int k) {
+        ops::avg_pool2d(x, bad_kernel(k), {1, 1}, bad_pad(k));
+    });
     avg.bad_backward = {bad_backward_shape("avg_pool2d_backward", [](TensorAny g, const Dims& xs) {
         ops::detail::avg_pool2d_backward(g, {2, 2, 2, 2, 0, 0, 0, 0, 1}, xs);
     })};
@@ -373,18 +410,25 @@ void add_linear_entries(std::vector<OpEntry>& db) {
     ad.bwd = OpId::adaptive_avg_pool2d_backward;
     ad.out_of = [](const Dims& x, const std::vector<int64_t>& a) { return Dims{x[0], x[1], a[0], a[1]}; };
     ad.terms = [](const std::vector<int64_t>&) { return adaptive_terms(); };
-    ad.forward = [](TensorAny x, const std::vector<int64_t>& a) { return ops::adaptive_avg_pool2d(x, pair_of(a[0], a[1])); };
+    ad.forward = [](TensorAny x, const std::vector<int64_t>& a) {
+        return ops::adaptive_avg_pool2d(x, pair_of(a[0], a[1]));
+    };
     ad.backward = [](TensorAny g, const std::vector<int64_t>&, const Dims& xs) {
         return ops::detail::adaptive_avg_pool2d_backward(g, xs);
     };
     ad.cases = {{{1, 1, 1, 1}, {1, 1}}, {{2, 3, 6, 6}, {3, 2}}, {{1, 2, 5, 7}, {3, 4}},
                 {{1, 2, 3, 4}, {5, 7}}, {{2, 1, 7, 5}, {1, 1}}, {{0, 2, 4, 4}, {2, 2}}};
     ad.bad = {bad("output size 0", "[adaptive_avg_pool2d]",
-                  [](const Device& d) { ops::adaptive_avg_pool2d(ops::full({1, 1, 4, 4}, 1, DType::f32, d), {0, 2}); }),
+                  [](const Device& d) {
+                      ops::adaptive_avg_pool2d(ops::full({1, 1, 4, 4}, 1, DType::f32, d), {0, 2});
+                  }),
               bad("input of rank 3", "[adaptive_avg_pool2d]",
-                  [](const Device& d) { ops::adaptive_avg_pool2d(ops::full({1, 4, 4}, 1, DType::f32, d), {2, 2}); }),
-              bad("empty spatial input", "[adaptive_avg_pool2d]",
-                  [](const Device& d) { ops::adaptive_avg_pool2d(ops::full({1, 1, 0, 4}, 1, DType::f32, d), {2, 2}); })};
+                  [](const Device& d) {
+                      ops::adaptive_avg_pool2d(ops::full({1, 4, 4}, 1, DType::f32, d), {2, 2});
+                  }),
+              bad("empty spatial input", "[adaptive_avg_pool2d]", [](const Device& d) {
+                  ops::adaptive_avg_pool2d(ops::full({1, 1, 0, 4}, 1, DType::f32, d), {2, 2});
+              })};
     ad.bad_backward = {bad_backward_shape("adaptive_avg_pool2d_backward", [](TensorAny g, const Dims& xs) {
         ops::detail::adaptive_avg_pool2d_backward(g, xs);
     })};
@@ -397,7 +441,8 @@ void add_linear_entries(std::vector<OpEntry>& db) {
     in.out_of = [](const Dims& x, const std::vector<int64_t>& a) { return Dims{x[0], x[1], a[0], a[1]}; };
     in.terms = [](const std::vector<int64_t>& a) { return interp_terms(static_cast<int>(a[2]), a[3] != 0); };
     in.forward = [](TensorAny x, const std::vector<int64_t>& a) {
-        return ops::interpolate(x, pair_of(a[0], a[1]), InterpolateOptions{static_cast<InterpolateMode>(a[2]), a[3] != 0});
+        return ops::interpolate(x, pair_of(a[0], a[1]),
+                                InterpolateOptions{static_cast<InterpolateMode>(a[2]), a[3] != 0});
     };
     in.backward = [](TensorAny g, const std::vector<int64_t>& a, const Dims& xs) {
         return ops::detail::interpolate_backward(g, {a[2], a[3]}, xs);
@@ -406,18 +451,19 @@ void add_linear_entries(std::vector<OpEntry>& db) {
     for (int64_t mode = 0; mode < 3; ++mode)
         for (int64_t align = 0; align < 2; ++align) {
             if (mode == 0 && align == 1) continue;
-            in.cases.push_back({{2, 2, 3, 4}, {7, 5, mode, align}});   // up
-            in.cases.push_back({{1, 2, 8, 7}, {3, 4, mode, align}});   // down
-            in.cases.push_back({{1, 1, 4, 3}, {8, 6, mode, align}});   // exactly 2x
+            in.cases.push_back({{2, 2, 3, 4}, {7, 5, mode, align}});  // up
+            in.cases.push_back({{1, 2, 8, 7}, {3, 4, mode, align}});  // down
+            in.cases.push_back({{1, 1, 4, 3}, {8, 6, mode, align}});  // exactly 2x
         }
     in.cases.push_back({{0, 2, 3, 3}, {4, 4, 1, 0}});
-    in.bad = {bad("output size 0", "[interpolate]",
-                  [](const Device& d) {
-                      ops::interpolate(ops::full({1, 1, 4, 4}, 1, DType::f32, d), {0, 2}, InterpolateOptions{});
-                  }),
-              bad("input of rank 3", "[interpolate]", [](const Device& d) {
-                  ops::interpolate(ops::full({1, 4, 4}, 1, DType::f32, d), {2, 2}, InterpolateOptions{});
-              })};
+    in.bad = {
+        bad("output size 0", "[interpolate]",
+            [](const Device& d) {
+                ops::interpolate(ops::full({1, 1, 4, 4}, 1, DType::f32, d), {0, 2}, InterpolateOptions{});
+            }),
+        bad("input of rank 3", "[interpolate]", [](const Device& d) {
+            ops::interpolate(ops::full({1, 4, 4}, 1, DType::f32, d), {2, 2}, InterpolateOptions{});
+        })};
     in.bad_backward = {bad_backward_shape("interpolate_backward", [](TensorAny g, const Dims& xs) {
         ops::detail::interpolate_backward(g, {1, 0}, xs);
     })};

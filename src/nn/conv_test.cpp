@@ -10,8 +10,12 @@ namespace {
 
 using namespace testing;
 
-std::array<std::size_t, 2> two(const std::vector<std::size_t>& v) { return {v[0], v[1]}; }
-std::array<std::size_t, 3> three(const std::vector<std::size_t>& v) { return {v[0], v[1], v[2]}; }
+std::array<std::size_t, 2> two(const std::vector<std::size_t>& v) {
+    return {v[0], v[1]};
+}
+std::array<std::size_t, 3> three(const std::vector<std::size_t>& v) {
+    return {v[0], v[1], v[2]};
+}
 
 /// Runs a fixture case through its layer in dtype dt on an autodiff device and checks y and grads.
 template <class Layer, std::size_t D>
@@ -221,7 +225,8 @@ TEST(ConvLayers, ErrorsNameTheLayerAndShapes) {
     EXPECT_NE(e.find("[ConvTranspose1dConfig] padding_out"), std::string::npos) << e;
     auto t = ConvTranspose2dConfig{{4, 2}, {3, 3}}.init();
     e = error_of([&] { t.forward(Tensor<4>::zeros({1, 2, 5, 5})); });
-    EXPECT_NE(e.find("[ConvTranspose2d] input of shape [1, 2, 5, 5] has 2 channels, expected 4"), std::string::npos)
+    EXPECT_NE(e.find("[ConvTranspose2d] input of shape [1, 2, 5, 5] has 2 channels, expected 4"),
+              std::string::npos)
         << e;
     auto c1 = Conv1dConfig{3, 2, 3}.init();
     e = error_of([&] { c1.forward(Tensor<3>::zeros({2, 3, 2})); });
@@ -251,9 +256,10 @@ TEST(ConvLayers, EveryInstructionSetVariantMatches) {
         if (cpu::set_gemm_isa(isa) != isa) continue;
         for (const Fixture& f : load_fixtures("conv")) {
             if (f.op != "conv2d" || f.is("padding", "same")) continue;
-            auto c = Conv2dConfig{{static_cast<std::size_t>(f.shape("w")[1] * f.args.at("groups").as_int64()),
-                                   static_cast<std::size_t>(f.shape("w")[0])},
-                                  {static_cast<std::size_t>(f.shape("w")[2]), static_cast<std::size_t>(f.shape("w")[3])}};
+            auto c = Conv2dConfig{
+                {static_cast<std::size_t>(f.shape("w")[1] * f.args.at("groups").as_int64()),
+                 static_cast<std::size_t>(f.shape("w")[0])},
+                {static_cast<std::size_t>(f.shape("w")[2]), static_cast<std::size_t>(f.shape("w")[3])}};
             c.stride = two(f.sizes("stride"));
             c.dilation = two(f.sizes("dilation"));
             c.groups = static_cast<std::size_t>(f.args.at("groups").as_int64());
@@ -263,14 +269,36 @@ TEST(ConvLayers, EveryInstructionSetVariantMatches) {
         }
         for (const Fixture& f : load_fixtures("pool")) {
             if (f.op != "max_pool2d") continue;
-            auto [v, i] = ops::max_pool2d_with_indices(f.tensor("x", DType::f64, Device::cpu()), two(f.sizes("kernel_size")),
-                                                       two(f.sizes("stride")), two(f.sizes("padding")),
-                                                       two(f.sizes("dilation")), f.flag("ceil_mode"));
+            auto [v, i] = ops::max_pool2d_with_indices(
+                f.tensor("x", DType::f64, Device::cpu()), two(f.sizes("kernel_size")), two(f.sizes("stride")),
+                two(f.sizes("padding")), two(f.sizes("dilation")), f.flag("ceil_mode"));
             expect_close(v, f, "y", DType::f64);
             EXPECT_EQ(ops::into_data(ops::cast(i, DType::f64)).to_vec<double>(), f.values("indices"));
         }
     }
     cpu::set_gemm_isa(saved);
+}
+
+struct ConvBn {  // PyTorch's nn.Sequential-like Conv2d(2, 4, 3, padding=1) + BatchNorm2d(4)
+    Conv2d conv;
+    BatchNorm bn;
+    BURN_MODULE(ConvBn, conv, bn)
+};
+
+TEST(ConvLayers, LoadsPyTorchWeightsAsTheyAre) {
+    // The store's fixture (scripts/gen_store_fixtures.py): a torch.save'd Conv2d + BatchNorm2d and
+    // the conv's output on a fixed input. PyTorch's names and layouts load without remapping.
+    const auto dir = fixture_dir().parent_path() / "store";
+    ConvBn m{Conv2dConfig{{2, 4}, {3, 3}}.with_padding(Explicit2d{1, 1}).init(), BatchNormConfig{4}.init()};
+    store::PytorchStore pt(dir / "convbn.pt");
+    store::ApplyResult r = m.load_from(pt);
+    EXPECT_TRUE(r.is_success()) << r;
+    auto io = store::SafetensorsStore(dir / "convbn_io.safetensors").load_tensors();
+    auto y = m.conv.forward(Tensor<4>(io["input"]));
+    auto want = ops::into_data(ops::cast(io["conv_output"], DType::f64)).to_vec<double>();
+    auto got = ops::into_data(ops::cast(y.handle(), DType::f64)).to_vec<double>();
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::abs(want[i])));
 }
 
 TEST(ConvLayers, EmptyBatch) {

@@ -57,7 +57,8 @@ struct Fixture {
 };
 
 inline std::filesystem::path fixture_dir() {
-    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "tests" / "fixtures" / "nn";
+    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "tests" / "fixtures" /
+           "nn";
 }
 
 /// Every case of tests/fixtures/nn/<file>.json.

@@ -18,15 +18,16 @@ void check_positive(const char* name, const char* what, const std::size_t* v, in
 
 void check_rank(const char* name, const TensorAny& input, int rank) {
     BURN_CHECK(input.defined(), "[", name, "] called on an undefined tensor");
-    BURN_CHECK_KIND(input.rank() == rank, shape, "[", name, "] expects input ",
-                    rank == 3 ? "[batch, channels, length] (rank 3)" : "[batch, channels, height, width] (rank 4)",
-                    ", got shape ", input.shape());
+    BURN_CHECK_KIND(
+        input.rank() == rank, shape, "[", name, "] expects input ",
+        rank == 3 ? "[batch, channels, length] (rank 3)" : "[batch, channels, height, width] (rank 4)",
+        ", got shape ", input.shape());
 }
 
 PoolSpec spec_2d(const TensorAny& x, std::array<std::size_t, 2> k, std::array<std::size_t, 2> s,
                  std::array<std::size_t, 2> d, const PaddingConfig2d& padding, bool ceil_mode) {
-    const auto pairs = padding_pairs(padding, {static_cast<std::size_t>(x.shape()[2]), static_cast<std::size_t>(x.shape()[3])},
-                                     k, s, d);
+    const auto pairs = padding_pairs(
+        padding, {static_cast<std::size_t>(x.shape()[2]), static_cast<std::size_t>(x.shape()[3])}, k, s, d);
     PoolSpec spec;
     for (std::size_t i = 0; i < 2; ++i) {
         spec.kernel[i] = static_cast<int64_t>(k[i]);
@@ -39,8 +40,8 @@ PoolSpec spec_2d(const TensorAny& x, std::array<std::size_t, 2> k, std::array<st
     return spec;
 }
 
-PoolSpec spec_1d(const TensorAny& x, std::size_t k, std::size_t s, std::size_t d, const PaddingConfig1d& padding,
-                 bool ceil_mode) {
+PoolSpec spec_1d(const TensorAny& x, std::size_t k, std::size_t s, std::size_t d,
+                 const PaddingConfig1d& padding, bool ceil_mode) {
     const auto pairs = padding_pairs(padding, {static_cast<std::size_t>(x.shape()[2])}, {k}, {s}, {d});
     PoolSpec spec;
     spec.kernel[1] = static_cast<int64_t>(k);
@@ -77,8 +78,8 @@ MaxPool2d MaxPool2dConfig::init() const {
 
 TensorAny MaxPool2d::forward_any(const TensorAny& input) const {
     check_rank("MaxPool2d", input, 4);
-    return ops::detail::max_pool2d_nd(input, spec_2d(input, kernel_size, strides, dilation, padding, ceil_mode),
-                                      "MaxPool2d")
+    return ops::detail::max_pool2d_nd(
+               input, spec_2d(input, kernel_size, strides, dilation, padding, ceil_mode), "MaxPool2d")
         .first;
 }
 

@@ -9,7 +9,9 @@ namespace {
 
 using namespace testing;
 
-std::array<std::size_t, 2> two(const std::vector<std::size_t>& v) { return {v[0], v[1]}; }
+std::array<std::size_t, 2> two(const std::vector<std::size_t>& v) {
+    return {v[0], v[1]};
+}
 
 TensorAny run_layer(const Fixture& f, const TensorAny& x) {
     if (f.op == "max_pool2d") {
@@ -26,8 +28,8 @@ TensorAny run_layer(const Fixture& f, const TensorAny& x) {
     }
     if (f.op == "avg_pool2d") {
         AvgPool2dConfig c{two(f.sizes("kernel_size")), two(f.sizes("stride")),
-                          Explicit2d{f.sizes("padding")[0], f.sizes("padding")[1]}, f.flag("count_include_pad"),
-                          f.flag("ceil_mode")};
+                          Explicit2d{f.sizes("padding")[0], f.sizes("padding")[1]},
+                          f.flag("count_include_pad"), f.flag("ceil_mode")};
         return c.init().forward_any(x);
     }
     if (f.op == "avg_pool1d") {
@@ -35,8 +37,10 @@ TensorAny run_layer(const Fixture& f, const TensorAny& x) {
                           f.flag("count_include_pad"), f.flag("ceil_mode")};
         return c.init().forward_any(x);
     }
-    if (f.op == "adaptive_avg_pool2d") return AdaptiveAvgPool2dConfig{two(f.sizes("output_size"))}.init().forward_any(x);
-    if (f.op == "adaptive_avg_pool1d") return AdaptiveAvgPool1dConfig{f.sizes("output_size")[0]}.init().forward_any(x);
+    if (f.op == "adaptive_avg_pool2d")
+        return AdaptiveAvgPool2dConfig{two(f.sizes("output_size"))}.init().forward_any(x);
+    if (f.op == "adaptive_avg_pool1d")
+        return AdaptiveAvgPool1dConfig{f.sizes("output_size")[0]}.init().forward_any(x);
     ADD_FAILURE() << "unknown fixture op " << f.op;
     return x;
 }
@@ -62,11 +66,13 @@ TEST(PoolLayers, MaxIndicesMatchPyTorch) {
     for (const Fixture& f : load_fixtures("pool")) {
         if (!f.has("indices")) continue;
         SCOPED_TRACE(f.name);
-        const auto k = f.sizes("kernel_size"), s = f.sizes("stride"), p = f.sizes("padding"), d = f.sizes("dilation");
+        const auto k = f.sizes("kernel_size"), s = f.sizes("stride"), p = f.sizes("padding"),
+                   d = f.sizes("dilation");
         TensorAny x = f.tensor("x", DType::f32, cpu);
-        TensorAny ind = f.op == "max_pool2d"
-                            ? ops::max_pool2d_with_indices(x, two(k), two(s), two(p), two(d), f.flag("ceil_mode")).second
-                            : ops::max_pool1d_with_indices(x, k[0], s[0], p[0], d[0], f.flag("ceil_mode")).second;
+        TensorAny ind =
+            f.op == "max_pool2d"
+                ? ops::max_pool2d_with_indices(x, two(k), two(s), two(p), two(d), f.flag("ceil_mode")).second
+                : ops::max_pool1d_with_indices(x, k[0], s[0], p[0], d[0], f.flag("ceil_mode")).second;
         EXPECT_EQ(ind.dtype(), DType::i32);
         auto got = ops::into_data(ops::cast(ind, DType::f64)).to_vec<double>();
         EXPECT_EQ(got, f.values("indices"));
@@ -85,7 +91,8 @@ TEST(PoolLayers, TypedFunctionalForms) {
     EXPECT_EQ(g.to_vec<float>(), (std::vector<float>{8.5f}));
     auto l = Tensor<3>::from_floats({{{1, 3, 2, 5, 4}}});
     EXPECT_EQ(tensor::module::max_pool1d(l, 2, 2, 0).to_vec<float>(), (std::vector<float>{3, 5}));
-    EXPECT_EQ(tensor::module::avg_pool1d(l, 2, 1, 0).to_vec<float>(), (std::vector<float>{2, 2.5f, 3.5f, 4.5f}));
+    EXPECT_EQ(tensor::module::avg_pool1d(l, 2, 1, 0).to_vec<float>(),
+              (std::vector<float>{2, 2.5f, 3.5f, 4.5f}));
     EXPECT_EQ(tensor::module::adaptive_avg_pool1d(l, 2).to_vec<float>(), (std::vector<float>{2, 11.0f / 3}));
 }
 
@@ -118,9 +125,12 @@ TEST(PoolLayers, ErrorsNameTheLayer) {
     EXPECT_NE(e.find("[MaxPool2dConfig] kernel_size must be positive"), std::string::npos) << e;
     e = error_of([] { AvgPool1dConfig{2, 0}.init(); });
     EXPECT_NE(e.find("[AvgPool1dConfig] stride must be positive"), std::string::npos) << e;
-    e = error_of([] { MaxPool2dConfig{{3, 3}}.init().forward_any(ops::full({2, 4, 4}, 0, DType::f32, Device::cpu())); });
-    EXPECT_NE(e.find("[MaxPool2d] expects input [batch, channels, height, width] (rank 4), got shape [2, 4, 4]"),
-              std::string::npos)
+    e = error_of([] {
+        MaxPool2dConfig{{3, 3}}.init().forward_any(ops::full({2, 4, 4}, 0, DType::f32, Device::cpu()));
+    });
+    EXPECT_NE(
+        e.find("[MaxPool2d] expects input [batch, channels, height, width] (rank 4), got shape [2, 4, 4]"),
+        std::string::npos)
         << e;
     e = error_of([] { MaxPool2dConfig{{5, 5}}.init().forward(Tensor<4>::zeros({1, 1, 3, 3})); });
     EXPECT_NE(e.find("[MaxPool2d]"), std::string::npos) << e;
@@ -138,9 +148,11 @@ TEST(PoolLayers, HalfPrecision) {
         x = ops::reshape(x, Dims{1, 1, 4, 4});
         auto [v, i] = ops::max_pool2d_with_indices(x, {2, 2}, {2, 2}, {0, 0});
         EXPECT_EQ(v.dtype(), dt);
-        EXPECT_EQ(ops::into_data(ops::cast(v, DType::f32)).to_vec<float>(), (std::vector<float>{5, 7, 13, 15}));
+        EXPECT_EQ(ops::into_data(ops::cast(v, DType::f32)).to_vec<float>(),
+                  (std::vector<float>{5, 7, 13, 15}));
         auto a = ops::avg_pool2d(x, {2, 2}, {2, 2}, {0, 0});
-        EXPECT_EQ(ops::into_data(ops::cast(a, DType::f32)).to_vec<float>(), (std::vector<float>{2.5f, 4.5f, 10.5f, 12.5f}));
+        EXPECT_EQ(ops::into_data(ops::cast(a, DType::f32)).to_vec<float>(),
+                  (std::vector<float>{2.5f, 4.5f, 10.5f, 12.5f}));
     }
 }
 

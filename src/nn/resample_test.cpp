@@ -17,11 +17,14 @@ TEST(ResampleLayers, MatchPyTorchForwardAndGradients) {
             TensorAny x = ops::require_grad(f.tensor("x", dt, ad));
             TensorAny y;
             if (f.op == "pixel_shuffle") {
-                y = PixelShuffleConfig{static_cast<std::size_t>(f.args.at("upscale_factor").as_int64())}.init().forward_any(x);
+                y = PixelShuffleConfig{static_cast<std::size_t>(f.args.at("upscale_factor").as_int64())}
+                        .init()
+                        .forward_any(x);
             } else {
                 const std::string mode = f.args.at("mode").as_string();
                 Interpolate2dConfig c;
-                c.output_size = std::array<std::size_t, 2>{f.sizes("output_size")[0], f.sizes("output_size")[1]};
+                c.output_size =
+                    std::array<std::size_t, 2>{f.sizes("output_size")[0], f.sizes("output_size")[1]};
                 c.mode = *config::enum_from_name<InterpolateMode>(mode);
                 c.align_corners = f.flag("align_corners");
                 y = c.init().forward_any(x);
@@ -41,7 +44,8 @@ TEST(ResampleLayers, ScaleFactorGivesTheOutputSize) {
     auto down = Interpolate2dConfig{}.with_scale_factor(std::array<float, 2>{0.5f, 0.5f}).init();
     EXPECT_EQ(down.forward(Tensor<4>::ones({2, 3, 4, 4})).dims(), (Shape<4>{2, 3, 2, 2}));
     // output_size wins over scale_factor.
-    auto both = Interpolate2dConfig{std::array<std::size_t, 2>{3, 3}, std::array<float, 2>{2.0f, 2.0f}}.init();
+    auto both =
+        Interpolate2dConfig{std::array<std::size_t, 2>{3, 3}, std::array<float, 2>{2.0f, 2.0f}}.init();
     EXPECT_EQ(both.forward(Tensor<4>::ones({1, 1, 4, 4})).dims(), (Shape<4>{1, 1, 3, 3}));
 }
 
@@ -62,17 +66,23 @@ TEST(ResampleLayers, PixelShuffleLayout) {
 }
 
 TEST(ResampleLayers, ConfigsRoundTripThroughJson) {
-    auto c = Interpolate2dConfig{}.with_output_size(std::array<std::size_t, 2>{4, 5}).with_mode(InterpolateMode::bicubic);
+    auto c = Interpolate2dConfig{}
+                 .with_output_size(std::array<std::size_t, 2>{4, 5})
+                 .with_mode(InterpolateMode::bicubic);
     EXPECT_EQ(Interpolate2dConfig::from_json_string(c.to_json_string()), c);
     EXPECT_NE(c.to_json_string().find("\"bicubic\""), std::string::npos);
-    EXPECT_EQ(PixelShuffleConfig::from_json_string(PixelShuffleConfig{3}.to_json_string()).upscale_factor, 3u);
+    EXPECT_EQ(PixelShuffleConfig::from_json_string(PixelShuffleConfig{3}.to_json_string()).upscale_factor,
+              3u);
 }
 
 TEST(ResampleLayers, Errors) {
     std::string e = error_of([] { Interpolate2dConfig{}.init(); });
     EXPECT_NE(e.find("[Interpolate2dConfig] give output_size or scale_factor"), std::string::npos) << e;
     e = error_of([] {
-        Interpolate2dConfig{}.with_scale_factor(std::array<float, 2>{0.1f, 0.1f}).init().forward(Tensor<4>::ones({1, 1, 4, 4}));
+        Interpolate2dConfig{}
+            .with_scale_factor(std::array<float, 2>{0.1f, 0.1f})
+            .init()
+            .forward(Tensor<4>::ones({1, 1, 4, 4}));
     });
     EXPECT_NE(e.find("[Interpolate2d] the output size 0 x 0"), std::string::npos) << e;
     e = error_of([] { PixelShuffleConfig{2}.init().forward(Tensor<4>::ones({1, 6, 2, 2})); });

@@ -59,7 +59,8 @@ std::pair<TensorAny, TensorAny> max_pool2d_nd(TensorAny x, const PoolSpec& spec,
 TensorAny avg_pool2d_nd(TensorAny x, const PoolSpec& spec, const char* op);
 
 // ops.def rows with explicit shapes, for rules and the op database.
-std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape);
+std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints,
+                                                const Dims& out_shape);
 TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape);
 TensorAny avg_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape);
 TensorAny avg_pool2d_backward(TensorAny g, std::vector<int64_t> ints, const Dims& x_shape);

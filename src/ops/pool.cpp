@@ -1,4 +1,5 @@
 // Frontend of the pools, interpolate and pixel_shuffle. 1-D pools run the 2-D rows on [N, C, 1, L].
+#include <climits>
 #include <sstream>
 
 #include "ops/module_ops_internal.hpp"
@@ -11,21 +12,23 @@ namespace {
 
 void check_planes(const TensorAny& x, const char* op, int rank = 4) {
     check_float(x, op);
-    BURN_CHECK_KIND(x.rank() == rank, shape, "[", op, "] input must be ",
-                    rank == 4 ? "[batch, channels, height, width] (rank 4)" : "[batch, channels, length] (rank 3)",
-                    ", got ", describe(x));
+    BURN_CHECK_KIND(
+        x.rank() == rank, shape, "[", op, "] input must be ",
+        rank == 4 ? "[batch, channels, height, width] (rank 4)" : "[batch, channels, length] (rank 3)",
+        ", got ", describe(x));
 }
 
 void check_pool_spec(const PoolSpec& p, const char* op) {
     for (int i = 0; i < 2; ++i) {
         BURN_CHECK(p.kernel[i] >= 1, "[", op, "] kernel_size must be at least 1, got ", p.kernel[0], " x ",
                    p.kernel[1]);
-        BURN_CHECK(p.stride[i] >= 1, "[", op, "] stride must be at least 1, got ", p.stride[0], " x ", p.stride[1]);
+        BURN_CHECK(p.stride[i] >= 1, "[", op, "] stride must be at least 1, got ", p.stride[0], " x ",
+                   p.stride[1]);
         BURN_CHECK(p.dilation[i] >= 1, "[", op, "] dilation must be at least 1");
         const int64_t half = (p.dilation[i] * (p.kernel[i] - 1) + 1) / 2;
-        BURN_CHECK(p.pad_begin[i] >= 0 && p.pad_end[i] >= 0 && p.pad_begin[i] <= half && p.pad_end[i] <= half, "[", op,
-                   "] padding must be between 0 and half the (dilated) kernel size; got padding ", p.pad_begin[i],
-                   " for kernel size ", p.kernel[i]);
+        BURN_CHECK(p.pad_begin[i] >= 0 && p.pad_end[i] >= 0 && p.pad_begin[i] <= half && p.pad_end[i] <= half,
+                   "[", op, "] padding must be between 0 and half the (dilated) kernel size; got padding ",
+                   p.pad_begin[i], " for kernel size ", p.kernel[i]);
     }
 }
 
@@ -34,16 +37,16 @@ Dims pool_out_shape(const TensorAny& x, const PoolSpec& p, const char* op) {
     for (int i = 0; i < 2; ++i) {
         out[i + 2] = pool_out_size(x.shape()[i + 2], p.kernel[i], p.stride[i], p.pad_begin[i], p.pad_end[i],
                                    p.dilation[i], p.ceil_mode);
-        BURN_CHECK_KIND(out[i + 2] >= 1, shape, "[", op, "] the window (kernel ", p.kernel[0], " x ", p.kernel[1],
-                        ", dilation ", p.dilation[0], " x ", p.dilation[1], ") does not fit the padded input ",
-                        describe(x));
+        BURN_CHECK_KIND(out[i + 2] >= 1, shape, "[", op, "] the window (kernel ", p.kernel[0], " x ",
+                        p.kernel[1], ", dilation ", p.dilation[0], " x ", p.dilation[1],
+                        ") does not fit the padded input ", describe(x));
     }
     return out;
 }
 
 void check_same_planes(const Dims& x_shape, const TensorAny& g, const char* op) {
-    BURN_CHECK_KIND(x_shape.rank() == 4 && x_shape[0] == g.shape()[0] && x_shape[1] == g.shape()[1], shape, "[", op,
-                    "] gradient ", describe(g), " does not fit the input shape ", x_shape);
+    BURN_CHECK_KIND(x_shape.rank() == 4 && x_shape[0] == g.shape()[0] && x_shape[1] == g.shape()[1], shape,
+                    "[", op, "] gradient ", describe(g), " does not fit the input shape ", x_shape);
     for (int i = 2; i < 4; ++i)
         BURN_CHECK_KIND(x_shape[i] >= 0, shape, "[", op, "] invalid input shape ", x_shape);
 }
@@ -60,10 +63,13 @@ int64_t pool_out_size(int64_t in, int64_t k, int64_t stride, int64_t pb, int64_t
     return out;
 }
 
-std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape) {
+std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints,
+                                                const Dims& out_shape) {
     check_planes(x, "max_pool2d");
-    BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1], shape,
-                    "[max_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
+    BURN_CHECK_KIND(x.shape()[2] * x.shape()[3] <= INT32_MAX, shape, "[max_pool2d] the input plane ",
+                    x.shape()[2], " x ", x.shape()[3], " is too large for i32 indices");
+    BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1],
+                    shape, "[max_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
     auto c = call(OpId::max_pool2d, x.dtype(), out_shape, std::move(ints));
     TensorRefs out = run(c, take(std::move(x)));
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1]))};
@@ -74,8 +80,8 @@ std::pair<TensorAny, TensorAny> max_pool2d_nd(TensorAny x, const PoolSpec& p, co
     check_pool_spec(p, op);
     Dims out = pool_out_shape(x, p, op);
     return max_pool2d_call(std::move(x),
-                           {p.kernel[0], p.kernel[1], p.stride[0], p.stride[1], p.pad_begin[0], p.pad_begin[1],
-                            p.dilation[0], p.dilation[1]},
+                           {p.kernel[0], p.kernel[1], p.stride[0], p.stride[1], p.pad_begin[0],
+                            p.pad_begin[1], p.dilation[0], p.dilation[1]},
                            out);
 }
 
@@ -92,8 +98,8 @@ TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shap
 
 TensorAny avg_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape) {
     check_planes(x, "avg_pool2d");
-    BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1], shape,
-                    "[avg_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
+    BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1],
+                    shape, "[avg_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
     auto c = call(OpId::avg_pool2d, x.dtype(), out_shape, std::move(ints));
     return run1(c, take(std::move(x)));
 }
@@ -104,8 +110,8 @@ TensorAny avg_pool2d_nd(TensorAny x, const PoolSpec& p, const char* op) {
     check_pool_spec(p, op);
     Dims out = pool_out_shape(x, p, op);
     return avg_pool2d_call(std::move(x),
-                           {p.kernel[0], p.kernel[1], p.stride[0], p.stride[1], p.pad_begin[0], p.pad_begin[1],
-                            p.pad_end[0], p.pad_end[1], p.count_include_pad ? 1 : 0},
+                           {p.kernel[0], p.kernel[1], p.stride[0], p.stride[1], p.pad_begin[0],
+                            p.pad_begin[1], p.pad_end[0], p.pad_end[1], p.count_include_pad ? 1 : 0},
                            out);
 }
 
@@ -123,7 +129,8 @@ TensorAny adaptive_avg_pool2d_call(TensorAny x, const Dims& out_shape, const cha
                     "] the input's spatial dims must not be empty, got ", describe(x));
     BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1] &&
                         out_shape[2] >= 1 && out_shape[3] >= 1,
-                    shape, "[", op, "] output size must be at least 1 x 1, got ", out_shape[2], " x ", out_shape[3]);
+                    shape, "[", op, "] output size must be at least 1 x 1, got ", out_shape[2], " x ",
+                    out_shape[3]);
     auto c = call(OpId::adaptive_avg_pool2d, x.dtype(), out_shape);
     return run1(c, take(std::move(x)));
 }
@@ -144,7 +151,8 @@ TensorAny interpolate_call(TensorAny x, std::vector<int64_t> ints, const Dims& o
                     "] the input's spatial dims must not be empty, got ", describe(x));
     BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1] &&
                         out_shape[2] >= 1 && out_shape[3] >= 1,
-                    shape, "[", op, "] output size must be at least 1 x 1, got ", out_shape[2], " x ", out_shape[3]);
+                    shape, "[", op, "] output size must be at least 1 x 1, got ", out_shape[2], " x ",
+                    out_shape[3]);
     auto c = call(OpId::interpolate, x.dtype(), out_shape, std::move(ints));
     return run1(c, take(std::move(x)));
 }
@@ -191,17 +199,21 @@ TensorAny max_pool1d(TensorAny x, std::size_t kernel_size, std::size_t stride, s
     return max_pool1d_with_indices(std::move(x), kernel_size, stride, padding, dilation, ceil_mode).first;
 }
 
-std::pair<TensorAny, TensorAny> max_pool1d_with_indices(TensorAny x, std::size_t kernel_size, std::size_t stride,
-                                                        std::size_t padding, std::size_t dilation, bool ceil_mode) {
+std::pair<TensorAny, TensorAny> max_pool1d_with_indices(TensorAny x, std::size_t kernel_size,
+                                                        std::size_t stride, std::size_t padding,
+                                                        std::size_t dilation, bool ceil_mode) {
     TensorAny x2 = as_plane(std::move(x), "max_pool1d");
-    auto [v, i] = max_pool2d_nd(std::move(x2), pool2({1, kernel_size}, {1, stride}, {0, padding}, {1, dilation},
-                                                     ceil_mode), "max_pool1d");
+    auto [v, i] = max_pool2d_nd(std::move(x2),
+                                pool2({1, kernel_size}, {1, stride}, {0, padding}, {1, dilation}, ceil_mode),
+                                "max_pool1d");
     return {squeeze_dim(std::move(v), 2), squeeze_dim(std::move(i), 2)};
 }
 
 TensorAny max_pool2d(TensorAny x, std::array<std::size_t, 2> kernel_size, std::array<std::size_t, 2> stride,
-                     std::array<std::size_t, 2> padding, std::array<std::size_t, 2> dilation, bool ceil_mode) {
-    return max_pool2d_nd(std::move(x), pool2(kernel_size, stride, padding, dilation, ceil_mode), "max_pool2d").first;
+                     std::array<std::size_t, 2> padding, std::array<std::size_t, 2> dilation,
+                     bool ceil_mode) {
+    return max_pool2d_nd(std::move(x), pool2(kernel_size, stride, padding, dilation, ceil_mode), "max_pool2d")
+        .first;
 }
 
 std::pair<TensorAny, TensorAny> max_pool2d_with_indices(TensorAny x, std::array<std::size_t, 2> kernel_size,
@@ -242,25 +254,26 @@ TensorAny adaptive_avg_pool2d(TensorAny x, std::array<std::size_t, 2> output_siz
     return adaptive_avg_pool2d_call(std::move(x), out, "adaptive_avg_pool2d");
 }
 
-TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size, const InterpolateOptions& options) {
+TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size,
+                      const InterpolateOptions& options) {
     check_planes(x, "interpolate");
     Dims out = x.shape();
     out[2] = static_cast<int64_t>(output_size[0]);
     out[3] = static_cast<int64_t>(output_size[1]);
-    return interpolate_call(std::move(x), {static_cast<int64_t>(options.mode), options.align_corners ? 1 : 0}, out,
-                            "interpolate");
+    return interpolate_call(std::move(x), {static_cast<int64_t>(options.mode), options.align_corners ? 1 : 0},
+                            out, "interpolate");
 }
 
 TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
     const char* op = "pixel_shuffle";
     check_defined(x, op);
     BURN_CHECK(upscale_factor >= 1, "[", op, "] upscale_factor must be at least 1");
-    BURN_CHECK_KIND(x.rank() >= 3, shape, "[", op, "] input must be [..., channels, height, width] (rank >= 3), got ",
-                    describe(x));
+    BURN_CHECK_KIND(x.rank() >= 3, shape, "[", op,
+                    "] input must be [..., channels, height, width] (rank >= 3), got ", describe(x));
     const int r = x.rank();
     const int64_t f = static_cast<int64_t>(upscale_factor), c = x.shape()[r - 3];
-    BURN_CHECK_KIND(c % (f * f) == 0, shape, "[", op, "] the channels (", c, ") must divide by upscale_factor^2 = ",
-                    f * f, "; input ", describe(x));
+    BURN_CHECK_KIND(c % (f * f) == 0, shape, "[", op, "] the channels (", c,
+                    ") must divide by upscale_factor^2 = ", f * f, "; input ", describe(x));
     const int64_t h = x.shape()[r - 2], w = x.shape()[r - 1];
     // [..., C, f, f, H, W] -> [..., C, H, f, W, f] -> [..., C, H * f, W * f]
     Dims split = x.shape();

@@ -140,8 +140,8 @@ struct ConvTranspose1dConfig {
 
     ConvTranspose1d init(const Device& device = Device()) const;
 
-    BURN_CONFIG(ConvTranspose1dConfig, channels, kernel_size, stride, dilation, groups, padding, padding_out, bias,
-                initializer)
+    BURN_CONFIG(ConvTranspose1dConfig, channels, kernel_size, stride, dilation, groups, padding, padding_out,
+                bias, initializer)
 };
 
 struct ConvTranspose2d {
@@ -173,8 +173,8 @@ struct ConvTranspose2dConfig {
 
     ConvTranspose2d init(const Device& device = Device()) const;
 
-    BURN_CONFIG(ConvTranspose2dConfig, channels, kernel_size, stride, dilation, groups, padding, padding_out, bias,
-                initializer)
+    BURN_CONFIG(ConvTranspose2dConfig, channels, kernel_size, stride, dilation, groups, padding, padding_out,
+                bias, initializer)
 };
 
 }  // namespace burn::nn

@@ -59,11 +59,14 @@ BURN_VARIANT_NAMES(PaddingConfig3d, "Valid", "Same", "Explicit")
 using PaddingPairs1d = std::array<std::pair<std::size_t, std::size_t>, 1>;
 using PaddingPairs2d = std::array<std::pair<std::size_t, std::size_t>, 2>;
 using PaddingPairs3d = std::array<std::pair<std::size_t, std::size_t>, 3>;
-PaddingPairs1d padding_pairs(const PaddingConfig1d& p, std::array<std::size_t, 1> in, std::array<std::size_t, 1> kernel,
-                             std::array<std::size_t, 1> stride, std::array<std::size_t, 1> dilation);
-PaddingPairs2d padding_pairs(const PaddingConfig2d& p, std::array<std::size_t, 2> in, std::array<std::size_t, 2> kernel,
-                             std::array<std::size_t, 2> stride, std::array<std::size_t, 2> dilation);
-PaddingPairs3d padding_pairs(const PaddingConfig3d& p, std::array<std::size_t, 3> in, std::array<std::size_t, 3> kernel,
-                             std::array<std::size_t, 3> stride, std::array<std::size_t, 3> dilation);
+PaddingPairs1d padding_pairs(const PaddingConfig1d& p, std::array<std::size_t, 1> in,
+                             std::array<std::size_t, 1> kernel, std::array<std::size_t, 1> stride,
+                             std::array<std::size_t, 1> dilation);
+PaddingPairs2d padding_pairs(const PaddingConfig2d& p, std::array<std::size_t, 2> in,
+                             std::array<std::size_t, 2> kernel, std::array<std::size_t, 2> stride,
+                             std::array<std::size_t, 2> dilation);
+PaddingPairs3d padding_pairs(const PaddingConfig3d& p, std::array<std::size_t, 3> in,
+                             std::array<std::size_t, 3> kernel, std::array<std::size_t, 3> stride,
+                             std::array<std::size_t, 3> dilation);
 
 }  // namespace burn::nn

@@ -83,9 +83,9 @@ TensorAny conv_transpose3d(TensorAny x, TensorAny weight, std::optional<TensorAn
 TensorAny max_pool1d(TensorAny x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
                      std::size_t dilation = 1, bool ceil_mode = false);
 /// Values and indices (i32, the position in the input line).
-std::pair<TensorAny, TensorAny> max_pool1d_with_indices(TensorAny x, std::size_t kernel_size, std::size_t stride,
-                                                        std::size_t padding, std::size_t dilation = 1,
-                                                        bool ceil_mode = false);
+std::pair<TensorAny, TensorAny> max_pool1d_with_indices(TensorAny x, std::size_t kernel_size,
+                                                        std::size_t stride, std::size_t padding,
+                                                        std::size_t dilation = 1, bool ceil_mode = false);
 TensorAny max_pool2d(TensorAny x, std::array<std::size_t, 2> kernel_size, std::array<std::size_t, 2> stride,
                      std::array<std::size_t, 2> padding, std::array<std::size_t, 2> dilation = {1, 1},
                      bool ceil_mode = false);
@@ -99,7 +99,8 @@ std::pair<TensorAny, TensorAny> max_pool2d_with_indices(TensorAny x, std::array<
 TensorAny avg_pool1d(TensorAny x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
                      bool count_include_pad = true, bool ceil_mode = false);
 TensorAny avg_pool2d(TensorAny x, std::array<std::size_t, 2> kernel_size, std::array<std::size_t, 2> stride,
-                     std::array<std::size_t, 2> padding, bool count_include_pad = true, bool ceil_mode = false);
+                     std::array<std::size_t, 2> padding, bool count_include_pad = true,
+                     bool ceil_mode = false);
 /// Mean over the bins [floor(i * in / out), ceil((i + 1) * in / out)) of each spatial dim.
 TensorAny adaptive_avg_pool1d(TensorAny x, std::size_t output_size);
 TensorAny adaptive_avg_pool2d(TensorAny x, std::array<std::size_t, 2> output_size);
@@ -131,16 +132,18 @@ inline Tensor<5> conv3d(const Tensor<5>& x, const Tensor<5>& weight, const std::
                         const ConvOptions<3>& options) {
     return Tensor<5>(ops::conv3d(x.handle(), weight.handle(), detail::handle_of(bias), options));
 }
-inline Tensor<3> conv_transpose1d(const Tensor<3>& x, const Tensor<3>& weight, const std::optional<Tensor<1>>& bias,
+inline Tensor<3> conv_transpose1d(const Tensor<3>& x, const Tensor<3>& weight,
+                                  const std::optional<Tensor<1>>& bias,
                                   const ConvTransposeOptions<1>& options) {
     return Tensor<3>(ops::conv_transpose1d(x.handle(), weight.handle(), detail::handle_of(bias), options));
 }
-inline Tensor<4> conv_transpose2d(const Tensor<4>& x, const Tensor<4>& weight, const std::optional<Tensor<1>>& bias,
+inline Tensor<4> conv_transpose2d(const Tensor<4>& x, const Tensor<4>& weight,
+                                  const std::optional<Tensor<1>>& bias,
                                   const ConvTransposeOptions<2>& options) {
     return Tensor<4>(ops::conv_transpose2d(x.handle(), weight.handle(), detail::handle_of(bias), options));
 }
-inline Tensor<3> max_pool1d(const Tensor<3>& x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
-                            std::size_t dilation = 1, bool ceil_mode = false) {
+inline Tensor<3> max_pool1d(const Tensor<3>& x, std::size_t kernel_size, std::size_t stride,
+                            std::size_t padding, std::size_t dilation = 1, bool ceil_mode = false) {
     return Tensor<3>(ops::max_pool1d(x.handle(), kernel_size, stride, padding, dilation, ceil_mode));
 }
 inline Tensor<4> max_pool2d(const Tensor<4>& x, std::array<std::size_t, 2> kernel_size,
@@ -148,17 +151,15 @@ inline Tensor<4> max_pool2d(const Tensor<4>& x, std::array<std::size_t, 2> kerne
                             std::array<std::size_t, 2> dilation = {1, 1}, bool ceil_mode = false) {
     return Tensor<4>(ops::max_pool2d(x.handle(), kernel_size, stride, padding, dilation, ceil_mode));
 }
-inline std::pair<Tensor<4>, Tensor<4, Int>> max_pool2d_with_indices(const Tensor<4>& x,
-                                                                    std::array<std::size_t, 2> kernel_size,
-                                                                    std::array<std::size_t, 2> stride,
-                                                                    std::array<std::size_t, 2> padding,
-                                                                    std::array<std::size_t, 2> dilation = {1, 1},
-                                                                    bool ceil_mode = false) {
+inline std::pair<Tensor<4>, Tensor<4, Int>> max_pool2d_with_indices(
+    const Tensor<4>& x, std::array<std::size_t, 2> kernel_size, std::array<std::size_t, 2> stride,
+    std::array<std::size_t, 2> padding, std::array<std::size_t, 2> dilation = {1, 1},
+    bool ceil_mode = false) {
     auto [v, i] = ops::max_pool2d_with_indices(x.handle(), kernel_size, stride, padding, dilation, ceil_mode);
     return {Tensor<4>(std::move(v)), Tensor<4, Int>(std::move(i))};
 }
-inline Tensor<3> avg_pool1d(const Tensor<3>& x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
-                            bool count_include_pad = true, bool ceil_mode = false) {
+inline Tensor<3> avg_pool1d(const Tensor<3>& x, std::size_t kernel_size, std::size_t stride,
+                            std::size_t padding, bool count_include_pad = true, bool ceil_mode = false) {
     return Tensor<3>(ops::avg_pool1d(x.handle(), kernel_size, stride, padding, count_include_pad, ceil_mode));
 }
 inline Tensor<4> avg_pool2d(const Tensor<4>& x, std::array<std::size_t, 2> kernel_size,

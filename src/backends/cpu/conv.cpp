@@ -60,8 +60,8 @@ Geo geometry(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, con
 /// The range [lo, hi) of output positions o whose input position o * s - p + kk * d lies in [0, in).
 inline void valid_range(int64_t out, int64_t in, int64_t s, int64_t p, int64_t kk, int64_t d, int64_t& lo,
                         int64_t& hi) {
-    const int64_t first = p - kk * d;               // o * s >= first
-    const int64_t last = in - 1 + p - kk * d;       // o * s <= last
+    const int64_t first = p - kk * d;          // o * s >= first
+    const int64_t last = in - 1 + p - kk * d;  // o * s <= last
     lo = first <= 0 ? 0 : (first + s - 1) / s;
     hi = last < 0 ? 0 : std::min(out, last / s + 1);
     if (hi < lo) hi = lo;
@@ -96,14 +96,16 @@ struct Taps {
 inline Taps taps_of(const Geo& g, int64_t k0, int64_t k1, int64_t k2) {
     Taps t;
     const int64_t k[3] = {k0, k1, k2};
-    for (int i = 0; i < 3; ++i) valid_range(g.out[i], g.in[i], g.stride[i], g.pad[i], k[i], g.dil[i], t.lo[i], t.hi[i]);
+    for (int i = 0; i < 3; ++i)
+        valid_range(g.out[i], g.in[i], g.stride[i], g.pad[i], k[i], g.dil[i], t.lo[i], t.hi[i]);
     t.shift = k2 * g.dil[2] - g.pad[2];
     return t;
 }
 
 /// col rows [Kg] x columns [L] (row stride ld) from channels c0..c0+cg of one image x [C, in_vol].
 template <class T>
-BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t c0, T* __restrict col, int64_t ld) {
+BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t c0, T* __restrict col,
+                                   int64_t ld) {
     const int64_t o1 = g.out[1], o2 = g.out[2], s2 = g.stride[2];
     const bool block = g.stride[1] == 1 && s2 == 1 && g.in[2] == o2;
     for (int64_t c = 0; c < g.cg; ++c) {
@@ -129,7 +131,8 @@ BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t 
                             T* d = plane + t.lo[1] * o2;
                             const int64_t i1 = t.lo[1] - g.pad[1] + k1 * g.dil[1];
                             const T* src = xc + (i0 * g.in[1] + i1) * g.in[2] + t.shift;
-                            std::memcpy(d + lo, src + lo, static_cast<std::size_t>((rows - 1) * o2 + hi - lo) * sizeof(T));
+                            std::memcpy(d + lo, src + lo,
+                                        static_cast<std::size_t>((rows - 1) * o2 + hi - lo) * sizeof(T));
                             for (int64_t r = 0; r < rows; ++r) {
                                 for (int64_t e = 0; e < lo; ++e) d[r * o2 + e] = T(0);
                                 for (int64_t e = hi; e < o2; ++e) d[r * o2 + e] = T(0);
@@ -154,11 +157,12 @@ BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t 
     }
 }
 
-/// Adds col rows [Kg] x [L] back into channels c0..c0+cg of one image dx [C, in_vol]. col is scratch:
-/// the entries that fall outside the input are zeroed on the way.
+/// Adds col rows [Kg] x [L] (row stride ld) back into channels c0..c0+cg of one image dx [C, in_vol].
+/// col is scratch: the entries that fall outside the input are zeroed on the way.
 template <class T>
-BURN_INLINE_LOOPS void col2im_impl(T* __restrict col, const Geo& g, int64_t c0, T* __restrict dx) {
-    const int64_t o1 = g.out[1], o2 = g.out[2], s2 = g.stride[2], ld = g.out_vol;
+BURN_INLINE_LOOPS void col2im_impl(T* __restrict col, const Geo& g, int64_t c0, T* __restrict dx,
+                                   int64_t ld) {
+    const int64_t o1 = g.out[1], o2 = g.out[2], s2 = g.stride[2];
     const bool block = g.stride[1] == 1 && s2 == 1 && g.in[2] == o2;
     for (int64_t c = 0; c < g.cg; ++c) {
         T* xc = dx + (c0 + c) * g.in_vol;
@@ -199,14 +203,14 @@ BURN_INLINE_LOOPS void col2im_impl(T* __restrict col, const Geo& g, int64_t c0, 
     }
 }
 
-#define BURN_CONV_VARIANTS(ATTR, SUFFIX)                                                                \
-    template <class T>                                                                                  \
-    ATTR BURN_NO_MEMCPY void im2col_##SUFFIX(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {               \
-        im2col_impl<T>(x, g, c0, col, ld);                                                              \
-    }                                                                                                   \
-    template <class T>                                                                                  \
-    ATTR BURN_NO_MEMCPY void col2im_##SUFFIX(T* col, const Geo& g, int64_t c0, T* dx) {                          \
-        col2im_impl<T>(col, g, c0, dx);                                                                 \
+#define BURN_CONV_VARIANTS(ATTR, SUFFIX)                                                                 \
+    template <class T>                                                                                   \
+    ATTR BURN_NO_MEMCPY void im2col_##SUFFIX(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) { \
+        im2col_impl<T>(x, g, c0, col, ld);                                                               \
+    }                                                                                                    \
+    template <class T>                                                                                   \
+    ATTR BURN_NO_MEMCPY void col2im_##SUFFIX(T* col, const Geo& g, int64_t c0, T* dx, int64_t ld) {      \
+        col2im_impl<T>(col, g, c0, dx, ld);                                                              \
     }
 BURN_CONV_VARIANTS(, base)
 #if BURN_CONV_X86
@@ -218,24 +222,30 @@ template <class T>
 void im2col(const T* x, const Geo& g, int64_t c0, T* col, int64_t ld) {
 #if BURN_CONV_X86
     switch (gemm_isa()) {
-        case GemmIsa::avx512: return im2col_avx512<T>(x, g, c0, col, ld);
-        case GemmIsa::avx2: return im2col_avx2<T>(x, g, c0, col, ld);
-        default: break;
+        case GemmIsa::avx512:
+            return im2col_avx512<T>(x, g, c0, col, ld);
+        case GemmIsa::avx2:
+            return im2col_avx2<T>(x, g, c0, col, ld);
+        default:
+            break;
     }
 #endif
     im2col_base<T>(x, g, c0, col, ld);
 }
 
 template <class T>
-void col2im(T* col, const Geo& g, int64_t c0, T* dx) {
+void col2im(T* col, const Geo& g, int64_t c0, T* dx, int64_t ld) {
 #if BURN_CONV_X86
     switch (gemm_isa()) {
-        case GemmIsa::avx512: return col2im_avx512<T>(col, g, c0, dx);
-        case GemmIsa::avx2: return col2im_avx2<T>(col, g, c0, dx);
-        default: break;
+        case GemmIsa::avx512:
+            return col2im_avx512<T>(col, g, c0, dx, ld);
+        case GemmIsa::avx2:
+            return col2im_avx2<T>(col, g, c0, dx, ld);
+        default:
+            break;
     }
 #endif
-    col2im_base<T>(col, g, c0, dx);
+    col2im_base<T>(col, g, c0, dx, ld);
 }
 
 /// Runs fn(n) for every image: in parallel (serial GEMMs inside) when the built-in GEMM is used and
@@ -277,43 +287,67 @@ void conv_forward(const Geo& g, const T* x, const T* w, const T* bias, T* y) {
     });
 }
 
+/// Images per GEMM so that its n (or depth) reaches about kBatchColumns: larger products run faster.
+constexpr int64_t kBatchColumns = 768;
+inline int64_t images_per_gemm(int64_t L) {
+    return std::max<int64_t>(1, (kBatchColumns + L / 2) / std::max<int64_t>(1, L));
+}
+
 template <class T>
 void conv_input_grad(const Geo& g, const T* dy, const T* w, T* dx) {
     const int64_t L = g.out_vol;
-    const bool direct = g.pointwise();
-    for_images(g.n, [&](int64_t n) {
-        const T* gn = dy + n * g.o * L;
-        T* xn = dx + n * g.c * g.in_vol;
-        if (direct) {
+    if (g.pointwise()) {
+        for_images(g.n, [&](int64_t n) {
             for (int64_t gi = 0; gi < g.groups; ++gi)
-                nn::gemm<T>(g.kg, L, g.og, w + gi * g.og * g.kg, 1, g.kg, gn + gi * g.og * L, L, 1,
-                            xn + gi * g.cg * g.in_vol, L);
-            return;
-        }
-        std::fill(xn, xn + g.c * g.in_vol, T(0));
-        T* col = nn::scratch<T>(0, g.kg * L);
+                nn::gemm<T>(g.kg, L, g.og, w + gi * g.og * g.kg, 1, g.kg, dy + (n * g.o + gi * g.og) * L, L,
+                            1, dx + (n * g.c + gi * g.cg) * g.in_vol, L);
+        });
+        return;
+    }
+    // Chunks of nb images: col (Kg x nb L) = W^T * [dy of the nb images side by side], then col2im.
+    const int64_t nb_max =
+        std::min(images_per_gemm(L), std::max<int64_t>(1, g.n / std::max(1, platform::threads())));
+    const int64_t chunks = (g.n + nb_max - 1) / nb_max;
+    for_images(chunks, [&](int64_t ch) {
+        const int64_t n0 = ch * nb_max, nb = std::min(nb_max, g.n - n0), K = nb * L;
+        T* col = nn::scratch<T>(0, g.kg * K);
+        T* gbuf = nb > 1 ? nn::scratch<T>(1, g.og * K) : nullptr;
+        std::fill(dx + n0 * g.c * g.in_vol, dx + (n0 + nb) * g.c * g.in_vol, T(0));
         for (int64_t gi = 0; gi < g.groups; ++gi) {
-            nn::gemm<T>(g.kg, L, g.og, w + gi * g.og * g.kg, 1, g.kg, gn + gi * g.og * L, L, 1, col, L);
-            col2im(col, g, gi * g.cg, xn);
+            const T* b = dy + (n0 * g.o + gi * g.og) * L;
+            if (nb > 1) {
+                for (int64_t j = 0; j < nb; ++j)
+                    for (int64_t r = 0; r < g.og; ++r)
+                        std::memcpy(gbuf + r * K + j * L, dy + ((n0 + j) * g.o + gi * g.og + r) * L,
+                                    static_cast<std::size_t>(L) * sizeof(T));
+                b = gbuf;
+            }
+            nn::gemm<T>(g.kg, K, g.og, w + gi * g.og * g.kg, 1, g.kg, b, K, 1, col, K);
+            for (int64_t j = 0; j < nb; ++j)
+                col2im(col + j * L, g, gi * g.cg, dx + (n0 + j) * g.c * g.in_vol, K);
         }
     });
 }
 
-/// Adds the weight gradient of images [n0, n1) into acc [O, Kg].
+/// The column block of a weight-gradient GEMM stays within this many bytes.
+constexpr int64_t kWeightGradBytes = int64_t(2) << 20;
+
+/// Adds the weight gradient of images [n0, n1) into acc [O, Kg], as dW^T (Kg x og) = col (Kg x K) *
+/// dy^T (K x og) with K = images x L: the column matrix is read row-wise (the GEMM's cheap packing)
+/// and only the narrow dy is transposed.
 template <class T>
 void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_t n1, T* acc) {
     const int64_t L = g.out_vol;
-    // Images per GEMM: the column block stays around 1 MB.
-    const int64_t per = std::max<int64_t>(1, (1 << 20) / std::max<int64_t>(1, g.kg * L * static_cast<int64_t>(sizeof(T))));
+    const int64_t col_bytes = std::max<int64_t>(1, g.kg * L * static_cast<int64_t>(sizeof(T)));
+    const int64_t per = std::max<int64_t>(1, std::min(images_per_gemm(L), kWeightGradBytes / col_bytes));
     const int64_t nb_max = std::min(per, n1 - n0);
     T* col = nn::scratch<T>(0, g.kg * L * nb_max);
-    T* gbuf = nn::scratch<T>(1, g.og * L * nb_max);
+    T* gbuf = nb_max > 1 ? nn::scratch<T>(1, g.og * L * nb_max) : nullptr;
     T* tmp = nn::scratch<T>(2, g.og * g.kg);
-    // Narrow outputs favour the transposed product (the GEMM's tile is wider in n than in m).
-    const bool transposed = true;
     for (int64_t n = n0; n < n1; n += nb_max) {
         const int64_t nb = std::min(nb_max, n1 - n), K = nb * L;
         for (int64_t gi = 0; gi < g.groups; ++gi) {
+            const T* b = dy + (n * g.o + gi * g.og) * L;  // one image: dy's rows as they are
             for (int64_t j = 0; j < nb; ++j) {
                 const T* xn = x + (n + j) * g.c * g.in_vol;
                 if (g.pointwise()) {
@@ -323,19 +357,18 @@ void weight_grad_range(const Geo& g, const T* x, const T* dy, int64_t n0, int64_
                 } else {
                     im2col(xn, g, gi * g.cg, col + j * L, K);
                 }
-                const T* gn = dy + ((n + j) * g.o + gi * g.og) * L;
-                for (int64_t r = 0; r < g.og; ++r)
-                    std::memcpy(gbuf + r * K + j * L, gn + r * L, static_cast<std::size_t>(L) * sizeof(T));
+                if (nb > 1) {
+                    const T* gn = dy + ((n + j) * g.o + gi * g.og) * L;
+                    for (int64_t r = 0; r < g.og; ++r)
+                        std::memcpy(gbuf + r * K + j * L, gn + r * L,
+                                    static_cast<std::size_t>(L) * sizeof(T));
+                }
             }
+            if (nb > 1) b = gbuf;
+            nn::gemm<T>(g.kg, g.og, K, col, K, 1, b, 1, K, tmp, g.og);  // [Kg, og]
             T* a = acc + gi * g.og * g.kg;
-            if (transposed) {
-                nn::gemm<T>(g.kg, g.og, K, col, K, 1, gbuf, 1, K, tmp, g.og);  // [Kg, og]
-                for (int64_t r = 0; r < g.og; ++r)
-                    for (int64_t q = 0; q < g.kg; ++q) a[r * g.kg + q] += tmp[q * g.og + r];
-            } else {
-                nn::gemm<T>(g.og, g.kg, K, gbuf, K, 1, col, 1, K, tmp, g.kg);  // [og, Kg]
-                for (int64_t q = 0; q < g.og * g.kg; ++q) a[q] += tmp[q];
-            }
+            for (int64_t r = 0; r < g.og; ++r)
+                for (int64_t q = 0; q < g.kg; ++q) a[r * g.kg + q] += tmp[q * g.og + r];
         }
     }
 }

@@ -87,7 +87,8 @@ void interpolate_planes(const OpCall& call, const Dims& x_shape, const Dims& y_s
     const bool backward = gx != nullptr;
     const auto mode = static_cast<InterpolateMode>(call.ints[0]);
     const bool align = call.ints[1] != 0;
-    const int64_t planes = x_shape[0] * x_shape[1], h = x_shape[2], w = x_shape[3], oh = y_shape[2], ow = y_shape[3];
+    const int64_t planes = x_shape[0] * x_shape[1], h = x_shape[2], w = x_shape[3], oh = y_shape[2],
+                  ow = y_shape[3];
     const Taps<T> th = taps<T>(mode, align, h, oh), tw = taps<T>(mode, align, w, ow);
     const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, oh * ow * th.n * tw.n));
     platform::parallel_for(planes, grain, [&](int64_t b, int64_t e) {
@@ -127,7 +128,8 @@ TensorRefs interpolate_kernel(const OpCall& call, TensorRefs& in) {
     auto y = alloc(call.shape, x->dtype, in[0]->device);
     nn::dispatch_compute(x->dtype, [&](auto tag) {
         using T = decltype(tag);
-        interpolate_planes<T>(call, x->shape, call.shape, as_cpu(x).data<T>(), y->data<T>(), nullptr, nullptr);
+        interpolate_planes<T>(call, x->shape, call.shape, as_cpu(x).data<T>(), y->data<T>(), nullptr,
+                              nullptr);
     });
     return {nn::from_compute(y, call.dtype)};
 }
@@ -137,7 +139,8 @@ TensorRefs interpolate_backward_kernel(const OpCall& call, TensorRefs& in) {
     auto dx = alloc(call.shape, g->dtype, in[0]->device);
     nn::dispatch_compute(g->dtype, [&](auto tag) {
         using T = decltype(tag);
-        interpolate_planes<T>(call, call.shape, g->shape, nullptr, nullptr, dx->data<T>(), as_cpu(g).data<T>());
+        interpolate_planes<T>(call, call.shape, g->shape, nullptr, nullptr, dx->data<T>(),
+                              as_cpu(g).data<T>());
     });
     return {nn::from_compute(dx, call.dtype)};
 }

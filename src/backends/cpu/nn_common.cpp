@@ -70,18 +70,20 @@ bool blas_operand(int64_t rows, int64_t cols, int64_t rs, int64_t cs, CBLAS_TRAN
     return true;
 }
 
-void blas_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const float* a, int lda, const float* b,
-               int ldb, float* c, int ldc) {
+void blas_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const float* a, int lda,
+               const float* b, int ldb, float* c, int ldc) {
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
 }
-void blas_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const double* a, int lda, const double* b,
-               int ldb, double* c, int ldc) {
+void blas_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const double* a, int lda,
+               const double* b, int ldb, double* c, int ldc) {
     cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
 }
 #endif
 }  // namespace
 
-bool parallel_images() { return !blas_preferred(); }
+bool parallel_images() {
+    return !blas_preferred();
+}
 
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs,
@@ -92,8 +94,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, int64_t a_c
         CBLAS_TRANSPOSE ta, tb;
         int lda = 0, ldb = 0;
         if (blas_operand(m, k, a_rs, a_cs, ta, lda) && blas_operand(k, n, b_rs, b_cs, tb, ldb)) {
-            blas_call(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a, lda, b, ldb, c,
-                      static_cast<int>(ldc));
+            blas_call(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a, lda, b, ldb,
+                      c, static_cast<int>(ldc));
             return;
         }
     }
@@ -101,8 +103,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, int64_t a_c
     gemm_fallback<T>(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);
 }
 
-template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*, int64_t, int64_t,
-                          float*, int64_t);
+template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*, int64_t,
+                          int64_t, float*, int64_t);
 template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t, const double*, int64_t,
                            int64_t, double*, int64_t);
 

@@ -8,7 +8,9 @@
 
 namespace burn::cpu::nn {
 
-inline bool is_half(DType d) { return d == DType::f16 || d == DType::bf16; }
+inline bool is_half(DType d) {
+    return d == DType::f16 || d == DType::bf16;
+}
 
 /// A contiguous tensor holding t's values in its compute type: f16/bf16 become f32, f32/f64 are kept.
 TensorRef to_compute(const TensorRef& t);

@@ -30,13 +30,18 @@ struct Planes {
     int64_t planes, h, w, oh, ow;
 };
 
-Planes planes_of(const Dims& x, const Dims& y) { return {x[0] * x[1], x[2], x[3], y[2], y[3]}; }
+Planes planes_of(const Dims& x, const Dims& y) {
+    return {x[0] * x[1], x[2], x[3], y[2], y[3]};
+}
 
 /// Planes per parallel chunk: about 32K elements of work each.
-int64_t plane_grain(int64_t plane_size) { return std::max<int64_t>(1, kGrain / std::max<int64_t>(1, plane_size)); }
+int64_t plane_grain(int64_t plane_size) {
+    return std::max<int64_t>(1, kGrain / std::max<int64_t>(1, plane_size));
+}
 
 /// The range [lo, hi) of outputs j whose position j * s - p + q * d lies in [0, n).
-inline void valid_cols(int64_t out, int64_t n, int64_t s, int64_t p, int64_t q, int64_t d, int64_t& lo, int64_t& hi) {
+inline void valid_cols(int64_t out, int64_t n, int64_t s, int64_t p, int64_t q, int64_t d, int64_t& lo,
+                       int64_t& hi) {
     const int64_t first = p - q * d, last = n - 1 + p - q * d;
     lo = first <= 0 ? 0 : (first + s - 1) / s;
     hi = last < 0 ? 0 : std::min(out, last / s + 1);
@@ -61,7 +66,8 @@ MaxCols max_cols(const Planes& p, const int64_t* a) {
     c.lo.resize(static_cast<std::size_t>(kw));
     c.hi.resize(static_cast<std::size_t>(kw));
     for (int64_t q = 0; q < kw; ++q)
-        valid_cols(p.ow, p.w, sw, pw, q, dw, c.lo[static_cast<std::size_t>(q)], c.hi[static_cast<std::size_t>(q)]);
+        valid_cols(p.ow, p.w, sw, pw, q, dw, c.lo[static_cast<std::size_t>(q)],
+                   c.hi[static_cast<std::size_t>(q)]);
     return c;
 }
 
@@ -94,11 +100,12 @@ struct MaxLanes<double> {
 /// taps are visited in PyTorch's order (rows, then columns); a tap replaces the best value when it is
 /// larger or NaN. SW: the stride if it is 1 or 2, else 0.
 template <class T, int SW>
-BURN_POOL_INLINE void max_pool_row(const T* __restrict xp, T* __restrict yr, int32_t* __restrict ir, int64_t i,
-                                   const Planes& p, const int64_t* a, const MaxCols& c, T* __restrict buf,
-                                   int64_t wb) {
+BURN_POOL_INLINE void max_pool_row(const T* __restrict xp, T* __restrict yr, int32_t* __restrict ir,
+                                   int64_t i, const Planes& p, const int64_t* a, const MaxCols& c,
+                                   T* __restrict buf, int64_t wb) {
     constexpr int64_t V = 8;
-    const int64_t kh = a[0], kw = a[1], sh = a[2], sw = SW ? SW : a[3], ph = a[4], pw = a[5], dh = a[6], dw = a[7];
+    const int64_t kh = a[0], kw = a[1], sh = a[2], sw = SW ? SW : a[3], ph = a[4], pw = a[5], dh = a[6],
+                  dw = a[7];
     const T ninf = -std::numeric_limits<T>::infinity();
     int64_t h0 = i * sh - ph;
     const int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, p.h);
@@ -178,15 +185,15 @@ BURN_POOL_INLINE void max_pool_range(const OpCall& call, const Planes& p, const 
     T* buf = nn::scratch<T>(3, a[0] * wb);
     for (int64_t pl = b; pl < e; ++pl)
         for (int64_t i = 0; i < p.oh; ++i)
-            max_pool_row<T, SW>(x + pl * p.h * p.w, y + (pl * p.oh + i) * p.ow, ind + (pl * p.oh + i) * p.ow, i, p,
-                                a, cols, buf, wb);
+            max_pool_row<T, SW>(x + pl * p.h * p.w, y + (pl * p.oh + i) * p.ow, ind + (pl * p.oh + i) * p.ow,
+                                i, p, a, cols, buf, wb);
 }
 
-#define BURN_POOL_VARIANT(ATTR, SUFFIX)                                                                     \
-    template <class T, int SW>                                                                              \
+#define BURN_POOL_VARIANT(ATTR, SUFFIX)                                                                    \
+    template <class T, int SW>                                                                             \
     ATTR void max_pool_range_##SUFFIX(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind, \
-                                      const MaxCols& cols, int64_t wb, int64_t b, int64_t e) {              \
-        max_pool_range<T, SW>(call, p, x, y, ind, cols, wb, b, e);                                          \
+                                      const MaxCols& cols, int64_t wb, int64_t b, int64_t e) {             \
+        max_pool_range<T, SW>(call, p, x, y, ind, cols, wb, b, e);                                         \
     }
 BURN_POOL_VARIANT(, base)
 #if BURN_POOL_X86
@@ -203,9 +210,12 @@ void max_pool_planes(const OpCall& call, const Planes& p, const T* x, T* y, int3
     platform::parallel_for(p.planes, plane_grain(p.h * p.w), [&](int64_t b, int64_t e) {
 #if BURN_POOL_X86
         switch (gemm_isa()) {
-            case GemmIsa::avx512: return max_pool_range_avx512<T, SW>(call, p, x, y, ind, cols, wb, b, e);
-            case GemmIsa::avx2: return max_pool_range_avx2<T, SW>(call, p, x, y, ind, cols, wb, b, e);
-            default: break;
+            case GemmIsa::avx512:
+                return max_pool_range_avx512<T, SW>(call, p, x, y, ind, cols, wb, b, e);
+            case GemmIsa::avx2:
+                return max_pool_range_avx2<T, SW>(call, p, x, y, ind, cols, wb, b, e);
+            default:
+                break;
         }
 #endif
         max_pool_range_base<T, SW>(call, p, x, y, ind, cols, wb, b, e);
@@ -215,9 +225,12 @@ void max_pool_planes(const OpCall& call, const Planes& p, const T* x, T* y, int3
 template <class T>
 void max_pool_forward(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
     switch (call.ints[3]) {
-        case 1: return max_pool_planes<T, 1>(call, p, x, y, ind);
-        case 2: return max_pool_planes<T, 2>(call, p, x, y, ind);
-        default: return max_pool_planes<T, 0>(call, p, x, y, ind);
+        case 1:
+            return max_pool_planes<T, 1>(call, p, x, y, ind);
+        case 2:
+            return max_pool_planes<T, 2>(call, p, x, y, ind);
+        default:
+            return max_pool_planes<T, 0>(call, p, x, y, ind);
     }
 }
 
@@ -304,7 +317,8 @@ TensorRefs avg_pool2d_kernel(const OpCall& call, TensorRefs& in) {
                         T sum = 0;
                         for (int64_t hh = win.h0; hh < win.h1; ++hh)
                             for (int64_t ww = win.w0; ww < win.w1; ++ww) sum += xp[hh * p.w + ww];
-                        yb[(pl * p.oh + i) * p.ow + j] = win.divisor > 0 ? sum / static_cast<T>(win.divisor) : T(0);
+                        yb[(pl * p.oh + i) * p.ow + j] =
+                            win.divisor > 0 ? sum / static_cast<T>(win.divisor) : T(0);
                     }
             }
         });
@@ -339,8 +353,12 @@ TensorRefs avg_pool2d_backward_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 /// Adaptive bins: output i of out covers [floor(i * in / out), ceil((i + 1) * in / out)).
-inline int64_t bin_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
-inline int64_t bin_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
+inline int64_t bin_start(int64_t i, int64_t in, int64_t out) {
+    return (i * in) / out;
+}
+inline int64_t bin_end(int64_t i, int64_t in, int64_t out) {
+    return ((i + 1) * in + out - 1) / out;
+}
 
 TensorRefs adaptive_avg_pool2d_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef x = nn::to_compute(in[0]);
