@@ -3,23 +3,30 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <vector>
 
 #if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || defined(BURN_NO_THREADS)
 #define BURN_SERIAL 1
 #else
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <utility>
 #endif
 
 namespace burn::platform {
 
 #ifdef BURN_SERIAL
 
-int hardware_threads() { return 1; }
+int hardware_threads() {
+    return 1;
+}
 void set_threads(int) {}
-int threads() { return 1; }
+int threads() {
+    return 1;
+}
 void parallel_for(int64_t n, int64_t, const std::function<void(int64_t, int64_t)>& fn) {
     if (n > 0) fn(0, n);
 }
@@ -30,9 +37,48 @@ namespace {
 
 thread_local bool t_in_parallel = false;
 
-// A fixed pool: workers sleep on a condition variable between jobs; the caller takes a share too.
+// Tuning, measured on a 2-core AVX-512 VM with memory-bound elementwise loops (docs/benchmarks.md):
+// - a job is cut into up to kChunksPerThread chunks per thread, handed out from a shared counter, so
+//   that a thread which starts late (a worker waking from sleep, a core taken by another process)
+//   takes fewer chunks instead of holding the whole job up;
+// - workers spin briefly after a job (ops come in quick succession: x * y + z, then relu) before
+//   sleeping on a condition variable; the spin yields the core so that it costs little when the
+//   machine is shared (OpenBLAS threads, other processes).
+constexpr int64_t kChunksPerThread = 4;
+constexpr int64_t kAlignElems = 64;  // chunk bounds on multiples of this: no shared cache lines
+constexpr auto kPauseSpin = std::chrono::microseconds(2);
+constexpr auto kYieldSpin = std::chrono::microseconds(50);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+// Spins until done() holds or the spin budget runs out; true if done() held.
+template <class F>
+bool spin_until(F&& done) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    for (int i = 0;; ++i) {
+        if (done()) return true;
+        if ((i & 63) == 63) {
+            auto waited = clock::now() - start;
+            if (waited > kYieldSpin) return false;
+            if (waited > kPauseSpin) std::this_thread::yield();
+        } else {
+            cpu_relax();
+        }
+    }
+}
+
+// A fixed pool. The caller of run() publishes a job and takes chunks too. A job's state is one
+// 64-bit word (generation | parts | next chunk), so a worker can only claim a chunk of the job it
+// read the fields of: the fields stay put until every claimed chunk has finished.
 class Pool {
-public:
+  public:
     static Pool& get() {
         static Pool pool;
         return pool;
@@ -44,43 +90,52 @@ public:
         std::lock_guard<std::mutex> run(run_mutex_);
         stop_workers();
         size_ = std::max(1, n);
-        // New workers must not run the job of an earlier generation (its function is gone).
-        const uint64_t gen = generation_;
-        for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i, gen] { worker(i, gen); });
+        // No job is running (run_mutex_): workers wait for a generation after the current one.
+        const uint64_t seen = gen_of(state_.load(std::memory_order_acquire));
+        for (int i = 1; i < size_; ++i) workers_.emplace_back([this, seen] { worker(seen); });
     }
 
     void run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
         std::lock_guard<std::mutex> run(run_mutex_);  // one job at a time across caller threads
-        int64_t parts = std::min<int64_t>(size_, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
-        if (parts <= 1) {
+        int64_t parts = std::min<int64_t>(size_ * kChunksPerThread, n / std::max<int64_t>(grain, 1));
+        parts = std::min<int64_t>(parts, kMaxParts);
+        if (parts <= 1 || size_ <= 1) {
             fn(0, n);
             return;
         }
-        {
+        job_ = &fn;
+        job_n_ = n;
+        error_ = nullptr;
+        failed_.store(false, std::memory_order_relaxed);
+        remaining_.store(parts, std::memory_order_relaxed);
+        generation_ = (generation_ + 1) & 0xffffffffu;
+        state_.store(pack(generation_, parts, 0), std::memory_order_seq_cst);
+        if (sleepers_.load(std::memory_order_seq_cst) > 0) {
             std::lock_guard<std::mutex> lock(mutex_);
-            job_ = &fn;
-            job_n_ = n;
-            job_parts_ = parts;
-            pending_.store(static_cast<int>(parts) - 1);
-            ++generation_;
+            cv_.notify_all();
         }
-        cv_.notify_all();
         t_in_parallel = true;
-        chunk(0);
+        work(generation_);
         t_in_parallel = false;
-        // Wait for the workers' chunks: spin briefly, then sleep.
-        for (int spin = 0; pending_.load(std::memory_order_acquire) != 0; ++spin) {
-            if (spin > 4000) {
-                std::unique_lock<std::mutex> lock(mutex_);
-                done_cv_.wait(lock, [this] { return pending_.load() == 0; });
-                break;
-            }
+        if (!spin_until([this] { return remaining_.load(std::memory_order_acquire) == 0; })) {
+            std::unique_lock<std::mutex> lock(mutex_);
+            caller_waiting_.store(true, std::memory_order_seq_cst);
+            done_cv_.wait(lock, [this] { return remaining_.load(std::memory_order_seq_cst) == 0; });
+            caller_waiting_.store(false, std::memory_order_relaxed);
         }
+        if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     }
 
     ~Pool() { stop_workers(); }
 
-private:
+  private:
+    static constexpr int64_t kMaxParts = 0xffff;
+
+    static uint64_t pack(uint64_t gen, int64_t parts, int64_t next) {
+        return gen << 32 | static_cast<uint64_t>(parts) << 16 | static_cast<uint64_t>(next);
+    }
+    static uint64_t gen_of(uint64_t s) { return s >> 32; }
+
     Pool() {
         int n = hardware_threads();
         if (const char* env = std::getenv("BURN_NUM_THREADS")) n = std::max(1, std::atoi(env));
@@ -88,40 +143,69 @@ private:
         resize(n);
     }
 
-    void chunk(int64_t part) {
-        int64_t begin = job_n_ * part / job_parts_;
-        int64_t end = job_n_ * (part + 1) / job_parts_;
-        if (begin < end) (*job_)(begin, end);
-    }
-
-    void worker(int index, uint64_t seen) {
-        t_in_parallel = true;
+    // Claims and runs chunks of job gen until none is left (or a newer job replaced it).
+    void work(uint64_t gen) {
+        uint64_t s = state_.load(std::memory_order_acquire);
         for (;;) {
-            std::unique_lock<std::mutex> lock(mutex_);
-            cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-            if (stop_) return;
-            seen = generation_;
-            int64_t parts = job_parts_;
-            lock.unlock();
-            if (index < parts) {
-                chunk(index);
-                if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                    std::lock_guard<std::mutex> g(mutex_);
-                    done_cv_.notify_all();
+            if (gen_of(s) != gen) return;
+            const int64_t parts = static_cast<int64_t>((s >> 16) & 0xffff);
+            const int64_t part = static_cast<int64_t>(s & 0xffff);
+            if (part >= parts) return;
+            if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+                continue;
+            // Claimed: the job's fields cannot change until remaining_ drops to zero.
+            const int64_t n = job_n_;
+            int64_t begin = n * part / parts, end = n * (part + 1) / parts;
+            if (n / parts >= 16 * kAlignElems) {
+                begin -= begin % kAlignElems;
+                if (part + 1 < parts) end -= end % kAlignElems;
+            }
+            if (begin < end && !failed_.load(std::memory_order_relaxed)) {
+                try {
+                    (*job_)(begin, end);
+                } catch (...) {  // kept for the caller; the job's other chunks are skipped
+                    std::lock_guard<std::mutex> lock(error_mutex_);
+                    if (!error_) error_ = std::current_exception();
+                    failed_.store(true, std::memory_order_relaxed);
                 }
             }
+            if (remaining_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+                caller_waiting_.load(std::memory_order_seq_cst)) {
+                std::lock_guard<std::mutex> lock(mutex_);
+                done_cv_.notify_all();
+            }
+            s = state_.load(std::memory_order_acquire);
+        }
+    }
+
+    void worker(uint64_t seen) {
+        t_in_parallel = true;
+        for (;;) {
+            auto fresh = [&] {
+                return stop_.load(std::memory_order_acquire) ||
+                       gen_of(state_.load(std::memory_order_seq_cst)) != seen;
+            };
+            if (!spin_until(fresh)) {
+                std::unique_lock<std::mutex> lock(mutex_);
+                sleepers_.fetch_add(1, std::memory_order_seq_cst);
+                cv_.wait(lock, fresh);
+                sleepers_.fetch_sub(1, std::memory_order_relaxed);
+            }
+            if (stop_.load(std::memory_order_acquire)) return;
+            seen = gen_of(state_.load(std::memory_order_acquire));
+            work(seen);
         }
     }
 
     void stop_workers() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            stop_ = true;
+            stop_.store(true, std::memory_order_seq_cst);
         }
         cv_.notify_all();
         for (auto& w : workers_) w.join();
         workers_.clear();
-        stop_ = false;
+        stop_.store(false, std::memory_order_seq_cst);
     }
 
     std::mutex run_mutex_;
@@ -129,10 +213,16 @@ private:
     std::condition_variable cv_, done_cv_;
     std::vector<std::thread> workers_;
     const std::function<void(int64_t, int64_t)>* job_ = nullptr;
-    int64_t job_n_ = 0, job_parts_ = 0;
-    std::atomic<int> pending_{0};
+    int64_t job_n_ = 0;
     uint64_t generation_ = 0;
-    bool stop_ = false;
+    std::atomic<uint64_t> state_{0};
+    std::atomic<int64_t> remaining_{0};
+    std::atomic<int> sleepers_{0};
+    std::atomic<bool> caller_waiting_{false};
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> failed_{false};
+    std::mutex error_mutex_;
+    std::exception_ptr error_;  // the first exception a chunk threw
     int size_ = 1;
 };
 
@@ -143,9 +233,13 @@ int hardware_threads() {
     return n ? static_cast<int>(n) : 1;
 }
 
-void set_threads(int n) { Pool::get().resize(n <= 0 ? hardware_threads() : n); }
+void set_threads(int n) {
+    Pool::get().resize(n <= 0 ? hardware_threads() : n);
+}
 
-int threads() { return Pool::get().size(); }
+int threads() {
+    return Pool::get().size();
+}
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
     if (n <= 0) return;

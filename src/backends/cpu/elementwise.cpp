@@ -34,7 +34,12 @@ void unary_typed(const OpCall& call, TensorRefs& in, std::shared_ptr<CpuTensor>&
         const T* a = base<T>(x);
         strided_apply<1>(x.shape, {x.strides}, {x.offset}, kGrain,
                          [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
-                             for (int64_t j = 0; j < n; ++j) o[i + j] = T(fn(C(a[off[0] + j * st[0]]), p0, p1));
+                             const T* pa = a + off[0];
+                             if (st[0] == 1) {  // contiguous rows of a slice
+                                 for (int64_t j = 0; j < n; ++j) o[i + j] = T(fn(C(pa[j]), p0, p1));
+                             } else {
+                                 for (int64_t j = 0; j < n; ++j) o[i + j] = T(fn(C(pa[j * st[0]]), p0, p1));
+                             }
                          });
     }
 }
@@ -106,7 +111,9 @@ void binary_typed(TensorRefs& in, CpuTensor& out) {
                          [&](int64_t i, const int64_t* off, const int64_t* st, int64_t cnt) {
                              const T* pa = a + off[0];
                              const T* pb = b + off[1];
-                             if (st[0] == 1 && st[1] == 0) {
+                             if (st[0] == 1 && st[1] == 1) {  // e.g. [B, N] + [1, N] (a bias row)
+                                 for (int64_t j = 0; j < cnt; ++j) o[i + j] = TOut(fn(C(pa[j]), C(pb[j])));
+                             } else if (st[0] == 1 && st[1] == 0) {  // [B, N] + [B, 1]
                                  const C bv = C(*pb);
                                  for (int64_t j = 0; j < cnt; ++j) o[i + j] = TOut(fn(C(pa[j]), bv));
                              } else if (st[0] == 0 && st[1] == 1) {
