@@ -141,15 +141,19 @@ inline std::string default_artifact_dir() {
     return d && *d ? std::string(d) : std::string("artifacts/mnist");
 }
 
-/// Saves a model's parameters as a checkpoint record.
+/// Saves a model's parameters and buffers as a Burnpack file.
 template <class M>
 void save_model(const M& model, const std::filesystem::path& path) {
-    train::default_record_store()->save(path, train::module_to_record(model));
+    store::BurnpackStore out(path);
+    out.metadata("model", M::burn_module_name);
+    model.save_into(out);
 }
 
+/// Loads them back: every tensor must be there with its shape (load_from throws otherwise).
 template <class M>
-void load_model(M& model, const std::filesystem::path& path, const Device& device = Device()) {
-    train::module_from_record(model, train::default_record_store()->load(path, device));
+void load_model(M& model, const std::filesystem::path& path) {
+    store::BurnpackStore in(path);
+    model.load_from(in);
 }
 
 }  // namespace mnist

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "burn/store/burnpack.hpp"
 #include "platform/files.hpp"
 
 namespace burn::train {
@@ -12,114 +13,44 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'U', 'R', 'N', 'R', 'E', 'C', '1'};
-
-uint64_t bits_of(double v) {
-    uint64_t b;
-    std::memcpy(&b, &v, sizeof b);
-    return b;
-}
-double double_of(uint64_t b) {
-    double v;
-    std::memcpy(&v, &b, sizeof v);
-    return v;
-}
-
-[[noreturn]] void damaged(const fs::path& path, const std::string& why) {
-    BURN_THROW_KIND(io, "[checkpoint] '", path.string(), "' is damaged: ", why,
-                    ". Delete it (and the other files of that checkpoint) or resume from another checkpoint");
-}
-
-class BuiltinRecordStore final : public RecordStore {
+/// Records as Burnpack files (store::BurnpackStore: atomic writes, memory-mapped reads): tensors by
+/// name, scalars as f64, metadata as strings. A model part is an ordinary Burnpack model file.
+class BurnpackRecordStore final : public RecordStore {
   public:
     std::string extension() const override { return ".bpk"; }
 
     void save(const fs::path& path, const CheckpointRecord& record) override {
-        config::Value header = config::Value::object();
-        config::Value tensors = config::Value::array();
-        std::vector<TensorData> datas;
-        uint64_t offset = 0;
-        for (const auto& [name, t] : record.tensors) {
-            TensorData d = ops::into_data(t);
-            config::Value e = config::Value::object();
-            e["name"] = name;
-            e["dtype"] = std::string(burn::name(d.dtype()));
-            config::Value shape = config::Value::array();
-            for (int i = 0; i < d.shape().rank(); ++i) shape.push_back(d.shape()[i]);
-            e["shape"] = std::move(shape);
-            e["offset"] = offset;
-            e["size"] = static_cast<uint64_t>(d.bytes().size());
-            offset += d.bytes().size();
-            tensors.push_back(std::move(e));
-            datas.push_back(std::move(d));
-        }
-        header["tensors"] = std::move(tensors);
-        config::Value scalars = config::Value::object();
-        for (const auto& [k, v] : record.scalars) scalars[k] = bits_of(v);
-        header["scalars"] = std::move(scalars);
-        config::Value meta = config::Value::object();
-        for (const auto& [k, v] : record.metadata) meta[k] = v;
-        header["metadata"] = std::move(meta);
-
-        std::string text = config::dump(header, -1);
-        std::string bytes(kMagic, sizeof kMagic);
-        uint64_t n = text.size();
-        for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((n >> (8 * i)) & 0xFF));
-        bytes += text;
-        bytes.reserve(bytes.size() + offset);
-        for (const auto& d : datas)
-            bytes.append(reinterpret_cast<const char*>(d.bytes().data()), d.bytes().size());
-        platform::write_file_atomic(path, bytes, "checkpoint");
+        store::Record r;
+        r.tensors = record.tensors;
+        for (const auto& [k, v] : record.scalars) r.scalars[k] = store::Scalar(v);
+        r.metadata = record.metadata;
+        store::BurnpackStore(path).save_record(r);
     }
 
     CheckpointRecord load(const fs::path& path, const Device& device) override {
-        std::string bytes = platform::read_file(path, "checkpoint");
-        if (bytes.size() < 16 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-            damaged(path, "not a burn record file (bad magic)");
-        uint64_t n = 0;
-        for (int i = 0; i < 8; ++i)
-            n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
-        if (n > bytes.size() - 16) damaged(path, "the header runs past the end of the file (truncated?)");
-        config::Value header;
+        std::error_code ec;
+        if (!fs::is_regular_file(path, ec))
+            BURN_THROW_KIND(io, "[checkpoint] '", path.string(), "' is missing");
+        store::Record r;
         try {
-            header = config::parse(bytes.substr(16, n), path.string());
+            r = store::BurnpackStore(path).load_record(device);
         } catch (const Error& e) {
-            damaged(path, std::string("unreadable header: ") + e.what());
+            BURN_THROW_KIND(io, "[checkpoint] '", path.string(), "' is damaged: ", e.what(),
+                            ". Delete it (and the other files of that checkpoint) or resume from another "
+                            "checkpoint");
         }
-        const std::size_t data_start = 16 + n;
-        CheckpointRecord r;
-        try {
-            for (const auto& e : header.at("tensors").as_array()) {
-                DType dtype = dtype_from_name(e.at("dtype").as_string());
-                Dims shape;
-                for (const auto& d : e.at("shape").as_array()) shape.push_back(d.as_int64());
-                uint64_t off = e.at("offset").as_uint64(), size = e.at("size").as_uint64();
-                if (off > bytes.size() - data_start || size > bytes.size() - data_start - off)
-                    damaged(path, "tensor '" + e.at("name").as_string() +
-                                      "' runs past the end of the file (truncated?)");
-                if (size != static_cast<uint64_t>(shape.numel()) * size_of(dtype))
-                    damaged(path, "tensor '" + e.at("name").as_string() +
-                                      "' has a size that does not match its shape");
-                const auto* p = reinterpret_cast<const uint8_t*>(bytes.data() + data_start + off);
-                TensorData d(std::vector<uint8_t>(p, p + size), shape, dtype);
-                r.tensors[e.at("name").as_string()] = ops::from_data(d, device);
-            }
-            for (const auto& [k, v] : header.at("scalars").as_object())
-                r.scalars[k] = double_of(v.as_uint64());
-            for (const auto& [k, v] : header.at("metadata").as_object()) r.metadata[k] = v.as_string();
-        } catch (const IoError&) {
-            throw;
-        } catch (const Error& e) {
-            damaged(path, e.what());
-        }
-        return r;
+        CheckpointRecord out;
+        out.tensors = std::move(r.tensors);
+        for (const auto& [k, v] : r.scalars) out.scalars[k] = v.as_f64();
+        out.metadata = std::move(r.metadata);
+        return out;
     }
 };
 
 }  // namespace
 
 std::shared_ptr<RecordStore> default_record_store() {
-    return std::make_shared<BuiltinRecordStore>();
+    return std::make_shared<BurnpackRecordStore>();
 }
 
 // ---------------------------------------------------------------------------------------- modules

@@ -104,6 +104,17 @@ TEST(TrainCheckpoint, ModuleAndOptimizerStateSurviveNewParameterIds) {
     EXPECT_THROW(optimizer_from_record(sgd, optimizer_paths(b), opt_rec), Error);  // Adam state into SGD
 }
 
+TEST(TrainCheckpoint, ModelPartIsAPlainBurnpackModelFile) {
+    auto dir = fresh_dir("model_part");
+    Net a(Device().autodiff());
+    default_record_store()->save(dir / "model-1.bpk", module_to_record(a));
+    Net b{Device()};
+    store::BurnpackStore in(dir / "model-1.bpk");
+    auto result = b.load_from(in);
+    EXPECT_EQ(result.applied.size(), 4u);
+    EXPECT_EQ(weights(a), weights(b));
+}
+
 TEST(TrainCheckpoint, OnlyCompleteCheckpointsAreListed) {
     auto dir = fresh_dir("complete");
     Checkpointer ck(dir, nullptr);

@@ -166,6 +166,26 @@ TEST(TrainLoop, ResumingFromACheckpointIsBitIdentical) {
     }
 }
 
+TEST(TrainLoop, OptimSchedulersAreCheckpointed) {
+    // optim's schedulers (through LrSchedulerAny) keep their iteration in the scheduler part.
+    auto schedule = [] {
+        return optim::LrSchedulerAny(optim::LinearLrSchedulerConfig{0.05, 0.001, 40}.init());
+    };
+    auto full = make_training(fresh_dir("sched_full"), 4)
+                    .launch(Learner(fresh_net(), optim::AdamConfig().init(), schedule()));
+    auto dir = fresh_dir("sched_part");
+    make_training(dir, 2).launch(Learner(fresh_net(), optim::AdamConfig().init(), schedule()));
+    auto resumed =
+        make_training(dir, 4).resume().launch(Learner(fresh_net(), optim::AdamConfig().init(), schedule()));
+    EXPECT_EQ(resumed.report.resumed_from, 2u);
+    const auto& lr = resumed.report.train[1].values;  // the learning rate at the end of each epoch
+    ASSERT_EQ(lr.size(), 4u);
+    EXPECT_NEAR(lr[0], 0.05 - (0.05 - 0.001) * 15 / 40, 1e-12);  // 16 steps per epoch: the 16th step's rate
+    EXPECT_NEAR(lr[3], 0.001, 1e-12);
+    EXPECT_EQ(lr, full.report.train[1].values);
+    EXPECT_EQ(weights(resumed.model), weights(full.model));
+}
+
 TEST(TrainLoop, InterruptMidEpochThenResumeIsBitIdentical) {
     auto full_dir = fresh_dir("interrupt_full"), dir = fresh_dir("interrupt");
     auto full = make_training(full_dir, 3).launch(Learner(fresh_net(), optim::AdamConfig().init(), 0.02));

@@ -6,8 +6,8 @@
 ///
 ///     artifact_dir/checkpoint/model-3.bpk  optim-3.bpk  scheduler-3.bpk  training-3.json
 ///
-/// Records go through a RecordStore. The built-in one writes a small self-describing binary format;
-/// another format (store::BurnpackStore, say) plugs in by implementing RecordStore.
+/// Records go through a RecordStore; the default writes Burnpack files (store::BurnpackStore), so a
+/// checkpoint's model file loads into a model with `model.load_from(store::BurnpackStore(path))`.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -42,8 +42,7 @@ class RecordStore {
     virtual CheckpointRecord load(const std::filesystem::path& path, const Device& device) = 0;
 };
 
-/// The built-in format: "BURNREC1", a little-endian u64 header length, a JSON header (tensor names,
-/// dtypes, shapes, byte offsets; scalars as exact bit patterns; metadata), then the raw tensor bytes.
+/// Burnpack files (.bpk), written atomically.
 std::shared_ptr<RecordStore> default_record_store();
 
 // ------------------------------------------------------------------------- modules and optimizers
