@@ -35,7 +35,7 @@ std::vector<TensorAny> checkpoint(const std::string& name,
             if (auto gi = ops::grad(leaves[i], g)) grads[i] = *gi;
         return grads;
     };
-    return autodiff::apply(op, inputs);  // qualified: std::apply is found through std::vector too
+    return autodiff::apply(op, inputs);  // qualified: ADL would also find std::apply (vector<TensorAny>)
 }
 
 }  // namespace burn::autodiff
