@@ -7,6 +7,7 @@
 #include <set>
 
 #include "burn/data/data.hpp"
+#include "train/training_test_util.hpp"
 
 using namespace burn;
 using namespace burn::data;
@@ -22,9 +23,8 @@ double pixel(int c, int i, int j) {
 class MnistFiles : public ::testing::Test {
   protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("burn_mnist_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = fs::temp_directory_path() / ("burn_mnist_test_" + train_test::process_tag() + "_" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
         for (int c = 0; c < 10; ++c) write_class(c, counts_[c]);

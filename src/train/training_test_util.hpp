@@ -2,7 +2,14 @@
 // A small classification problem for the training tests: points in the plane, labelled by the side of
 // a line they fall on, and a two-layer network.
 #include <filesystem>
+#include <random>
 #include <string>
+#include <system_error>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 
 #include "burn/burn.hpp"
 #include "burn/data/data.hpp"
@@ -75,11 +82,30 @@ struct Net {
     BURN_MODULE(Net, fc1, fc2, dropout, relu)
 };
 
-/// A fresh, empty directory under the temp dir.
+/// A per-process tag, so that test binaries of several build trees can run at once.
+inline std::string process_tag() {
+#if defined(__unix__) || defined(__APPLE__)
+    return std::to_string(static_cast<long long>(::getpid()));
+#else
+    static const std::string tag = std::to_string(std::random_device()());
+    return tag;
+#endif
+}
+
+/// A fresh, empty directory under the temp dir, removed when the test program exits.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("burn_train_test_" + name);
+    struct Registry {
+        std::vector<std::filesystem::path> dirs;
+        ~Registry() {
+            std::error_code ec;
+            for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+        }
+    };
+    static Registry registry;
+    auto dir = std::filesystem::temp_directory_path() / ("burn_train_test_" + process_tag() + "_" + name);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
+    registry.dirs.push_back(dir);
     return dir;
 }
 
