@@ -108,8 +108,19 @@ TrainingCore::TrainingCore(TrainingOptions options)
     if (options_.keep_best) check_ref(*options_.keep_best, "checkpoint_keep_best");
     BURN_CHECK(!options_.resume_epoch || !options_.resume_latest,
                "[SupervisedTraining] choose one of checkpoint(epoch) and resume()");
-    renderer_ = options_.custom_renderer ? options_.custom_renderer
-                                         : std::shared_ptr<MetricsRenderer>(make_renderer(options_.renderer));
+    // Before the renderer: ncurses installs its own SIGINT handler only where none is set.
+    if (options_.handle_ctrl_c) {
+        platform::install_interrupt_handler();
+        handler_installed_ = true;
+    }
+    try {
+        renderer_ = options_.custom_renderer
+                        ? options_.custom_renderer
+                        : std::shared_ptr<MetricsRenderer>(make_renderer(options_.renderer));
+    } catch (...) {
+        if (handler_installed_) platform::remove_interrupt_handler();
+        throw;
+    }
 }
 
 TrainingCore::~TrainingCore() {
@@ -169,10 +180,6 @@ void TrainingCore::begin(std::size_t start_epoch, std::size_t train_iterations,
     valid_iterations_ = valid_iterations;
     run_start_ = std::chrono::steady_clock::now();
     run_fraction_start_ = static_cast<double>(start_epoch - 1) / static_cast<double>(options_.num_epochs);
-    if (options_.handle_ctrl_c && !handler_installed_) {
-        platform::install_interrupt_handler();
-        handler_installed_ = true;
-    }
     if (start_epoch > options_.num_epochs)
         message("nothing to do: the checkpoint is at epoch " + std::to_string(start_epoch - 1) + " of " +
                 std::to_string(options_.num_epochs));

@@ -104,7 +104,10 @@ class TuiRenderer final : public MetricsRenderer {
         std::cout << std::flush;
     }
 
-    bool stop_requested() override { return stop_; }
+    bool stop_requested() override {
+        if (!done_) poll_keys();
+        return stop_;
+    }
 
   private:
     explicit TuiRenderer(SCREEN* screen) : screen_(screen) {
