@@ -235,6 +235,12 @@ TEST(TrainMetric, LearningRateSpeedAndSystem) {
     EXPECT_DOUBLE_EQ(clone->value(), 0.125);
 }
 
+TEST(TrainMetric, BurnsMetricPathNamesTheSameClasses) {
+    static_assert(std::is_same_v<train::metric::LossMetric, train::LossMetric>);
+    train::metric::AccuracyMetric acc;
+    EXPECT_EQ(acc.name(), "Accuracy");
+}
+
 TEST(TrainMetric, Formatting) {
     EXPECT_EQ(format_metric(97.254, "%"), "97.25 %");
     EXPECT_EQ(format_metric(0.12345, ""), "0.1235");

@@ -287,3 +287,20 @@ class CpuMemory final : public MetricBase<CpuMemory> {
 };
 
 }  // namespace burn::train
+
+/// burn's path for the metrics (`use burn::train::metric::LossMetric;`): the same classes.
+namespace burn::train::metric {
+using train::AccuracyMetric;
+using train::AurocMetric;
+using train::ClassReduction;
+using train::CpuMemory;
+using train::CpuUse;
+using train::FBetaScoreMetric;
+using train::IterationSpeedMetric;
+using train::LearningRateMetric;
+using train::LossMetric;
+using train::Metric;
+using train::PrecisionMetric;
+using train::RecallMetric;
+using train::TopKAccuracyMetric;
+}  // namespace burn::train::metric
