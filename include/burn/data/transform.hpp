@@ -1,0 +1,181 @@
+#pragma once
+/// Dataset transforms (burn's dataset::transform): each wraps datasets given by value or as
+/// shared_ptrs and is itself a Dataset, so they compose.
+///
+///     auto train = data::PartialDataset(data::ShuffledDataset(all, 42), 0, 8000);
+///     auto scaled = data::MapperDataset(train, [](const Item& x) { return x.value * 2; });
+///
+/// Every random choice is made once, at construction, from the seed: get() is deterministic and safe
+/// to call from several threads.
+#include <algorithm>
+#include <functional>
+#include <type_traits>
+
+#include "burn/core/error.hpp"
+#include "burn/data/dataset.hpp"
+#include "burn/data/rng.hpp"
+
+namespace burn::data {
+
+/// Applies a function to every item lazily: get(i) is mapper(inner.get(i)).
+template <class I, class O>
+class MapperDataset final : public Dataset<O> {
+  public:
+    template <class D, class F>
+    MapperDataset(D&& dataset, F&& mapper)
+        : inner_(share(std::forward<D>(dataset))), mapper_(std::forward<F>(mapper)) {}
+    std::optional<O> get(std::size_t index) const override {
+        auto item = inner_->get(index);
+        if (!item) return std::nullopt;
+        return mapper_(*item);
+    }
+    std::size_t len() const override { return inner_->len(); }
+
+  private:
+    DatasetPtr<I> inner_;
+    std::function<O(const I&)> mapper_;
+};
+template <class D, class F>
+MapperDataset(D&&, F&&)
+    -> MapperDataset<item_type_t<D>, std::decay_t<std::invoke_result_t<F&, const item_type_t<D>&>>>;
+
+/// The items [start, end) of a dataset (end is clamped to its length).
+template <class I>
+class PartialDataset final : public Dataset<I> {
+  public:
+    template <class D>
+    PartialDataset(D&& dataset, std::size_t start, std::size_t end)
+        : inner_(share(std::forward<D>(dataset))) {
+        end_ = std::min(end, inner_->len());
+        BURN_CHECK_KIND(start <= end_, index, "[PartialDataset] start ", start, " is past end ", end_,
+                        " (dataset length ", inner_->len(), ")");
+        start_ = start;
+    }
+    std::optional<I> get(std::size_t index) const override {
+        if (index >= len()) return std::nullopt;
+        return inner_->get(start_ + index);
+    }
+    std::size_t len() const override { return end_ - start_; }
+
+  private:
+    DatasetPtr<I> inner_;
+    std::size_t start_ = 0, end_ = 0;
+};
+template <class D>
+PartialDataset(D&&, std::size_t, std::size_t) -> PartialDataset<item_type_t<D>>;
+
+/// The same items in a seeded random order.
+template <class I>
+class ShuffledDataset final : public Dataset<I> {
+  public:
+    template <class D>
+    ShuffledDataset(D&& dataset, uint64_t seed)
+        : inner_(share(std::forward<D>(dataset))), order_(permutation(inner_->len(), seed)) {}
+    std::optional<I> get(std::size_t index) const override {
+        if (index >= order_.size()) return std::nullopt;
+        return inner_->get(order_[index]);
+    }
+    std::size_t len() const override { return order_.size(); }
+    /// get(i) is inner.get(indices()[i]).
+    const std::vector<std::size_t>& indices() const { return order_; }
+
+  private:
+    DatasetPtr<I> inner_;
+    std::vector<std::size_t> order_;
+};
+template <class D>
+ShuffledDataset(D&&, uint64_t) -> ShuffledDataset<item_type_t<D>>;
+
+/// size items drawn from a dataset: with replacement (independent uniform draws) or without (each
+/// item once per pass through a shuffled copy; passes repeat when size exceeds the length).
+template <class I>
+class SamplerDataset final : public Dataset<I> {
+  public:
+    template <class D>
+    SamplerDataset(D&& dataset, std::size_t size, bool with_replacement = true, uint64_t seed = 0)
+        : inner_(share(std::forward<D>(dataset))) {
+        const std::size_t n = inner_->len();
+        BURN_CHECK_KIND(n > 0 || size == 0, index, "[SamplerDataset] cannot draw ", size,
+                        " items from an empty dataset");
+        Rng rng(seed);
+        indices_.reserve(size);
+        if (with_replacement) {
+            for (std::size_t i = 0; i < size; ++i) indices_.push_back(static_cast<std::size_t>(rng.below(n)));
+        } else {
+            std::vector<std::size_t> pool(n);
+            while (indices_.size() < size) {
+                std::iota(pool.begin(), pool.end(), std::size_t{0});
+                shuffle(pool, rng);
+                for (std::size_t i = 0; i < n && indices_.size() < size; ++i) indices_.push_back(pool[i]);
+            }
+        }
+    }
+    std::optional<I> get(std::size_t index) const override {
+        if (index >= indices_.size()) return std::nullopt;
+        return inner_->get(indices_[index]);
+    }
+    std::size_t len() const override { return indices_.size(); }
+    const std::vector<std::size_t>& indices() const { return indices_; }
+
+  private:
+    DatasetPtr<I> inner_;
+    std::vector<std::size_t> indices_;
+};
+template <class D>
+SamplerDataset(D&&, std::size_t, bool = true, uint64_t = 0) -> SamplerDataset<item_type_t<D>>;
+
+/// Datasets one after another.
+template <class I>
+class ComposedDataset final : public Dataset<I> {
+  public:
+    explicit ComposedDataset(std::vector<DatasetPtr<I>> parts) : parts_(std::move(parts)) {
+        std::size_t total = 0;
+        for (const auto& p : parts_) {
+            BURN_CHECK(p != nullptr, "[ComposedDataset] a part is a null dataset");
+            total += p->len();
+            ends_.push_back(total);
+        }
+    }
+    std::optional<I> get(std::size_t index) const override {
+        auto it = std::upper_bound(ends_.begin(), ends_.end(), index);
+        if (it == ends_.end()) return std::nullopt;
+        std::size_t part = static_cast<std::size_t>(it - ends_.begin());
+        std::size_t begin = part == 0 ? 0 : ends_[part - 1];
+        return parts_[part]->get(index - begin);
+    }
+    std::size_t len() const override { return ends_.empty() ? 0 : ends_.back(); }
+
+  private:
+    std::vector<DatasetPtr<I>> parts_;
+    std::vector<std::size_t> ends_;
+};
+
+/// Sliding windows: item i is the `size` consecutive items starting at i (len - size + 1 of them).
+template <class I>
+class WindowsDataset final : public Dataset<std::vector<I>> {
+  public:
+    template <class D>
+    WindowsDataset(D&& dataset, std::size_t size) : inner_(share(std::forward<D>(dataset))), size_(size) {
+        BURN_CHECK(size > 0, "[WindowsDataset] the window size must be at least 1");
+    }
+    std::optional<std::vector<I>> get(std::size_t index) const override {
+        if (index >= len()) return std::nullopt;
+        std::vector<I> window;
+        window.reserve(size_);
+        for (std::size_t i = 0; i < size_; ++i) {
+            auto item = inner_->get(index + i);
+            if (!item) return std::nullopt;
+            window.push_back(std::move(*item));
+        }
+        return window;
+    }
+    std::size_t len() const override { return inner_->len() >= size_ ? inner_->len() - size_ + 1 : 0; }
+
+  private:
+    DatasetPtr<I> inner_;
+    std::size_t size_;
+};
+template <class D>
+WindowsDataset(D&&, std::size_t) -> WindowsDataset<item_type_t<D>>;
+
+}  // namespace burn::data

@@ -1,0 +1,80 @@
+#pragma once
+/// What a model's train_step / infer_step return, and the host-side view metrics read from it.
+///
+///     train::TrainOutput<train::ClassificationOutput> train_step(const MnistBatch& batch) const {
+///         auto item = forward_classification(batch);
+///         return train::TrainOutput(*this, item.loss.backward(), item);
+///     }
+///     train::ClassificationOutput infer_step(const MnistBatch& batch) const { return
+///     forward_classification(batch); }
+///
+/// An output type of your own takes part by providing `train::MetricInput metric_input() const`.
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "burn/optim/gradients_params.hpp"
+#include "burn/tensor/tensor.hpp"
+
+namespace burn::train {
+
+/// A batch's outputs copied to the host: what every metric reads.
+struct MetricInput {
+    std::size_t batch_size = 0;
+    std::optional<double> loss;
+    /// Classification: scores (logits or probabilities) [batch_size, num_classes], row-major, and the
+    /// class index of each row (num_classes == 1: a binary problem with one logit per row).
+    std::vector<float> scores;
+    std::size_t num_classes = 0;
+    std::vector<int64_t> targets;
+    /// Regression: predictions and targets, both [batch_size, outputs], row-major.
+    std::vector<float> predictions;
+    std::vector<float> target_values;
+};
+
+/// A classification batch: the mean loss, the logits [batch, classes] and the targets [batch].
+struct ClassificationOutput {
+    Tensor<1> loss;
+    Tensor<2> output;
+    Tensor<1, Int> targets;
+    MetricInput metric_input() const;
+};
+
+/// A regression batch: the mean loss, predictions and targets [batch, outputs].
+struct RegressionOutput {
+    Tensor<1> loss;
+    Tensor<2> output;
+    Tensor<2> targets;
+    MetricInput metric_input() const;
+};
+
+/// The result of a training step: the gradients keyed by parameter, and the item metrics read.
+template <class T>
+struct TrainOutput {
+    optim::GradientsParams grads;
+    T item;
+
+    TrainOutput(optim::GradientsParams g, T i) : grads(std::move(g)), item(std::move(i)) {}
+    /// Re-keys the gradients of a backward pass by model's parameters (GradientsParams::from_grads).
+    template <class M>
+    TrainOutput(const M& model, Gradients g, T i)
+        : grads(optim::GradientsParams::from_grads(std::move(g), model)), item(std::move(i)) {}
+};
+template <class M, class T>
+TrainOutput(const M&, Gradients, T) -> TrainOutput<T>;
+
+/// The metric view of an output: output.metric_input().
+template <class T>
+MetricInput to_metric_input(const T& output) {
+    if constexpr (requires { output.metric_input(); }) {
+        return output.metric_input();
+    } else {
+        static_assert(
+            sizeof(T) == 0,
+            "a training output needs `train::MetricInput metric_input() const` (see train/output.hpp)");
+        return {};
+    }
+}
+
+}  // namespace burn::train

@@ -1,0 +1,26 @@
+#pragma once
+// Process and terminal facts for the training loop: memory, CPU time, whether stdout is a terminal,
+// and a Ctrl-C (SIGINT) counter. Every function degrades to "unknown" (0, false) where the OS gives
+// no answer.
+#include <cstdint>
+
+namespace burn::platform {
+
+/// Resident set size of this process in bytes (0 when unknown).
+uint64_t resident_memory_bytes();
+/// Physical memory of the machine in bytes (0 when unknown).
+uint64_t total_memory_bytes();
+/// CPU time (user + system) this process has used, in seconds (0 when unknown).
+double process_cpu_seconds();
+
+/// Whether standard output is an interactive terminal.
+bool stdout_is_terminal();
+
+/// Counts Ctrl-C presses from now on instead of terminating: interrupt_count() reports them. A
+/// second press while the first is being handled restores the default action and re-raises (so a
+/// stuck program still dies). Nested installs are counted; each install needs one remove.
+void install_interrupt_handler();
+void remove_interrupt_handler();
+int interrupt_count();
+
+}  // namespace burn::platform

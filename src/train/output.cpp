@@ -1,0 +1,57 @@
+#include "burn/train/output.hpp"
+
+namespace burn::train {
+
+namespace {
+
+std::vector<float> host_floats(const TensorAny& t) {
+    TensorData d = ops::into_data(t);
+    if (d.dtype() != DType::f32) d = d.convert(DType::f32);
+    return d.to_vec<float>();
+}
+
+std::vector<int64_t> host_ints(const TensorAny& t) {
+    TensorData d = ops::into_data(t);
+    if (d.dtype() != DType::i64) d = d.convert(DType::i64);
+    return d.to_vec<int64_t>();
+}
+
+std::optional<double> host_loss(const Tensor<1>& loss) {
+    if (!loss.defined() || loss.numel() == 0) return std::nullopt;
+    BURN_CHECK_KIND(loss.numel() == 1, shape,
+                    "[train] the loss of an output must have one element, got shape ", loss.shape(),
+                    "; reduce it with mean() first");
+    return loss.into_scalar<double>();
+}
+
+}  // namespace
+
+MetricInput ClassificationOutput::metric_input() const {
+    MetricInput in;
+    in.loss = host_loss(loss);
+    BURN_CHECK_KIND(output.defined() && targets.defined(), shape,
+                    "[ClassificationOutput] output and targets must both be set");
+    auto dims = output.dims();
+    BURN_CHECK_KIND(targets.numel() == static_cast<int64_t>(dims[0]), shape, "[ClassificationOutput] output ",
+                    output.shape(), " has ", dims[0], " rows but targets ", targets.shape(), " has ",
+                    targets.numel(), " entries");
+    in.batch_size = static_cast<std::size_t>(dims[0]);
+    in.num_classes = static_cast<std::size_t>(dims[1]);
+    in.scores = host_floats(output.handle());
+    in.targets = host_ints(targets.handle());
+    return in;
+}
+
+MetricInput RegressionOutput::metric_input() const {
+    MetricInput in;
+    in.loss = host_loss(loss);
+    BURN_CHECK_KIND(output.defined() && targets.defined() && output.shape() == targets.shape(), shape,
+                    "[RegressionOutput] output ", output.shape(), " and targets ", targets.shape(),
+                    " must have the same shape");
+    in.batch_size = static_cast<std::size_t>(output.dims()[0]);
+    in.predictions = host_floats(output.handle());
+    in.target_values = host_floats(targets.handle());
+    return in;
+}
+
+}  // namespace burn::train
