@@ -9,6 +9,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "burn/core/error.hpp"
+#include "autodiff/graph.hpp"
 #include "core/registry.hpp"
 #include "platform/parallel.hpp"
 
@@ -24,7 +25,6 @@ struct RngState {
 struct Registry {
     std::mutex mutex;
     std::map<std::pair<int, int>, RngState> rng;
-    detail::DecoratorFactory autodiff_factory = nullptr;
 };
 Registry& registry() {
     static Registry* r = new Registry();
@@ -90,11 +90,7 @@ std::string Device::str() const {
 }
 
 Backend& Device::backend() const {
-    if (autodiff_) {
-        auto factory = registry().autodiff_factory;
-        BURN_CHECK_KIND(factory != nullptr, device, "[autodiff] no autodiff decorator is registered");
-        return factory(inner());
-    }
+    if (autodiff_) return autodiff::backend_for(inner());
     switch (kind_) {
         case DeviceKind::cpu: return cpu::CpuBackend::instance();
         case DeviceKind::cuda:
@@ -126,12 +122,6 @@ RandomStream next_random(const Device& device, int64_t count) {
     RandomStream out{s.seed, s.offset};
     s.offset += static_cast<uint64_t>(count);
     return out;
-}
-
-void register_autodiff(DecoratorFactory factory) {
-    Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    r.autodiff_factory = factory;
 }
 
 }  // namespace detail

@@ -1,5 +1,5 @@
 #pragma once
-// Process-wide device state: random streams per device and the decorator factories.
+// Process-wide device state: random streams per device.
 #include <cstdint>
 
 #include "burn/core/device.hpp"
@@ -12,9 +12,5 @@ struct RandomStream {
     uint64_t offset;
 };
 RandomStream next_random(const Device& device, int64_t count);
-
-/// Builds (or finds) the autodiff decorator over an inner device's backend.
-using DecoratorFactory = Backend& (*)(const Device& inner);
-void register_autodiff(DecoratorFactory factory);
 
 }  // namespace burn::detail

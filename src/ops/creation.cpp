@@ -1,4 +1,5 @@
 // Creation ops and host transfer.
+#include "autodiff/graph.hpp"
 #include "core/registry.hpp"
 #include "ops/common.hpp"
 
@@ -64,7 +65,12 @@ TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const
 TensorAny to_device(TensorAny x, const Device& device) {
     check_defined(x, "to_device");
     if (x.device() == device) return x;
-    // Same physical device with or without autodiff: the decorator re-wraps without copying.
+    // Same physical device with or without autodiff: unwrap or re-wrap without copying.
+    if (x.device().inner() == device.inner()) {
+        TensorAny inner = inner_of(std::move(x));
+        if (!device.is_autodiff()) return inner;
+        return TensorAny(std::make_shared<autodiff::AdTensor>(std::move(inner).ref(), device, nullptr, 0, nullptr));
+    }
     return from_data(into_data(x), device);
 }
 

@@ -24,7 +24,7 @@ TensorAny unary(OpId op, char kinds, TensorAny x, double p0, double p1) {
     const char* name = op_name(op).data();
     check_kinds(x, kinds, name);
     auto c = call(op, x.dtype(), x.shape(), {}, p0, p1);
-    return run1(c, refs(std::move(x)));
+    return run1(c, take(std::move(x)));
 }
 
 TensorAny scalar_like(const TensorAny& x, double s) {
@@ -39,12 +39,12 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
     a = broadcast_to(std::move(a), shape, name);
     b = broadcast_to(std::move(b), shape, name);
     auto c = call(op, bool_out ? DType::boolean : a.dtype(), shape);
-    return run1(c, refs(std::move(a), std::move(b)));
+    return run1(c, take(std::move(a), std::move(b)));
 }
 
 }  // namespace
 
-#define BURN_UNARY(name, kinds, body, domain) \
+#define BURN_UNARY(name, kinds, body, vjp, domain) \
     TensorAny name(TensorAny x, double p0, double p1) { return unary(OpId::name, #kinds[0], std::move(x), p0, p1); }
 #define BURN_UNARY_PRED(name, kinds, body, domain)                                         \
     TensorAny name(TensorAny x) {                                                          \
@@ -53,7 +53,7 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
             return full(x.shape(), 0.0, DType::boolean, x.device()); /* ints are finite */ \
         return unary(OpId::name, #kinds[0], std::move(x), 0, 0);                           \
     }
-#define BURN_BINARY(name, kinds, body, domain)                                                  \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                                                  \
     TensorAny name(TensorAny a, TensorAny b) {                                                  \
         return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false);                \
     }                                                                                           \
@@ -81,7 +81,7 @@ TensorAny where(TensorAny c, TensorAny a, TensorAny b) {
     a = broadcast_to(std::move(a), shape, "mask_where");
     b = broadcast_to(std::move(b), shape, "mask_where");
     auto k = call(OpId::where, a.dtype(), shape);
-    return run1(k, refs(std::move(c), std::move(a), std::move(b)));
+    return run1(k, take(std::move(c), std::move(a), std::move(b)));
 }
 
 TensorAny mask_fill(TensorAny x, TensorAny mask, double value) {
@@ -115,7 +115,7 @@ TensorAny cast(TensorAny x, DType dtype) {
     check_defined(x, "cast");
     if (x.dtype() == dtype) return x;
     auto c = call(OpId::cast, dtype, x.shape());
-    return run1(c, refs(std::move(x)));
+    return run1(c, take(std::move(x)));
 }
 
 }  // namespace burn::ops

@@ -1,15 +1,152 @@
-// Frontend of the indexing ops: cat, slice_assign (kernel), select, gather, scatter, one_hot.
+// Frontend of the indexing ops: cat, select, select_assign, gather, scatter, one_hot (slice_assign's
+// frontend lives in layout.cpp). Shapes, dtypes and devices are validated here; index values are
+// checked by the kernels, which throw burn::IndexError naming the op, the value and the dim size.
 #include "ops/common.hpp"
 
 namespace burn::ops {
 
 using namespace detail;
 
-TensorAny cat(const std::vector<TensorAny>&, int64_t) { BURN_THROW("not implemented yet"); }
-TensorAny select(TensorAny, int64_t, TensorAny) { BURN_THROW("not implemented yet"); }
-TensorAny select_assign(TensorAny, int64_t, TensorAny, TensorAny) { BURN_THROW("not implemented yet"); }
-TensorAny gather(TensorAny, int64_t, TensorAny) { BURN_THROW("not implemented yet"); }
-TensorAny scatter(TensorAny, int64_t, TensorAny, TensorAny) { BURN_THROW("not implemented yet"); }
-TensorAny one_hot(TensorAny, int64_t) { BURN_THROW("not implemented yet"); }
+namespace {
+void check_index_tensor(const TensorAny& indices, const char* op) {
+    check_int(indices, op, "indices");
+}
+
+void check_same_device(const TensorAny& a, const TensorAny& b, const char* op) {
+    BURN_CHECK_KIND(a.device() == b.device(), device, "[", op,
+                    "] inputs are on different devices: ", describe(a), " vs ", describe(b),
+                    "; move them with .to_device(device) first");
+}
+}  // namespace
+
+TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim) {
+    BURN_CHECK(!xs.empty(), "[cat] needs at least one tensor");
+    for (const auto& x : xs) check_defined(x, "cat");
+    const TensorAny& first = xs[0];
+    const int r = first.rank();
+    const int d = normalize_dim(dim, r, "cat");
+    Dims shape = first.shape();
+    int64_t total = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const TensorAny& x = xs[i];
+        BURN_CHECK_KIND(x.dtype() == first.dtype(), dtype, "[cat] dtype mismatch: tensor 0 is ",
+                        describe(first), " but tensor ", i, " is ", describe(x),
+                        "; cast them to one dtype first");
+        check_same_device(first, x, "cat");
+        BURN_CHECK_KIND(x.rank() == r, shape, "[cat] rank mismatch: tensor 0 has shape ", first.shape(),
+                        " but tensor ", i, " has shape ", x.shape());
+        for (int k = 0; k < r; ++k) {
+            if (k == d) continue;
+            BURN_CHECK_KIND(x.shape()[k] == shape[k], shape, "[cat] shapes must match except along dim ", d,
+                            ": tensor 0 has shape ", first.shape(), " but tensor ", i, " has shape ",
+                            x.shape(), " (dim ", k, " differs)");
+        }
+        total += x.shape()[d];
+    }
+    if (xs.size() == 1) return first;
+    shape[d] = total;
+    auto c = call(OpId::cat, first.dtype(), shape, {d});
+    TensorRefs refs;
+    refs.reserve(xs.size());
+    for (const auto& x : xs) refs.push_back(x.ref());
+    return run1(c, std::move(refs));
+}
+
+TensorAny select(TensorAny x, int64_t dim, TensorAny indices) {
+    check_defined(x, "select");
+    check_index_tensor(indices, "select");
+    BURN_CHECK_KIND(indices.rank() == 1, shape, "[select] indices must be 1-D, got ", describe(indices),
+                    "; flatten them first");
+    check_same_device(x, indices, "select");
+    const int d = normalize_dim(dim, x.rank(), "select");
+    Dims shape = x.shape();
+    shape[d] = indices.shape()[0];
+    auto c = call(OpId::select, x.dtype(), shape, {d});
+    return run1(c, take(std::move(x), std::move(indices)));
+}
+
+TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny values) {
+    check_numeric(x, "select_assign");
+    check_same_dtype(x, values, "select_assign");
+    check_index_tensor(indices, "select_assign");
+    BURN_CHECK_KIND(indices.rank() == 1, shape, "[select_assign] indices must be 1-D, got ",
+                    describe(indices), "; flatten them first");
+    check_same_device(x, indices, "select_assign");
+    check_same_device(x, values, "select_assign");
+    const int d = normalize_dim(dim, x.rank(), "select_assign");
+    Dims expected = x.shape();
+    expected[d] = indices.shape()[0];
+    BURN_CHECK_KIND(values.shape() == expected, shape, "[select_assign] values must have shape ", expected,
+                    " (x's shape ", x.shape(), " with dim ", d, " = the ", indices.shape()[0],
+                    " indices), got ", values.shape());
+    auto c = call(OpId::select_add, x.dtype(), x.shape(), {d});
+    return run1(c, take(std::move(x), std::move(indices), std::move(values)));
+}
+
+TensorAny gather(TensorAny x, int64_t dim, TensorAny indices) {
+    check_defined(x, "gather");
+    check_index_tensor(indices, "gather");
+    check_same_device(x, indices, "gather");
+    BURN_CHECK_KIND(indices.rank() == x.rank(), shape,
+                    "[gather] indices must have the tensor's rank: tensor ", describe(x), ", indices ",
+                    describe(indices));
+    const int d = normalize_dim(dim, x.rank(), "gather");
+    for (int k = 0; k < x.rank(); ++k) {
+        if (k == d) continue;
+        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[gather] indices of shape ",
+                        indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
+                        " (only dim ", d, " may be larger)");
+    }
+    Dims shape = indices.shape();
+    auto c = call(OpId::gather, x.dtype(), shape, {d});
+    return run1(c, take(std::move(x), std::move(indices)));
+}
+
+TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values) {
+    check_numeric(x, "scatter");
+    check_same_dtype(x, values, "scatter");
+    check_index_tensor(indices, "scatter");
+    check_same_device(x, indices, "scatter");
+    check_same_device(x, values, "scatter");
+    BURN_CHECK_KIND(indices.rank() == x.rank() && values.rank() == x.rank(), shape,
+                    "[scatter] tensor, indices and values must have one rank: tensor ", x.shape(),
+                    ", indices ", indices.shape(), ", values ", values.shape());
+    const int d = normalize_dim(dim, x.rank(), "scatter");
+    for (int k = 0; k < x.rank(); ++k) {
+        BURN_CHECK_KIND(indices.shape()[k] <= values.shape()[k], shape, "[scatter] indices of shape ",
+                        indices.shape(), " exceed the values' shape ", values.shape(), " on dim ", k);
+        if (k == d) continue;
+        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[scatter] indices of shape ",
+                        indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
+                        " (only dim ", d, " may be larger)");
+    }
+    auto c = call(OpId::scatter_add, x.dtype(), x.shape(), {d});
+    return run1(c, take(std::move(x), std::move(indices), std::move(values)));
+}
+
+TensorAny one_hot(TensorAny x, int64_t num_classes) {
+    check_numeric(x, "one_hot");
+    BURN_CHECK(num_classes >= 0, "[one_hot] num_classes must be non-negative, got ", num_classes);
+    BURN_CHECK_KIND(x.rank() < kMaxRank, shape, "[one_hot] the result would exceed rank ", kMaxRank, " for ",
+                    describe(x));
+    const DType dt = x.dtype();
+    const Device device = x.device();
+    Dims shape = x.shape();
+    shape.push_back(num_classes);
+    Dims ones_shape = x.shape();
+    ones_shape.push_back(1);
+    // zeros[..., C] scatter-added with 1 at [..., x]: one pass over the output, and the scatter kernel
+    // checks every value against [0, num_classes). Float classes are truncated toward zero.
+    TensorAny classes = is_float(dt) ? cast(std::move(x), DType::i64) : std::move(x);
+    TensorAny indices = unsqueeze_dim(std::move(classes), -1);
+    TensorAny ones = expand(full(Dims::filled(shape.rank(), 1), 1.0, dt, device), ones_shape);
+    TensorAny zeros = full(shape, 0.0, dt, device);
+    try {
+        return scatter(std::move(zeros), -1, std::move(indices), std::move(ones));
+    } catch (const IndexError& e) {
+        BURN_THROW_KIND(index, "[one_hot] a class value is outside [0, ", num_classes,
+                        ") (num_classes = ", num_classes, "): ", e.what());
+    }
+}
 
 }  // namespace burn::ops

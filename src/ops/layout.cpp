@@ -28,8 +28,8 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
     BURN_CHECK_KIND(shape.numel() == x.numel(), shape, "[reshape] cannot reshape ", x.shape(), " (", x.numel(),
                     " elements) into ", new_shape, " (", shape.numel(), " elements)");
     if (shape == x.shape()) return x;
-    auto c_ = call(OpId::reshape, x.dtype(), shape);
-    return run1(c_, {std::move(x).ref()});
+    auto c = call(OpId::reshape, x.dtype(), shape);
+    return run1(c, take(std::move(x)));
 }
 
 TensorAny permute(TensorAny x, const Dims& axes) {
@@ -50,8 +50,8 @@ TensorAny permute(TensorAny x, const Dims& axes) {
     bool identity = true;
     for (int i = 0; i < r; ++i) identity &= ax[i] == i;
     if (identity) return x;
-    auto c_ = call(OpId::permute, x.dtype(), shape, std::move(ax));
-    return run1(c_, {std::move(x).ref()});
+    auto c = call(OpId::permute, x.dtype(), shape, std::move(ax));
+    return run1(c, take(std::move(x)));
 }
 
 TensorAny swap_dims(TensorAny x, int64_t a, int64_t b) {
@@ -81,8 +81,8 @@ TensorAny expand(TensorAny x, const Dims& shape) {
                         ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
     }
     if (target == x.shape()) return x;
-    auto c_ = call(OpId::expand, x.dtype(), target);
-    return run1(c_, {std::move(x).ref()});
+    auto c = call(OpId::expand, x.dtype(), target);
+    return run1(c, take(std::move(x)));
 }
 
 namespace {
@@ -128,8 +128,8 @@ TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges) {
     bool identity = shape == x.shape();
     for (std::size_t d = 0; d < ints.size() / 3; ++d) identity &= ints[3 * d + 2] == 1;
     if (identity) return x;
-    auto c_ = call(OpId::slice, x.dtype(), shape, std::move(ints));
-    return run1(c_, {std::move(x).ref()});
+    auto c = call(OpId::slice, x.dtype(), shape, std::move(ints));
+    return run1(c, take(std::move(x)));
 }
 
 TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values) {
@@ -140,8 +140,8 @@ TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorA
     BURN_CHECK_KIND(values.shape() == shape, shape, "[slice_assign] values of shape ", values.shape(),
                     " do not match the slice's shape ", shape, " (tensor ", x.shape(), ")");
     Dims out = x.shape();
-    auto c_ = call(OpId::slice_assign, x.dtype(), out, std::move(ints));
-    return run1(c_, {std::move(x).ref(), std::move(values).ref()});
+    auto c = call(OpId::slice_assign, x.dtype(), out, std::move(ints));
+    return run1(c, take(std::move(x), std::move(values)));
 }
 
 TensorAny flip(TensorAny x, const Dims& axes) {
@@ -154,8 +154,8 @@ TensorAny flip(TensorAny x, const Dims& axes) {
     Dims shape;
     auto ints = slice_ranges(x, args, shape, "flip");
     if (axes.rank() == 0) return x;
-    auto c_ = call(OpId::slice, x.dtype(), shape, std::move(ints));
-    return run1(c_, {std::move(x).ref()});
+    auto c = call(OpId::slice, x.dtype(), shape, std::move(ints));
+    return run1(c, take(std::move(x)));
 }
 
 TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length) {
@@ -224,8 +224,8 @@ TensorAny flatten(TensorAny x, int64_t start_dim, int64_t end_dim) {
 
 TensorAny contiguous(TensorAny x) {
     check_defined(x, "contiguous");
-    auto c_ = call(OpId::copy, x.dtype(), x.shape());
-    return run1(c_, {std::move(x).ref()});
+    auto c = call(OpId::copy, x.dtype(), x.shape());
+    return run1(c, take(std::move(x)));
 }
 
 TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times) {

@@ -16,10 +16,10 @@ constexpr OpKinds kinds_of(char k) {
 #define BURN_KIND_B 'B'
 
 const OpInfo kOpInfo[] = {
-#define BURN_UNARY(name, kinds, body, domain) {#name, OpClass::unary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_UNARY(name, kinds, body, vjp, domain) {#name, OpClass::unary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_UNARY_PRED(name, kinds, body, domain) \
     {#name, OpClass::unary_pred, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
-#define BURN_BINARY(name, kinds, body, domain) {#name, OpClass::binary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) {#name, OpClass::binary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_COMPARE(name, kinds, body, domain) \
     {#name, OpClass::compare, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_TERNARY(name, kinds, body, domain) \

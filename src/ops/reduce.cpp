@@ -1,32 +1,197 @@
-// Frontend of the reductions, scans and fused softmax.
+// Frontend of the reductions, scans and fused softmax. Reductions keep the reduced dim with size 1;
+// full reductions flatten to [numel] and reduce dim 0, giving shape [1].
 #include "ops/common.hpp"
 
 namespace burn::ops {
 
 using namespace detail;
 
-#define BURN_STUB(...) BURN_THROW("not implemented yet")
-TensorAny softmax(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny log_softmax(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny sum_dim(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny mean_dim(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny prod_dim(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny max_dim(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny min_dim(TensorAny, int64_t) { BURN_STUB(); }
-std::pair<TensorAny, TensorAny> max_dim_with_indices(TensorAny, int64_t) { BURN_STUB(); }
-std::pair<TensorAny, TensorAny> min_dim_with_indices(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny argmax(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny argmin(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny any_dim(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny all_dim(TensorAny, int64_t) { BURN_STUB(); }
-TensorAny sum(TensorAny) { BURN_STUB(); }
-TensorAny mean(TensorAny) { BURN_STUB(); }
-TensorAny prod(TensorAny) { BURN_STUB(); }
-TensorAny max(TensorAny) { BURN_STUB(); }
-TensorAny min(TensorAny) { BURN_STUB(); }
-TensorAny any(TensorAny) { BURN_STUB(); }
-TensorAny all(TensorAny) { BURN_STUB(); }
-TensorAny var(TensorAny, int64_t, int64_t) { BURN_STUB(); }
-TensorAny cumsum(TensorAny, int64_t) { BURN_STUB(); }
+namespace {
+
+Dims reduced_shape(const TensorAny& x, int d) {
+    Dims shape = x.shape();
+    shape[d] = 1;
+    return shape;
+}
+
+/// Validates a reduction along dim; returns the normalised dim.
+int check_reduce(const TensorAny& x, int64_t dim, const char* op, bool allow_bool) {
+    check_defined(x, op);
+    if (!allow_bool) {
+        BURN_CHECK_KIND(!is_bool(x.dtype()), dtype, "[", op, "] is not defined for Bool tensors, got ",
+                        describe(x), "; convert with .int_() first");
+    }
+    BURN_CHECK_KIND(x.rank() > 0, shape, "[", op, "] needs a tensor of rank >= 1, got ", describe(x));
+    return normalize_dim(dim, x.rank(), op);
+}
+
+void check_not_empty(const TensorAny& x, int d, const char* op) {
+    BURN_CHECK_KIND(x.shape()[d] > 0, shape, "[", op, "] cannot reduce over dim ", d, " of size 0 (tensor ",
+                    describe(x), "): the ", op, " of an empty set is undefined");
+}
+
+TensorAny reduce_op(OpId op, TensorAny x, int d, DType out) {
+    auto c = call(op, out, reduced_shape(x, d), {d});
+    return run1(c, {std::move(x).ref()});
+}
+
+std::pair<TensorAny, TensorAny> minmax_with_indices(OpId op, TensorAny x, int64_t dim, const char* name) {
+    int d = check_reduce(x, dim, name, false);
+    check_not_empty(x, d, name);
+    auto c = call(op, x.dtype(), reduced_shape(x, d), {d});
+    TensorRefs outs = run(c, {std::move(x).ref()});
+    return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
+}
+
+TensorAny arg_op(OpId op, TensorAny x, int64_t dim, const char* name) {
+    int d = check_reduce(x, dim, name, false);
+    check_not_empty(x, d, name);
+    return reduce_op(op, std::move(x), d, DType::i32);
+}
+
+TensorAny softmax_op(OpId op, TensorAny x, int64_t dim, const char* name) {
+    check_defined(x, name);
+    BURN_CHECK_KIND(is_float(x.dtype()), dtype, "[", name, "] needs a float tensor, got ", describe(x),
+                    "; convert with .float_()");
+    BURN_CHECK_KIND(x.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(x));
+    int d = normalize_dim(dim, x.rank(), name);
+    auto c = call(op, x.dtype(), x.shape(), {d});
+    return run1(c, {std::move(x).ref()});
+}
+
+/// x as [numel] (a view when x is contiguous).
+TensorAny flat(TensorAny x, const char* op) {
+    check_defined(x, op);
+    Dims shape{x.numel()};
+    return reshape(std::move(x), shape);
+}
+
+}  // namespace
+
+TensorAny softmax(TensorAny x, int64_t dim) {
+    return softmax_op(OpId::softmax, std::move(x), dim, "softmax");
+}
+TensorAny log_softmax(TensorAny x, int64_t dim) {
+    return softmax_op(OpId::log_softmax, std::move(x), dim, "log_softmax");
+}
+
+TensorAny sum_dim(TensorAny x, int64_t dim) {
+    int d = check_reduce(x, dim, "sum_dim", false);
+    DType dt = x.dtype();
+    return reduce_op(OpId::sum_dim, std::move(x), d, dt);
+}
+
+TensorAny mean_dim(TensorAny x, int64_t dim) {
+    int d = check_reduce(x, dim, "mean_dim", false);
+    if (is_int(x.dtype())) {
+        BURN_CHECK_KIND(x.shape()[d] > 0, shape, "[mean_dim] the mean of an Int tensor over dim ", d,
+                        " of size 0 is undefined (tensor ", describe(x),
+                        "); convert with .float_() to get NaN");
+    }
+    DType dt = x.dtype();
+    return reduce_op(OpId::mean_dim, std::move(x), d, dt);
+}
+
+TensorAny prod_dim(TensorAny x, int64_t dim) {
+    int d = check_reduce(x, dim, "prod_dim", false);
+    DType dt = x.dtype();
+    return reduce_op(OpId::prod_dim, std::move(x), d, dt);
+}
+
+std::pair<TensorAny, TensorAny> max_dim_with_indices(TensorAny x, int64_t dim) {
+    return minmax_with_indices(OpId::max_dim, std::move(x), dim, "max_dim");
+}
+std::pair<TensorAny, TensorAny> min_dim_with_indices(TensorAny x, int64_t dim) {
+    return minmax_with_indices(OpId::min_dim, std::move(x), dim, "min_dim");
+}
+TensorAny max_dim(TensorAny x, int64_t dim) {
+    return max_dim_with_indices(std::move(x), dim).first;
+}
+TensorAny min_dim(TensorAny x, int64_t dim) {
+    return min_dim_with_indices(std::move(x), dim).first;
+}
+
+TensorAny argmax(TensorAny x, int64_t dim) {
+    return arg_op(OpId::argmax, std::move(x), dim, "argmax");
+}
+TensorAny argmin(TensorAny x, int64_t dim) {
+    return arg_op(OpId::argmin, std::move(x), dim, "argmin");
+}
+
+TensorAny any_dim(TensorAny x, int64_t dim) {
+    int d = check_reduce(x, dim, "any_dim", true);
+    return reduce_op(OpId::any_dim, std::move(x), d, DType::boolean);
+}
+TensorAny all_dim(TensorAny x, int64_t dim) {
+    int d = check_reduce(x, dim, "all_dim", true);
+    return reduce_op(OpId::all_dim, std::move(x), d, DType::boolean);
+}
+
+// Full reductions validate under their own name, then flatten and reduce dim 0.
+namespace {
+void check_full(const TensorAny& x, const char* op, bool allow_bool) {
+    check_defined(x, op);
+    if (!allow_bool) {
+        BURN_CHECK_KIND(!is_bool(x.dtype()), dtype, "[", op, "] is not defined for Bool tensors, got ",
+                        describe(x), "; convert with .int_() first");
+    }
+}
+}  // namespace
+
+TensorAny sum(TensorAny x) {
+    check_full(x, "sum", false);
+    return sum_dim(flat(std::move(x), "sum"), 0);
+}
+TensorAny mean(TensorAny x) {
+    check_full(x, "mean", false);
+    BURN_CHECK_KIND(x.numel() > 0 || !is_int(x.dtype()), shape,
+                    "[mean] the mean of an empty Int tensor is "
+                    "undefined (tensor ",
+                    describe(x), "); convert with .float_() to get NaN");
+    return mean_dim(flat(std::move(x), "mean"), 0);
+}
+TensorAny prod(TensorAny x) {
+    check_full(x, "prod", false);
+    return prod_dim(flat(std::move(x), "prod"), 0);
+}
+TensorAny max(TensorAny x) {
+    check_full(x, "max", false);
+    BURN_CHECK_KIND(x.numel() > 0, shape, "[max] the maximum of an empty tensor is undefined (tensor ",
+                    describe(x), ")");
+    return max_dim(flat(std::move(x), "max"), 0);
+}
+TensorAny min(TensorAny x) {
+    check_full(x, "min", false);
+    BURN_CHECK_KIND(x.numel() > 0, shape, "[min] the minimum of an empty tensor is undefined (tensor ",
+                    describe(x), ")");
+    return min_dim(flat(std::move(x), "min"), 0);
+}
+TensorAny any(TensorAny x) {
+    check_full(x, "any", true);
+    return any_dim(flat(std::move(x), "any"), 0);
+}
+TensorAny all(TensorAny x) {
+    check_full(x, "all", true);
+    return all_dim(flat(std::move(x), "all"), 0);
+}
+
+TensorAny var(TensorAny x, int64_t dim, int64_t correction) {
+    check_float(x, "var");
+    int d = check_reduce(x, dim, "var", false);
+    BURN_CHECK(correction >= 0, "[var] correction must be non-negative, got ", correction);
+    const int64_t n = x.shape()[d];
+    TensorAny mu = mean_dim(x, d);
+    TensorAny diff = sub(std::move(x), std::move(mu));
+    TensorAny sq = mul(diff, diff);
+    diff = TensorAny();
+    // n - correction <= 0 divides by zero (inf / NaN), as burn and torch do.
+    return div_scalar(sum_dim(std::move(sq), d), static_cast<double>(n - correction));
+}
+
+TensorAny cumsum(TensorAny x, int64_t dim) {
+    int d = check_reduce(x, dim, "cumsum", false);
+    auto c = call(OpId::cumsum, x.dtype(), x.shape(), {d});
+    return run1(c, {std::move(x).ref()});
+}
 
 }  // namespace burn::ops

@@ -1,11 +1,47 @@
-// Frontend of sort, argsort and topk.
+// Frontend of sort, argsort and topk: one op (OpId::sort) with outputs {values, indices (i32)}.
+// ints = {dim, descending} sorts the whole dim; topk adds ints[2] = k and gets the first k of the
+// descending order (a partial sort on the CPU backend).
+#include <climits>
+
 #include "ops/common.hpp"
 
 namespace burn::ops {
 
 using namespace detail;
 
-std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny, int64_t, bool) { BURN_THROW("not implemented yet"); }
-std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny, int64_t, int64_t) { BURN_THROW("not implemented yet"); }
+namespace {
+
+int sort_dim(const TensorAny& x, int64_t dim, const char* op) {
+    check_defined(x, op);
+    BURN_CHECK_KIND(x.rank() >= 1, shape, "[", op, "] needs a tensor of rank >= 1, got ", describe(x));
+    const int d = normalize_dim(dim, x.rank(), op);
+    BURN_CHECK_KIND(x.shape()[d] <= INT32_MAX, shape, "[", op, "] dim ", d, " of ", describe(x),
+                    " is too long for i32 indices");
+    return d;
+}
+
+std::pair<TensorAny, TensorAny> run_sort(TensorAny x, const Dims& shape, std::vector<int64_t> ints) {
+    auto c = call(OpId::sort, x.dtype(), shape, std::move(ints));
+    auto outs = run(c, {std::move(x).ref()});
+    return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
+}
+
+}  // namespace
+
+std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending) {
+    const int d = sort_dim(x, dim, "sort");
+    const Dims shape = x.shape();
+    return run_sort(std::move(x), shape, {d, descending ? 1 : 0});
+}
+
+std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim) {
+    const int d = sort_dim(x, dim, "topk");
+    const int64_t n = x.shape()[d];
+    BURN_CHECK_KIND(k >= 0 && k <= n, index, "[topk] k = ", k, " is out of range for dim ", d, " of size ", n,
+                    " (", describe(x), "); k must be between 0 and ", n);
+    Dims shape = x.shape();
+    shape[d] = k;
+    return run_sort(std::move(x), shape, {d, 1, k});
+}
 
 }  // namespace burn::ops

@@ -12,9 +12,9 @@
 namespace burn {
 
 enum class OpId : uint16_t {
-#define BURN_UNARY(name, kinds, body, domain) name,
+#define BURN_UNARY(name, kinds, body, vjp, domain) name,
 #define BURN_UNARY_PRED(name, kinds, body, domain) name,
-#define BURN_BINARY(name, kinds, body, domain) name,
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) name,
 #define BURN_COMPARE(name, kinds, body, domain) name,
 #define BURN_TERNARY(name, kinds, body, domain) name,
 #include "burn/backend/elementwise.def"

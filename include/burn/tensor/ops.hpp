@@ -2,9 +2,11 @@
 /// The rank-erased frontend: every op validates its inputs here (naming the op, shapes, dtypes and
 /// devices in errors) and reaches the backend through Backend::execute. Tensor<D, K> forwards here.
 /// Arguments are taken by value so that temporaries can be reused in place by the backend.
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "burn/autodiff/gradients.hpp"
 #include "burn/tensor/data.hpp"
 #include "burn/tensor/kind.hpp"
 #include "burn/tensor/slice.hpp"
@@ -23,9 +25,9 @@ TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const
 TensorAny to_device(TensorAny x, const Device& device);
 
 // ---- elementwise, generated from elementwise.def. Binary ops broadcast (equal ranks).
-#define BURN_UNARY(name, kinds, body, domain) TensorAny name(TensorAny x, double p0 = 0, double p1 = 0);
+#define BURN_UNARY(name, kinds, body, vjp, domain) TensorAny name(TensorAny x, double p0 = 0, double p1 = 0);
 #define BURN_UNARY_PRED(name, kinds, body, domain) TensorAny name(TensorAny x);
-#define BURN_BINARY(name, kinds, body, domain) \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) \
     TensorAny name(TensorAny a, TensorAny b);  \
     TensorAny name##_scalar(TensorAny a, double b);
 #define BURN_COMPARE(name, kinds, body, domain) \
@@ -104,6 +106,22 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
 TensorAny gather(TensorAny x, int64_t dim, TensorAny indices);
 TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values);
 TensorAny one_hot(TensorAny x, int64_t num_classes);
+
+// ---- autodiff (meaningful on devices made with .autodiff(); see docs/autodiff.md)
+/// Marks x as a leaf that requires grad (on other devices: x unchanged, there is no tape).
+TensorAny require_grad(TensorAny x, bool on = true);
+bool is_require_grad(const TensorAny& x);
+/// The same values, cut from the graph.
+TensorAny detach(TensorAny x);
+/// Gradients of loss with respect to every leaf that requires grad; frees the graph.
+Gradients backward(const TensorAny& loss);
+std::optional<TensorAny> grad(const TensorAny& x, const Gradients& grads);
+std::optional<TensorAny> grad_remove(const TensorAny& x, Gradients& grads);
+void grad_replace(const TensorAny& x, Gradients& grads, TensorAny grad);
+/// The key of x's gradient in Gradients (0 when x requires none).
+uint64_t grad_key(const TensorAny& x);
+/// The tensor on the inner device (x itself on a plain device).
+TensorAny inner_of(const TensorAny& x);
 
 // ---- internals shared by the op files
 namespace detail {

@@ -373,6 +373,33 @@ public:
         return Tensor<D2, K>(ops::one_hot(t_, num_classes));
     }
 
+    // ------------------------------------------------------------------ autodiff
+    /// Marks this tensor as a leaf whose gradient backward() computes (autodiff devices only; a no-op
+    /// elsewhere).
+    Tensor require_grad() const { return Tensor(ops::require_grad(t_, true)); }
+    Tensor set_require_grad(bool on) const { return Tensor(ops::require_grad(t_, on)); }
+    bool is_require_grad() const { return ops::is_require_grad(t_); }
+    /// The same values without a graph behind them.
+    Tensor detach() const { return Tensor(ops::detach(t_)); }
+    /// Same as detach(): a tensor that records no gradient.
+    Tensor no_grad() const { return detach(); }
+    /// Gradients of this (scalar-like) tensor with respect to every leaf that requires grad.
+    Gradients backward() const { return ops::backward(t_); }
+    /// This leaf's gradient (on the inner device), if backward reached it.
+    std::optional<Tensor<D, K>> grad(const Gradients& grads) const {
+        auto g = ops::grad(t_, grads);
+        if (!g) return std::nullopt;
+        return Tensor<D, K>(std::move(*g));
+    }
+    std::optional<Tensor<D, K>> grad_remove(Gradients& grads) const {
+        auto g = ops::grad_remove(t_, grads);
+        if (!g) return std::nullopt;
+        return Tensor<D, K>(std::move(*g));
+    }
+    void grad_replace(Gradients& grads, const Tensor<D, K>& grad) const { ops::grad_replace(t_, grads, grad.t_); }
+    /// This tensor on the inner device (itself on a plain device).
+    Tensor inner() const { return Tensor(ops::inner_of(t_)); }
+
     // ------------------------------------------------------------------ casts
     /// Another dtype of the same kind (f32 -> f16, i32 -> i64, ...).
     Tensor cast(DType dtype) const { return Tensor(ops::cast(t_, dtype)); }

@@ -5,7 +5,7 @@
 
 namespace burn::fn {
 
-#define BURN_UNARY(name, kinds, body, domain)                                                  \
+#define BURN_UNARY(name, kinds, body, vjp, domain)                                                  \
     struct name##_fn {                                                                         \
         template <class T>                                                                     \
         BURN_HD T operator()(T x, [[maybe_unused]] double p0, [[maybe_unused]] double p1) const { \
@@ -19,7 +19,7 @@ namespace burn::fn {
             return body;                            \
         }                                           \
     };
-#define BURN_BINARY(name, kinds, body, domain) \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) \
     struct name##_fn {                         \
         template <class T>                     \
         BURN_HD T operator()(T a, T b) const { \

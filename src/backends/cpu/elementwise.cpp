@@ -220,11 +220,11 @@ TensorRef contiguous_copy(const TensorRef& t) {
 }
 
 void register_elementwise(KernelTable& t) {
-#define BURN_UNARY(name, kinds, body, domain) \
+#define BURN_UNARY(name, kinds, body, vjp, domain) \
     t[idx(OpId::name)] = &unary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #define BURN_UNARY_PRED(name, kinds, body, domain) \
     t[idx(OpId::name)] = &pred_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
-#define BURN_BINARY(name, kinds, body, domain) \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) \
     t[idx(OpId::name)] = &binary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #define BURN_COMPARE(name, kinds, body, domain) \
     t[idx(OpId::name)] = &compare_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;

@@ -1,0 +1,282 @@
+#pragma once
+/// Modules are plain structs. BURN_MODULE(Type, fields...) inside the struct generates only the list of
+/// named fields plus thin member functions; ordinary templates here walk it: a Param is a parameter, a
+/// Buffer a saved non-trainable tensor, a nested module adds a path segment, std::vector/std::array add
+/// an index, std::optional adds nothing, anything else (numbers, enums, activation structs) is a constant.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "burn/config/pp.hpp"
+#include "burn/module/param.hpp"
+#include "burn/store/module_store.hpp"
+
+namespace burn::module {
+
+template <class T>
+struct is_param : std::false_type {};
+template <class T>
+struct is_param<Param<T>> : std::true_type {};
+template <class T>
+struct is_buffer : std::false_type {};
+template <class T>
+struct is_buffer<Buffer<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+template <class M>
+concept HasFields = requires(M& m) { m.burn_visit_fields([](const char*, auto&) {}); };
+
+inline std::string join(const std::string& path, const std::string& name) {
+    return path.empty() ? name : path + "." + name;
+}
+
+/// Walks m calling v.param(path, Param&), v.buffer(path, Buffer&) and v.enter/exit(path, module).
+template <class M, class V>
+void walk(M& m, const std::string& path, V& v) {
+    using U = std::remove_cv_t<M>;
+    if constexpr (is_param<U>::value) {
+        v.param(path, m);
+    } else if constexpr (is_buffer<U>::value) {
+        v.buffer(path, m);
+    } else if constexpr (is_vector<U>::value || is_std_array<U>::value) {
+        for (std::size_t i = 0; i < m.size(); ++i) walk(m[i], join(path, std::to_string(i)), v);
+    } else if constexpr (is_optional<U>::value) {
+        if (m) walk(*m, path, v);
+    } else if constexpr (HasFields<U>) {
+        v.enter(path, m);
+        m.burn_visit_fields([&](const char* name, auto& field) { walk(field, join(path, name), v); });
+        v.exit(path, m);
+    }
+}
+
+/// A visitor built from callables: param(path, Param&), buffer(path, Buffer&), and optionally
+/// enter(path, module) / exit(path, module) around nested modules.
+struct NoOp {
+    template <class... A>
+    void operator()(A&&...) const {}
+};
+template <class P, class B, class En = NoOp, class Ex = NoOp>
+struct Visitor {
+    P param;
+    B buffer;
+    En enter{};
+    Ex exit{};
+};
+template <class P, class B>
+Visitor<P, B> visitor(P p, B b) {
+    return {std::move(p), std::move(b)};
+}
+
+template <class M>
+std::size_t num_params(const M& m) {
+    std::size_t n = 0;
+    auto v = visitor(
+        [&](const std::string&, const auto& p) {
+            if (p.val().defined()) n += static_cast<std::size_t>(p.val().numel());
+        },
+        NoOp{});
+    walk(m, "", v);
+    return n;
+}
+
+/// fn(path, const Param<Tensor<D, K>>&) for every parameter, in declaration order.
+template <class M, class F>
+void visit_params(const M& m, F&& fn) {
+    auto v = visitor([&](const std::string& path, const auto& p) { fn(path, p); }, NoOp{});
+    walk(m, "", v);
+}
+
+/// fn(path, Param<Tensor>&) for every parameter, mutable (optimizers, initialisation, freezing).
+template <class M, class F>
+void visit_params_mut(M& m, F&& fn) {
+    auto v = visitor([&](const std::string& path, auto& p) { fn(path, p); }, NoOp{});
+    walk(m, "", v);
+}
+
+/// Replaces every parameter's tensor by fn(path, tensor) (ids and grad flags kept).
+template <class M, class F>
+void map_params(M& m, F&& fn) {
+    visit_params_mut(m, [&](const std::string& path, auto& p) { p.set(fn(path, p.val())); });
+}
+
+/// Moves every parameter and buffer to device (ids kept; parameters stay marked).
+template <class M>
+void to_device(M& m, const Device& device) {
+    auto move = [&](const std::string&, auto& p) {
+        if (p.val().defined()) p.set(p.val().to_device(device));
+    };
+    auto v = visitor(move, move);
+    walk(m, "", v);
+}
+
+/// The distinct devices of the module's tensors.
+template <class M>
+std::vector<Device> devices(const M& m) {
+    std::vector<Device> out;
+    auto add = [&](const std::string&, const auto& p) {
+        if (p.val().defined() && std::find(out.begin(), out.end(), p.val().device()) == out.end())
+            out.push_back(p.val().device());
+    };
+    auto v = visitor(add, add);
+    walk(m, "", v);
+    return out;
+}
+
+/// Sets require_grad on every parameter whose path satisfies pred (freeze with false).
+template <class M, class Pred>
+void set_require_grad_where(M& m, bool on, Pred&& pred) {
+    visit_params_mut(m, [&](const std::string& path, auto& p) {
+        if (pred(path)) p.set_require_grad(on);
+    });
+}
+
+/// The module's tensors as store snapshots.
+template <class M>
+std::vector<store::TensorSnapshot> snapshots(const M& m) {
+    std::vector<store::TensorSnapshot> out;
+    auto v = visitor(
+        [&](const std::string& path, const auto& p) { out.push_back({path, p.val().handle(), p.id().value(), false}); },
+        [&](const std::string& path, const auto& b) { out.push_back({path, b.val().handle(), b.id().value(), true}); });
+    walk(m, "", v);
+    return out;
+}
+
+/// Writes the module through store.
+template <class M>
+void save_into(const M& m, store::ModuleStore& s) {
+    s.save(snapshots(m));
+}
+
+/// Throws (naming what failed) when a load must not be applied.
+void check_load(const store::ApplyResult& result, bool partial_allowed);
+
+/// Loads tensors from store into m: all or nothing (nothing is applied if the load fails).
+template <class M>
+store::ApplyResult load_from(M& m, store::ModuleStore& s) {
+    std::vector<store::TensorSlot> slots;
+    for (const auto& snap : snapshots(m))
+        slots.push_back({snap.path, snap.tensor.shape(), snap.tensor.dtype(), snap.tensor.device(), snap.param_id,
+                         snap.is_buffer});
+    auto [result, values] = s.load(slots);
+    check_load(result, s.partial_allowed());
+    std::vector<TensorAny> by_slot(slots.size());
+    for (auto& [i, t] : values) by_slot[i] = std::move(t);
+    std::size_t i = 0;
+    auto apply = [&](const std::string&, auto& p) {
+        TensorAny& t = by_slot[i++];
+        using T = typename std::remove_reference_t<decltype(p)>::value_type;
+        if (t.defined()) p.set(T(std::move(t)));
+    };
+    auto v = visitor(apply, apply);
+    walk(m, "", v);
+    return result;
+}
+
+/// A tree of the module with parameter counts, like burn's Display.
+template <class M>
+std::string format(const M& m) {
+    std::ostringstream os;
+    int depth = 0;
+    auto indent = [&] { return std::string(static_cast<std::size_t>(2 * depth), ' '); };
+    auto last = [](const std::string& path) {
+        auto dot = path.rfind('.');
+        return path.substr(dot == std::string::npos ? 0 : dot + 1);
+    };
+    auto leaf = [&](const char* kind) {
+        return [&, kind](const std::string& path, const auto& p) {
+            os << indent() << last(path) << ": " << kind << " "
+               << (p.val().defined() ? p.val().shape().str() : std::string("undefined")) << "\n";
+        };
+    };
+    Visitor v{leaf("Param"), leaf("Buffer"),
+              [&](const std::string& path, const auto& x) {
+                  os << indent() << (path.empty() ? "" : last(path) + ": ")
+                     << std::remove_cv_t<std::remove_reference_t<decltype(x)>>::burn_module_name
+                     << " {  // params: " << num_params(x) << "\n";
+                  ++depth;
+              },
+              [&](const std::string&, const auto&) {
+                  --depth;
+                  os << indent() << "}\n";
+              }};
+    walk(m, "", v);
+    return os.str();
+}
+
+}  // namespace burn::module
+
+#define BURN_MODULE_FIELD_(fn, field) fn(#field, field);
+
+/// Declares a struct's fields as a module: BURN_MODULE(Mlp, hidden, activation, output). Generates
+/// num_params, visit_params, map_params, to_device, devices, valid, no_grad, freeze, save_into,
+/// load_from and to_string. Up to 32 fields.
+#define BURN_MODULE(Type, ...)                                                                            \
+    static constexpr const char* burn_module_name = #Type;                                                \
+    template <class BurnFn>                                                                               \
+    void burn_visit_fields(BurnFn&& burn_fn) {                                                            \
+        BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
+    }                                                                                                     \
+    template <class BurnFn>                                                                               \
+    void burn_visit_fields(BurnFn&& burn_fn) const {                                                      \
+        BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
+    }                                                                                                     \
+    /** Number of trainable scalars (buffers excluded). */                                                \
+    std::size_t num_params() const { return ::burn::module::num_params(*this); }                          \
+    /** fn(path, param) for every parameter, in declaration order. */                                     \
+    template <class BurnFn>                                                                               \
+    void visit_params(BurnFn&& burn_fn) const {                                                           \
+        ::burn::module::visit_params(*this, burn_fn);                                                     \
+    }                                                                                                     \
+    /** A copy whose parameters are fn(path, tensor). */                                                  \
+    template <class BurnFn>                                                                               \
+    Type map_params(BurnFn&& burn_fn) const {                                                             \
+        Type burn_copy = *this;                                                                           \
+        ::burn::module::map_params(burn_copy, burn_fn);                                                   \
+        return burn_copy;                                                                                 \
+    }                                                                                                     \
+    /** A copy on device (parameters keep their ids). */                                                  \
+    Type to_device(const ::burn::Device& burn_device) const {                                             \
+        Type burn_copy = *this;                                                                           \
+        ::burn::module::to_device(burn_copy, burn_device);                                                \
+        return burn_copy;                                                                                 \
+    }                                                                                                     \
+    std::vector<::burn::Device> devices() const { return ::burn::module::devices(*this); }                \
+    /** The same module on the inner (non-autodiff) device, for evaluation. */                           \
+    Type valid() const {                                                                                  \
+        auto burn_devs = devices();                                                                       \
+        return burn_devs.empty() ? *this : to_device(burn_devs.front().inner());                          \
+    }                                                                                                     \
+    /** A copy whose parameters require no gradient. */                                                   \
+    Type no_grad() const {                                                                                \
+        Type burn_copy = *this;                                                                           \
+        ::burn::module::set_require_grad_where(burn_copy, false, [](const std::string&) { return true; }); \
+        return burn_copy;                                                                                 \
+    }                                                                                                     \
+    /** A copy with the parameters whose path satisfies pred frozen. */                                   \
+    template <class BurnPred>                                                                             \
+    Type freeze(BurnPred&& burn_pred) const {                                                             \
+        Type burn_copy = *this;                                                                           \
+        ::burn::module::set_require_grad_where(burn_copy, false, burn_pred);                              \
+        return burn_copy;                                                                                 \
+    }                                                                                                     \
+    void save_into(::burn::store::ModuleStore& burn_store) const { ::burn::module::save_into(*this, burn_store); } \
+    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                        \
+        return ::burn::module::load_from(*this, burn_store);                                              \
+    }                                                                                                     \
+    std::string to_string() const { return ::burn::module::format(*this); }

@@ -1,0 +1,68 @@
+#pragma once
+/// The interface between modules and stores: a module hands a store snapshots of its tensors
+/// (save_into) or asks it to fill slots (load_from). Stores (Burnpack, SafeTensors, PyTorch) implement it.
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "burn/tensor/tensor_any.hpp"
+
+namespace burn::store {
+
+/// One tensor of a module, as saved.
+struct TensorSnapshot {
+    std::string path;      // "encoder.layers.0.weight"
+    TensorAny tensor;      // on the module's device
+    uint64_t param_id = 0;
+    bool is_buffer = false;
+};
+
+/// One tensor a module can receive.
+struct TensorSlot {
+    std::string path;
+    Dims shape;
+    DType dtype;
+    Device device;
+    uint64_t param_id = 0;
+    bool is_buffer = false;
+};
+
+struct ApplyError {
+    std::string path;
+    std::string message;
+};
+
+/// What a load did: nothing is silent. `applied` tensors were written; `skipped` were filtered out;
+/// `missing` are module paths the store had nothing for; `unused` are store entries that matched no
+/// module path; `errors` are mismatches (shape, dtype) and adapter or read failures.
+struct ApplyResult {
+    std::vector<std::string> applied;
+    std::vector<std::string> skipped;
+    std::vector<std::string> missing;
+    std::vector<std::string> unused;
+    std::vector<ApplyError> errors;
+
+    bool is_success() const { return errors.empty() && missing.empty(); }
+    /// A readable report, with "did you mean" suggestions for near-miss names.
+    std::string summary() const;
+};
+std::ostream& operator<<(std::ostream& os, const ApplyResult& r);
+
+/// What a store implements.
+class ModuleStore {
+public:
+    virtual ~ModuleStore() = default;
+    /// Writes the snapshots (the whole module). Must not leave a half-written file behind.
+    virtual void save(const std::vector<TensorSnapshot>& snapshots) = 0;
+    /// Reads tensors for the slots. Returns the report and, per slot index, the tensor to apply
+    /// (already of the slot's shape, dtype and device). Applying is the module's job, and it applies
+    /// nothing unless the load succeeded (or partial loads are allowed).
+    virtual std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> load(
+        const std::vector<TensorSlot>& slots) = 0;
+    /// Whether missing tensors are acceptable (allow_partial(true)).
+    virtual bool partial_allowed() const { return false; }
+};
+
+}  // namespace burn::store

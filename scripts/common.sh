@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# Sourced by scripts/main.sh and scripts/test.sh: installs the Debian packages the build needs
+# (only those missing), then configures and builds burn (Release, Ninja) in one build directory.
+#   BURN_BUILD_DIR  build directory (default: build-release in the repository root)
+#   BURN_JOBS       parallel compile jobs (default: the number of CPUs)
+
+BURN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BURN_BUILD_DIR="${BURN_BUILD_DIR:-$BURN_ROOT/build-release}"
+BURN_JOBS="${BURN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+# shellcheck disable=SC2034  # used by the scripts that source this file
+BURN_APT_PACKAGES=(
+    build-essential cmake ninja-build
+    libgtest-dev libgmock-dev libbenchmark-dev
+    libopenblas-dev libhwy-dev nlohmann-json3-dev
+)
+
+# Installs whichever of the given packages dpkg does not list as installed. Idempotent: with
+# everything present it runs neither apt-get update nor apt-get install.
+burn_install_packages() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "burn: no dpkg on this system; make sure these (or their equivalents) are installed: $*" >&2
+        return 0
+    fi
+    local missing=() pkg
+    for pkg in "$@"; do
+        if ! dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null | grep -q '^ii'; then
+            missing+=("$pkg")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "burn: missing packages ${missing[*]}; run as root or install them first" >&2
+            return 1
+        fi
+        sudo=(sudo)
+    fi
+    echo "burn: installing ${missing[*]}"
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=900 update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        -o DPkg::Lock::Timeout=900 "${missing[@]}"
+}
+
+# Configures the build directory (Release, Ninja; tests, examples and benchmarks on).
+burn_configure() {
+    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+}
+
+# Builds the given targets (everything when none is given).
+burn_build() {
+    local targets=()
+    if [ $# -gt 0 ]; then
+        targets=(--target "$@")
+    fi
+    cmake --build "$BURN_BUILD_DIR" --parallel "$BURN_JOBS" "${targets[@]}"
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The tests: installs what is missing, builds everything (library, tests, examples, benchmarks) and
+# runs ctest, including the consumer projects of tests/consumer/.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+burn_install_packages "${BURN_APT_PACKAGES[@]}"
+burn_configure
+burn_build
+ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
+echo "scripts/test.sh: passed in ${SECONDS}s"

@@ -1,0 +1,151 @@
+// The autodiff decorator: unwraps inputs, runs the inner backend, and records a node whose gradient
+// rule comes from the op table. No per-op code lives here.
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "autodiff/graph.hpp"
+#include "burn/autodiff/gradients.hpp"
+#include "burn/tensor/ops.hpp"
+
+namespace burn::autodiff {
+
+namespace {
+std::atomic<int64_t> g_live_nodes{0};
+std::atomic<uint64_t> g_next_id{1};
+thread_local bool t_grad_enabled = true;
+std::atomic<int> g_anomaly{-1};  // -1: read BURN_DETECT_ANOMALY on first use
+}  // namespace
+
+Node::Node() : id(g_next_id.fetch_add(1)) { g_live_nodes.fetch_add(1); }
+
+Node::~Node() {
+    g_live_nodes.fetch_sub(1);
+    // Release parents iteratively: a node whose last owner is this one would otherwise recurse.
+    std::vector<NodeRef> stack = std::move(parents);
+    while (!stack.empty()) {
+        NodeRef n = std::move(stack.back());
+        stack.pop_back();
+        if (n && n.use_count() == 1) {
+            for (auto& p : n->parents) stack.push_back(std::move(p));
+            n->parents.clear();
+        }
+    }
+}
+
+std::string Node::op_name() const {
+    if (leaf) return "leaf";
+    if (custom) return custom->name;
+    return std::string(burn::op_name(call.op));
+}
+
+int64_t live_nodes() { return g_live_nodes.load(); }
+
+const AdTensor* as_ad(const TensorImpl& t) { return dynamic_cast<const AdTensor*>(&t); }
+
+AutodiffBackend::AutodiffBackend(const Device& inner) : inner_(inner), device_(inner.autodiff()) {}
+
+TensorRef AutodiffBackend::from_host(const TensorData& data, const Device&) {
+    return std::make_shared<AdTensor>(inner_.backend().from_host(data, inner_), device_, nullptr, 0, nullptr);
+}
+
+TensorData AutodiffBackend::to_host(const TensorRef& tensor) {
+    return inner_.backend().to_host(static_cast<const AdTensor&>(*tensor).inner);
+}
+
+bool AutodiffBackend::supports(const OpCall& call, const TensorRefs& inputs) const {
+    TensorRefs inner;
+    inner.reserve(inputs.size());
+    for (const auto& t : inputs) inner.push_back(static_cast<const AdTensor&>(*t).inner);
+    return inner_.backend().supports(call, inner);
+}
+
+TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {
+    TensorRefs inner;
+    inner.reserve(inputs.size());
+    bool tracked = false;
+    const char* blocked = nullptr;
+    for (const auto& t : inputs) {
+        const auto& a = static_cast<const AdTensor&>(*t);
+        inner.push_back(a.inner);
+        tracked |= a.node != nullptr;
+        if (a.blocked_by) blocked = a.blocked_by;
+    }
+    const bool differentiable = is_differentiable(call.op) && is_float(call.dtype);
+    const bool record = tracked && grad_enabled() && differentiable;
+    if (tracked && !differentiable) blocked = burn::op_name(call.op).data();
+
+    std::vector<TensorAny> saved_in;
+    if (record) {
+        saved_in.reserve(inner.size());
+        for (const auto& t : inner) saved_in.emplace_back(t);
+    }
+    TensorRefs outs = inner_.backend().execute(call, std::move(inner));
+
+    if (detect_anomaly()) {
+        std::ostringstream what;
+        what << "forward op '" << burn::op_name(call.op) << "' (inputs";
+        for (const auto& t : inputs) what << ' ' << t->dtype << ' ' << t->shape;
+        what << ")";
+        for (const auto& o : outs) check_anomaly(TensorAny(o), what.str());
+    }
+
+    NodeRef node;
+    if (record) {
+        node = std::make_shared<Node>();
+        node->call = call;
+        node->inputs = std::move(saved_in);
+        for (const auto& o : outs) node->outputs.emplace_back(o);
+        for (const auto& t : inputs) {
+            const auto& a = static_cast<const AdTensor&>(*t);
+            node->parents.push_back(a.node);
+            node->parent_output.push_back(a.output);
+        }
+    }
+    TensorRefs wrapped;
+    wrapped.reserve(outs.size());
+    for (std::size_t i = 0; i < outs.size(); ++i)
+        wrapped.push_back(std::make_shared<AdTensor>(std::move(outs[i]), device_, node, static_cast<int>(i),
+                                                     record ? nullptr : blocked));
+    return wrapped;
+}
+
+AutodiffBackend& backend_for(const Device& inner) {
+    static std::mutex mutex;
+    static auto* backends = new std::map<std::pair<int, int>, std::unique_ptr<AutodiffBackend>>();
+    std::lock_guard<std::mutex> lock(mutex);
+    auto key = std::make_pair(static_cast<int>(inner.kind()), inner.index());
+    auto& slot = (*backends)[key];
+    if (!slot) slot = std::make_unique<AutodiffBackend>(inner);
+    return *slot;
+}
+
+void check_anomaly(const TensorAny& t, const std::string& what) {
+    if (!is_float(t.dtype()) || t.numel() == 0) return;
+    auto bad = ops::any(ops::bool_or(ops::is_nan(t), ops::is_inf(t)));
+    if (ops::into_data(bad).value_as_double(0) != 0) {
+        BURN_THROW("[anomaly] ", what, " produced NaN or Inf in its ", t.dtype(), " output of shape ", t.shape());
+    }
+}
+
+}  // namespace burn::autodiff
+
+namespace burn {
+
+NoGrad::NoGrad() : previous_(autodiff::t_grad_enabled) { autodiff::t_grad_enabled = false; }
+NoGrad::~NoGrad() { autodiff::t_grad_enabled = previous_; }
+bool grad_enabled() { return autodiff::t_grad_enabled; }
+
+void set_detect_anomaly(bool on) { autodiff::g_anomaly.store(on ? 1 : 0); }
+bool detect_anomaly() {
+    int v = autodiff::g_anomaly.load(std::memory_order_relaxed);
+    if (v < 0) {
+        const char* env = std::getenv("BURN_DETECT_ANOMALY");
+        v = (env && std::string(env) == "1") ? 1 : 0;
+        autodiff::g_anomaly.store(v);
+    }
+    return v == 1;
+}
+
+}  // namespace burn

@@ -1,0 +1,21 @@
+#pragma once
+// The gradient rule table, indexed by OpId. Elementwise rules come from the vjp column of
+// elementwise.def (rules_elementwise.cpp); structural rules from rules_structural.cpp.
+#include <array>
+
+#include "autodiff/graph.hpp"
+
+namespace burn::autodiff {
+
+using RuleTable = std::array<VjpRule, kNumOps>;
+void register_elementwise_rules(RuleTable& t);
+void register_structural_rules(RuleTable& t);
+
+/// Ops that carry no gradient by design (comparisons, argmax, random, ...): reaching them cuts the graph.
+bool is_non_differentiable(OpId op);
+
+TensorAny zeros_as(const TensorAny& t);
+/// Sums g down to shape (undoing a broadcast).
+TensorAny sum_to(TensorAny g, const Dims& shape);
+
+}  // namespace burn::autodiff

@@ -1,0 +1,164 @@
+// Gradient rules of the structural ops (ops.def), written with frontend ops so they run on any
+// device. Broadcasting reaches the graph as an explicit expand whose rule sums back; no other rule
+// deals with it.
+#include <array>
+
+#include "autodiff/graph.hpp"
+#include "autodiff/rules.hpp"
+#include "burn/tensor/ops.hpp"
+
+namespace burn::autodiff {
+
+using namespace ops;
+using Grads = std::vector<TensorAny>;
+
+TensorAny zeros_as(const TensorAny& t) { return full(t.shape(), 0.0, t.dtype(), t.device()); }
+
+TensorAny sum_to(TensorAny g, const Dims& shape) {
+    const int lead = g.rank() - shape.rank();
+    for (int i = 0; i < lead; ++i) g = squeeze_dim(sum_dim(std::move(g), 0), 0);
+    for (int i = 0; i < shape.rank(); ++i)
+        if (shape[i] == 1 && g.shape()[i] != 1) g = sum_dim(std::move(g), i);
+    return g;
+}
+
+namespace {
+
+std::vector<SliceArg> ranges_of(const OpCall& call) {
+    std::vector<SliceArg> r;
+    for (std::size_t d = 0; d + 2 < call.ints.size(); d += 3)
+        r.emplace_back(call.ints[d], call.ints[d + 1], call.ints[d + 2]);
+    return r;
+}
+
+Grads copy_rule(const VjpContext& c) { return {c.g[0]}; }
+Grads cast_rule(const VjpContext& c) {
+    if (!is_float(c.x[0].dtype())) return {TensorAny()};
+    return {cast(c.g[0], c.x[0].dtype())};
+}
+Grads reshape_rule(const VjpContext& c) { return {reshape(c.g[0], c.x[0].shape())}; }
+Grads permute_rule(const VjpContext& c) {
+    Dims inv = Dims::filled(static_cast<int>(c.call.ints.size()), 0);
+    for (std::size_t i = 0; i < c.call.ints.size(); ++i) inv[static_cast<int>(c.call.ints[i])] = static_cast<int64_t>(i);
+    return {permute(c.g[0], inv)};
+}
+Grads expand_rule(const VjpContext& c) { return {sum_to(c.g[0], c.x[0].shape())}; }
+Grads slice_rule(const VjpContext& c) { return {slice_assign(zeros_as(c.x[0]), ranges_of(c.call), c.g[0])}; }
+Grads slice_assign_rule(const VjpContext& c) {
+    auto r = ranges_of(c.call);
+    Grads out(2);
+    if (c.needs[0]) out[0] = slice_assign(c.g[0], r, zeros_as(c.x[1]));
+    if (c.needs[1]) out[1] = contiguous(slice(c.g[0], r));
+    return out;
+}
+Grads cat_rule(const VjpContext& c) {
+    const int64_t dim = c.call.ints[0];
+    Grads out(c.x.size());
+    int64_t start = 0;
+    for (std::size_t i = 0; i < c.x.size(); ++i) {
+        int64_t n = c.x[i].shape()[static_cast<int>(dim)];
+        if (c.needs[i]) out[i] = narrow(c.g[0], dim, start, n);
+        start += n;
+    }
+    return out;
+}
+Grads gather_rule(const VjpContext& c) {
+    return {scatter(zeros_as(c.x[0]), c.call.ints[0], c.x[1], c.g[0]), TensorAny()};
+}
+Grads scatter_add_rule(const VjpContext& c) {
+    Grads out(3);
+    if (c.needs[0]) out[0] = c.g[0];
+    if (c.needs[2]) out[2] = gather(c.g[0], c.call.ints[0], c.x[1]);
+    return out;
+}
+Grads select_rule(const VjpContext& c) {
+    return {select_assign(zeros_as(c.x[0]), c.call.ints[0], c.x[1], c.g[0]), TensorAny()};
+}
+Grads select_add_rule(const VjpContext& c) {
+    Grads out(3);
+    if (c.needs[0]) out[0] = c.g[0];
+    if (c.needs[2]) out[2] = select(c.g[0], c.call.ints[0], c.x[1]);
+    return out;
+}
+Grads sum_dim_rule(const VjpContext& c) { return {contiguous(expand(c.g[0], c.x[0].shape()))}; }
+Grads mean_dim_rule(const VjpContext& c) {
+    double n = static_cast<double>(c.x[0].shape()[static_cast<int>(c.call.ints[0])]);
+    return {contiguous(expand(div_scalar(c.g[0], n), c.x[0].shape()))};
+}
+Grads prod_dim_rule(const VjpContext& c) {
+    // d prod / d x_i = prod / x_i where x_i != 0; exact products of the others where zeros occur.
+    const auto& x = c.x[0];
+    const int64_t dim = c.call.ints[0];
+    auto is_zero = equal_elem(x, 0.0);
+    auto safe_x = where(is_zero, full(Dims::filled(x.rank(), 1), 1.0, x.dtype(), x.device()), x);
+    auto prod_nonzero = prod_dim(safe_x, dim);                     // product of the non-zero entries
+    auto zeros = sum_dim(cast(is_zero, x.dtype()), dim);           // how many zeros per slice
+    auto g = expand(c.g[0], x.shape());
+    auto pn = expand(prod_nonzero, x.shape());
+    auto nz = expand(zeros, x.shape());
+    // no zero: prod / x; exactly one zero: at the zero, the product of the others; elsewhere 0.
+    auto no_zero = div(pn, safe_x);
+    auto one_zero_at = where(is_zero, pn, zeros_as(x));
+    auto grad = where(equal_elem(nz, 0.0), no_zero, where(equal_elem(nz, 1.0), one_zero_at, zeros_as(x)));
+    return {mul(g, grad)};
+}
+Grads index_route_rule(const VjpContext& c) {  // max_dim, min_dim, sort: route to the chosen indices
+    if (!c.g[0].defined()) return {TensorAny()};
+    return {scatter(zeros_as(c.x[0]), c.call.ints[0], c.y[1], c.g[0])};
+}
+Grads softmax_rule(const VjpContext& c) {
+    const auto& y = c.y[0];
+    auto s = sum_dim(mul(c.g[0], y), c.call.ints[0]);
+    return {mul(y, sub(c.g[0], s))};
+}
+Grads log_softmax_rule(const VjpContext& c) {
+    auto s = sum_dim(c.g[0], c.call.ints[0]);
+    return {sub(c.g[0], mul(exp(c.y[0]), s))};
+}
+Grads cumsum_rule(const VjpContext& c) {
+    Dims axis{c.call.ints[0]};
+    return {flip(cumsum(flip(c.g[0], axis), c.call.ints[0]), axis)};
+}
+Grads matmul_rule(const VjpContext& c) {
+    Grads out(2);
+    if (c.needs[0]) out[0] = matmul(c.g[0], swap_dims(c.x[1], -2, -1));
+    if (c.needs[1]) out[1] = matmul(swap_dims(c.x[0], -2, -1), c.g[0]);
+    return out;
+}
+Grads where_rule(const VjpContext& c) {
+    Grads out(3);
+    auto z = full(Dims::filled(c.g[0].rank(), 1), 0.0, c.g[0].dtype(), c.g[0].device());
+    if (c.needs[1]) out[1] = where(c.x[0], c.g[0], z);
+    if (c.needs[2]) out[2] = where(c.x[0], z, c.g[0]);
+    return out;
+}
+
+}  // namespace
+
+void register_structural_rules(RuleTable& t) {
+    t[static_cast<std::size_t>(OpId::copy)] = &copy_rule;
+    t[static_cast<std::size_t>(OpId::cast)] = &cast_rule;
+    t[static_cast<std::size_t>(OpId::reshape)] = &reshape_rule;
+    t[static_cast<std::size_t>(OpId::permute)] = &permute_rule;
+    t[static_cast<std::size_t>(OpId::expand)] = &expand_rule;
+    t[static_cast<std::size_t>(OpId::slice)] = &slice_rule;
+    t[static_cast<std::size_t>(OpId::slice_assign)] = &slice_assign_rule;
+    t[static_cast<std::size_t>(OpId::cat)] = &cat_rule;
+    t[static_cast<std::size_t>(OpId::gather)] = &gather_rule;
+    t[static_cast<std::size_t>(OpId::scatter_add)] = &scatter_add_rule;
+    t[static_cast<std::size_t>(OpId::select)] = &select_rule;
+    t[static_cast<std::size_t>(OpId::select_add)] = &select_add_rule;
+    t[static_cast<std::size_t>(OpId::sum_dim)] = &sum_dim_rule;
+    t[static_cast<std::size_t>(OpId::mean_dim)] = &mean_dim_rule;
+    t[static_cast<std::size_t>(OpId::prod_dim)] = &prod_dim_rule;
+    t[static_cast<std::size_t>(OpId::max_dim)] = &index_route_rule;
+    t[static_cast<std::size_t>(OpId::min_dim)] = &index_route_rule;
+    t[static_cast<std::size_t>(OpId::sort)] = &index_route_rule;
+    t[static_cast<std::size_t>(OpId::softmax)] = &softmax_rule;
+    t[static_cast<std::size_t>(OpId::log_softmax)] = &log_softmax_rule;
+    t[static_cast<std::size_t>(OpId::cumsum)] = &cumsum_rule;
+    t[static_cast<std::size_t>(OpId::matmul)] = &matmul_rule;
+    t[static_cast<std::size_t>(OpId::where)] = &where_rule;
+}
+
+}  // namespace burn::autodiff

@@ -1,0 +1,29 @@
+#include "burn/nn/linear.hpp"
+
+namespace burn::nn {
+
+Linear LinearConfig::init(const Device& device) const {
+    BURN_CHECK(d_input > 0 && d_output > 0, "[LinearConfig] d_input and d_output must be positive, got ", d_input,
+               " and ", d_output);
+    auto fan_in = static_cast<int64_t>(d_input), fan_out = static_cast<int64_t>(d_output);
+    Linear l;
+    l.weight = Param<Tensor<2>>(initializer.init<2>({d_output, d_input}, fan_in, fan_out, device));
+    if (bias) l.bias = Param<Tensor<1>>(initializer.init<1>({d_output}, fan_in, fan_out, device));
+    return l;
+}
+
+TensorAny Linear::forward_any(const TensorAny& input) const {
+    const TensorAny& w = weight.val().handle();
+    const int64_t d_in = w.shape()[1], d_out = w.shape()[0];
+    BURN_CHECK_KIND(input.rank() >= 1 && input.shape().back() == d_in, shape, "[Linear] input of shape ",
+                    input.shape(), " does not end in d_input = ", d_in);
+    // Flatten the leading dims into one GEMM against W^T (a transposed view: no copy).
+    Dims out_shape = input.shape();
+    out_shape[out_shape.rank() - 1] = d_out;
+    TensorAny x = input.rank() == 2 ? input : ops::reshape(input, Dims{-1, d_in});
+    TensorAny y = ops::matmul(std::move(x), ops::swap_dims(w, 0, 1));
+    if (bias) y = ops::add(std::move(y), ops::unsqueeze_dim(bias->val().handle(), 0));
+    return input.rank() == 2 ? y : ops::reshape(std::move(y), out_shape);
+}
+
+}  // namespace burn::nn
