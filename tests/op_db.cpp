@@ -194,6 +194,7 @@ const std::vector<OpEntry>& op_db() {
         add_slice_entries(v);
         add_index_entries(v);
         add_reduce_entries(v);
+        add_conv_entries(v);
         std::set<std::string> names;
         for (const auto& e : v)
             if (!names.insert(e.name).second) BURN_THROW("[op_db] duplicate entry name ", e.name);

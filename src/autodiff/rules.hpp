@@ -10,6 +10,7 @@ namespace burn::autodiff {
 using RuleTable = std::array<VjpRule, kNumOps>;
 void register_elementwise_rules(RuleTable& t);
 void register_structural_rules(RuleTable& t);
+void register_conv_rules(RuleTable& t);  // rules_conv.cpp: conv, pools, interpolate
 
 /// Ops that carry no gradient by design (comparisons, argmax, random, ...): reaching them cuts the graph.
 bool is_non_differentiable(OpId op);

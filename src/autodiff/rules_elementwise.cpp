@@ -86,6 +86,7 @@ const RuleTable& table() {
         r.fill(nullptr);
         register_elementwise_rules(r);
         register_structural_rules(r);
+        register_conv_rules(r);
         return r;
     }();
     return t;

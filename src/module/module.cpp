@@ -1,7 +1,5 @@
-#include <algorithm>
 #include <atomic>
 #include <ostream>
-#include <sstream>
 
 #include "burn/module/module.hpp"
 
@@ -24,49 +22,6 @@ ParamId ParamId::create() {
 std::ostream& operator<<(std::ostream& os, ParamId id) { return os << "ParamId(" << id.value() << ")"; }
 
 }  // namespace burn
-
-namespace burn::store {
-
-namespace {
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-}  // namespace
-
-std::string ApplyResult::summary() const {
-    std::ostringstream os;
-    os << "applied " << applied.size() << ", skipped " << skipped.size() << ", missing " << missing.size()
-       << ", unused " << unused.size() << ", errors " << errors.size();
-    for (const auto& e : errors) os << "\n  error: " << e.path << ": " << e.message;
-    for (const auto& m : missing) {
-        os << "\n  missing: " << m;
-        // Suggest the closest unused name: drifted field names are the usual cause.
-        const std::string* best = nullptr;
-        std::size_t best_d = m.size() / 2 + 2;
-        for (const auto& u : unused) {
-            std::size_t d = edit_distance(m, u);
-            if (d < best_d) {
-                best_d = d;
-                best = &u;
-            }
-        }
-        if (best) os << " (did you mean '" << *best << "' in the file?)";
-    }
-    for (const auto& u : unused) os << "\n  unused: " << u;
-    return os.str();
-}
-
-std::ostream& operator<<(std::ostream& os, const ApplyResult& r) { return os << r.summary(); }
-
-}  // namespace burn::store
 
 namespace burn::module {
 

@@ -1,7 +1,9 @@
-// Adam, AdamW and SGD rules, matching torch.optim's update equations.
+// Adam and AdamW rules, matching torch.optim.Adam / AdamW (single-tensor path of torch 1.13).
 #include "burn/optim/adam.hpp"
 
 #include <cmath>
+
+#include "rule_util.hpp"
 
 namespace burn::optim {
 
@@ -9,95 +11,68 @@ namespace {
 
 using namespace ops;
 
-GradientClipping clipping_of(const std::optional<double>& norm, const std::optional<double>& value) {
-    BURN_CHECK(!(norm && value), "[optimizer] choose one of grad_clipping_norm and grad_clipping_value");
-    if (norm) return GradientClipping::Norm(*norm);
-    if (value) return GradientClipping::Value(*value);
-    return {};
-}
-
 class AdamRule final : public Rule {
-public:
+  public:
     AdamRule(double b1, double b2, double eps, double wd, bool decoupled, bool amsgrad)
         : b1_(b1), b2_(b2), eps_(eps), wd_(wd), decoupled_(decoupled), amsgrad_(amsgrad) {}
     const char* name() const override { return decoupled_ ? "AdamW" : "Adam"; }
-
-    TensorAny step(double lr, const TensorAny& param, TensorAny grad, ParamState& s) const override {
-        TensorAny p = param;
-        if (wd_ != 0.0) {
-            if (decoupled_) p = mul_scalar(p, 1.0 - lr * wd_);
-            else grad = add(std::move(grad), mul_scalar(param, wd_));
-        }
-        double t = (s.scalars["step"] += 1.0);
-        auto& m = s.tensors["exp_avg"];
-        auto& v = s.tensors["exp_avg_sq"];
-        m = m.defined() ? add(mul_scalar(std::move(m), b1_), mul_scalar(grad, 1.0 - b1_)) : mul_scalar(grad, 1.0 - b1_);
-        auto g2 = mul_scalar(square(grad), 1.0 - b2_);
-        v = v.defined() ? add(mul_scalar(std::move(v), b2_), std::move(g2)) : std::move(g2);
-        TensorAny vv = v;
-        if (amsgrad_) {
-            auto& vmax = s.tensors["max_exp_avg_sq"];
-            vmax = vmax.defined() ? max_pair(std::move(vmax), v) : v;
-            vv = vmax;
-        }
-        double bc1 = 1.0 - std::pow(b1_, t), bc2 = 1.0 - std::pow(b2_, t);
-        // torch: p -= lr / bc1 * m / (sqrt(v) / sqrt(bc2) + eps)
-        auto denom = add_scalar(div_scalar(sqrt(vv), std::sqrt(bc2)), eps_);
-        return sub(std::move(p), mul_scalar(div(m, std::move(denom)), lr / bc1));
+    double weight_decay() const override { return wd_; }
+    std::vector<std::string> state_names() const override {
+        return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq", "step"};
     }
 
-private:
+    TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
+                   ParamState& s) const override {
+        TensorAny p = param;
+        if (decoupled_) {
+            if (wd != 0.0) p = mul_scalar(std::move(p), 1.0 - lr * wd);
+        } else {
+            grad = detail::with_l2(std::move(grad), param, wd);
+        }
+        double t = (s.scalars["step"] += 1.0);
+        TensorAny& m = s.tensors["exp_avg"];
+        TensorAny& v = s.tensors["exp_avg_sq"];
+        m = detail::ema(std::move(m), grad, b1_, 1.0 - b1_);
+        v = detail::ema(std::move(v), square(std::move(grad)), b2_, 1.0 - b2_);
+        TensorAny second = v;
+        if (amsgrad_) {
+            TensorAny& vmax = s.tensors["max_exp_avg_sq"];
+            vmax = vmax.defined() ? max_pair(std::move(vmax), v) : v;
+            second = vmax;
+        }
+        double bc1 = 1.0 - std::pow(b1_, t), bc2_sqrt = std::sqrt(1.0 - std::pow(b2_, t));
+        // torch: p -= lr / bc1 * m / (sqrt(v) / sqrt(bc2) + eps), computed with the scalars folded:
+        // p -= (lr * sqrt(bc2) / bc1) * m / (sqrt(v) + eps * sqrt(bc2)), one pass fewer.
+        TensorAny denom = add_scalar(sqrt(std::move(second)), eps_ * bc2_sqrt);
+        return sub(std::move(p), mul_scalar(div(m, std::move(denom)), lr * bc2_sqrt / bc1));
+    }
+
+  private:
     double b1_, b2_, eps_, wd_;
     bool decoupled_, amsgrad_;
 };
 
-class SgdRule final : public Rule {
-public:
-    SgdRule(double momentum, double dampening, bool nesterov, double wd)
-        : momentum_(momentum), dampening_(dampening), nesterov_(nesterov), wd_(wd) {}
-    const char* name() const override { return "Sgd"; }
-
-    TensorAny step(double lr, const TensorAny& param, TensorAny grad, ParamState& s) const override {
-        if (wd_ != 0.0) grad = add(std::move(grad), mul_scalar(param, wd_));
-        if (momentum_ != 0.0) {
-            auto& buf = s.tensors["momentum_buffer"];
-            buf = buf.defined() ? add(mul_scalar(std::move(buf), momentum_), mul_scalar(grad, 1.0 - dampening_)) : grad;
-            grad = nesterov_ ? add(std::move(grad), mul_scalar(buf, momentum_)) : buf;
-        }
-        return sub(param, mul_scalar(std::move(grad), lr));
-    }
-
-private:
-    double momentum_, dampening_;
-    bool nesterov_;
-    double wd_;
-};
-
-void check_betas(double b1, double b2, double eps, const char* name) {
-    BURN_CHECK(b1 >= 0 && b1 < 1 && b2 >= 0 && b2 < 1, "[", name, "] betas must be in [0, 1), got ", b1, ", ", b2);
-    BURN_CHECK(eps >= 0, "[", name, "] epsilon must be non-negative, got ", eps);
+void check_adam(const char* config, double b1, double b2, double eps, double wd) {
+    detail::check_range(config, "beta_1", b1, 0.0, 1.0, true);
+    detail::check_range(config, "beta_2", b2, 0.0, 1.0, true);
+    detail::check_non_negative(config, "epsilon", eps);
+    detail::check_non_negative(config, "weight_decay", wd);
 }
 
 }  // namespace
 
 Optimizer AdamConfig::init() const {
-    check_betas(beta_1, beta_2, epsilon, "AdamConfig");
+    check_adam("AdamConfig", beta_1, beta_2, epsilon, weight_decay);
     return Optimizer(std::make_shared<AdamRule>(beta_1, beta_2, epsilon, weight_decay, false, false),
-                     clipping_of(grad_clipping_norm, grad_clipping_value));
+                     detail::clipping_of("AdamConfig", grad_clipping_norm, grad_clipping_value,
+                                         grad_clipping_global_norm));
 }
 
 Optimizer AdamWConfig::init() const {
-    check_betas(beta_1, beta_2, epsilon, "AdamWConfig");
+    check_adam("AdamWConfig", beta_1, beta_2, epsilon, weight_decay);
     return Optimizer(std::make_shared<AdamRule>(beta_1, beta_2, epsilon, weight_decay, true, amsgrad),
-                     clipping_of(grad_clipping_norm, grad_clipping_value));
-}
-
-Optimizer SgdConfig::init() const {
-    BURN_CHECK(momentum >= 0, "[SgdConfig] momentum must be non-negative, got ", momentum);
-    BURN_CHECK(!nesterov || (momentum > 0 && dampening == 0),
-               "[SgdConfig] Nesterov momentum needs momentum > 0 and dampening 0");
-    return Optimizer(std::make_shared<SgdRule>(momentum, dampening, nesterov, weight_decay),
-                     clipping_of(grad_clipping_norm, grad_clipping_value));
+                     detail::clipping_of("AdamWConfig", grad_clipping_norm, grad_clipping_value,
+                                         grad_clipping_global_norm));
 }
 
 }  // namespace burn::optim

@@ -1,47 +1,162 @@
+// Optimizer: applies a rule over a module's parameters (validation, clipping, groups, state, records).
 #include "burn/optim/optimizer.hpp"
 
 #include <cmath>
+#include <set>
 
 namespace burn::optim {
 
-std::optional<TensorAny> GradientsParams::get(ParamId id) const {
-    auto it = grads_.find(id.value());
-    if (it == grads_.end()) return std::nullopt;
-    return it->second;
+std::string OptimizerRecord::key(ParamId id, const std::string& name) {
+    return std::to_string(id.value()) + "." + name;
 }
 
-std::optional<TensorAny> GradientsParams::remove(ParamId id) {
-    auto it = grads_.find(id.value());
-    if (it == grads_.end()) return std::nullopt;
-    TensorAny g = std::move(it->second);
-    grads_.erase(it);
-    return g;
+Optimizer Optimizer::with_grad_clipping(GradientClipping clipping) && {
+    clipping_ = clipping;
+    return std::move(*this);
 }
 
-void GradientsParams::set(ParamId id, TensorAny grad) { grads_[id.value()] = std::move(grad); }
+Optimizer Optimizer::with_group(PathPredicate pred, GroupSettings settings) && {
+    BURN_CHECK(pred != nullptr, "[Optimizer::with_group] the path predicate is empty");
+    BURN_CHECK(std::isfinite(settings.lr_factor) && settings.lr_factor >= 0,
+               "[Optimizer::with_group] lr_factor must be a finite non-negative number, got ",
+               settings.lr_factor);
+    BURN_CHECK(
+        !settings.weight_decay || (std::isfinite(*settings.weight_decay) && *settings.weight_decay >= 0),
+        "[Optimizer::with_group] weight_decay must be a finite non-negative number, got ",
+        settings.weight_decay.value_or(0.0));
+    groups_.push_back({std::move(pred), settings});
+    return std::move(*this);
+}
 
-TensorAny GradientClipping::apply(TensorAny grad) const {
-    switch (kind) {
-        case ClipKind::none: return grad;
-        case ClipKind::value: return ops::clamp(std::move(grad), -threshold, threshold);
-        case ClipKind::norm: {
-            double norm = std::sqrt(ops::into_data(ops::cast(ops::sum(ops::square(grad)), DType::f64)).value_as_double(0));
-            if (norm <= threshold || norm == 0.0) return grad;
-            return ops::mul_scalar(std::move(grad), threshold / (norm + 1e-6));
-        }
+const GroupSettings* Optimizer::group_of(const std::string& path) const {
+    for (const auto& g : groups_)
+        if (g.pred(path)) return &g.settings;
+    return nullptr;
+}
+
+namespace {
+
+// A state tensor of another shape than its parameter comes from a record of another model.
+void check_state(const ParamState& state, const Dims& shape, ParamId id, const char* rule) {
+    for (const auto& [name, t] : state.tensors)
+        BURN_CHECK_KIND(!t.defined() || t.shape() == shape, shape, "[Optimizer::step] ", rule, " state '",
+                        name, "' of parameter ", id, " has shape ", t.shape(),
+                        " but the parameter has shape ", shape,
+                        "; was the optimizer record saved for another model?");
+}
+
+// The state follows its parameter: same device and dtype.
+void align_state(ParamState& state, const TensorAny& param) {
+    for (auto& [name, t] : state.tensors) {
+        if (!t.defined()) continue;
+        if (t.device() != param.device()) t = ops::to_device(std::move(t), param.device());
+        if (t.dtype() != param.dtype()) t = ops::cast(std::move(t), param.dtype());
     }
-    return grad;
 }
 
-TensorAny Optimizer::update(double lr, ParamId id, const TensorAny& param, TensorAny grad) {
-    TensorAny inner = ops::inner_of(param);
-    grad = ops::inner_of(grad);
-    BURN_CHECK_KIND(grad.shape() == inner.shape(), shape, "[optimizer ", rule_->name(), "] gradient of shape ",
-                    grad.shape(), " for a parameter of shape ", inner.shape());
-    if (grad.dtype() != inner.dtype()) grad = ops::cast(std::move(grad), inner.dtype());
-    grad = clipping_.apply(std::move(grad));
-    TensorAny updated = rule_->step(lr, inner, std::move(grad), states_[id.value()]);
-    return ops::to_device(std::move(updated), param.device());
+}  // namespace
+
+void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grads) {
+    const char* name = rule_->name();
+    BURN_CHECK(std::isfinite(lr) && lr >= 0, "[Optimizer::step] ", name,
+               ": the learning rate must be a finite non-negative number, got ", lr);
+    std::vector<ParamId> ids;
+    ids.reserve(slots.size());
+    for (const auto& s : slots) ids.push_back(s.id);
+    grads.check_belongs(ids, "Optimizer::step");
+
+    // Validate every gradient and state before consuming or changing any.
+    std::vector<Slot*> active;
+    for (auto& s : slots) {
+        if (!s.trainable) continue;
+        auto it = grads.items().find(s.id.value());
+        if (it == grads.items().end()) continue;
+        BURN_CHECK_KIND(it->second.shape() == s.value.shape(), shape, "[Optimizer::step] ", name,
+                        ": gradient of shape ", it->second.shape(), " for parameter '", s.path, "' of shape ",
+                        s.value.shape());
+        BURN_CHECK_KIND(is_float(it->second.dtype()), dtype, "[Optimizer::step] ", name,
+                        ": gradient of parameter '", s.path, "' is ", it->second.dtype(),
+                        ", not a float dtype");
+        auto state = states_.find(s.id.value());
+        if (state != states_.end()) check_state(state->second, s.value.shape(), s.id, name);
+        active.push_back(&s);
+    }
+
+    std::vector<TensorAny> gs;
+    std::vector<TensorAny> inner;
+    gs.reserve(active.size());
+    inner.reserve(active.size());
+    for (Slot* s : active) {
+        inner.push_back(ops::inner_of(s->value));
+        TensorAny g = ops::inner_of(*grads.remove(s->id));
+        if (g.device() != inner.back().device()) g = ops::to_device(std::move(g), inner.back().device());
+        if (g.dtype() != inner.back().dtype()) g = ops::cast(std::move(g), inner.back().dtype());
+        gs.push_back(std::move(g));
+    }
+    clipping_.apply_all(gs);
+
+    for (std::size_t i = 0; i < active.size(); ++i) {
+        Slot& s = *active[i];
+        const GroupSettings* group = group_of(s.path);
+        double plr = group ? lr * group->lr_factor : lr;
+        double wd = group && group->weight_decay ? *group->weight_decay : rule_->weight_decay();
+        ParamState& state = states_[s.id.value()];
+        align_state(state, inner[i]);
+        TensorAny updated = rule_->step(plr, wd, inner[i], std::move(gs[i]), state);
+        s.updated = ops::to_device(std::move(updated), s.value.device());
+    }
+}
+
+OptimizerRecord Optimizer::to_record() const {
+    OptimizerRecord record;
+    for (const auto& [id, state] : states_) {
+        for (const auto& [name, t] : state.tensors)
+            if (t.defined()) record.tensors[OptimizerRecord::key(ParamId(id), name)] = t;
+        for (const auto& [name, v] : state.scalars)
+            record.scalars[OptimizerRecord::key(ParamId(id), name)] = v;
+    }
+    return record;
+}
+
+namespace {
+
+std::pair<uint64_t, std::string> split_key(const std::string& key) {
+    auto dot = key.find('.');
+    bool ok = dot != std::string::npos && dot > 0 && dot + 1 < key.size() && dot <= 20;
+    for (std::size_t i = 0; ok && i < dot; ++i) ok = key[i] >= '0' && key[i] <= '9';
+    BURN_CHECK(ok, "[Optimizer::load_record] key '", key, "' is not '<param id>.<state name>'");
+    return {std::stoull(key.substr(0, dot)), key.substr(dot + 1)};
+}
+
+}  // namespace
+
+void Optimizer::load_record(const OptimizerRecord& record) {
+    std::vector<std::string> names = rule_->state_names();
+    std::set<std::string> known(names.begin(), names.end());
+    auto check_name = [&](const std::string& key, const std::string& name) {
+        BURN_CHECK(known.empty() || known.count(name), "[Optimizer::load_record] ", rule_->name(),
+                   " keeps no state named '", name, "' (key '", key,
+                   "'); was the record saved by another optimizer?");
+    };
+    std::unordered_map<uint64_t, ParamState> states;
+    for (const auto& [key, t] : record.tensors) {
+        auto [id, name] = split_key(key);
+        check_name(key, name);
+        BURN_CHECK(t.defined(), "[Optimizer::load_record] tensor '", key, "' is undefined");
+        states[id].tensors[name] = ops::inner_of(t);
+    }
+    for (const auto& [key, v] : record.scalars) {
+        auto [id, name] = split_key(key);
+        check_name(key, name);
+        states[id].scalars[name] = v;
+    }
+    states_ = std::move(states);
+}
+
+void Optimizer::to_device(const Device& device) {
+    for (auto& [id, state] : states_)
+        for (auto& [name, t] : state.tensors)
+            if (t.defined()) t = ops::to_device(std::move(t), device.inner());
 }
 
 }  // namespace burn::optim

@@ -30,3 +30,14 @@ std::vector<TensorAny> apply(const CustomOp& op, const std::vector<TensorAny>& i
 int64_t live_nodes();
 
 }  // namespace burn::autodiff
+
+namespace burn::autodiff {
+
+/// Gradient checkpointing (burn's Balanced strategy, by hand): runs fn without keeping its
+/// intermediate activations; backward() re-runs fn to get them. Gradients are identical, peak memory
+/// during the forward pass is lower. fn must be deterministic (no dropout) and use only its inputs.
+std::vector<TensorAny> checkpoint(const std::string& name,
+                                  const std::function<std::vector<TensorAny>(const std::vector<TensorAny>&)>& fn,
+                                  const std::vector<TensorAny>& inputs);
+
+}  // namespace burn::autodiff

@@ -1,11 +1,22 @@
 #pragma once
 /// Optimizers: a per-tensor rule (the math, a pure function of parameter, gradient and state) applied
 /// over a module by Optimizer::step(lr, module, grads), which returns the updated module.
+///
+///     auto optimizer = optim::AdamWConfig{}.init()
+///                          .with_grad_clipping(optim::GradientClipping::GlobalNorm(1.0))
+///                          .with_group([](const std::string& p) { return p.ends_with("bias"); },
+///                                      optim::GroupSettings{.weight_decay = 0.0});
+///     model = optimizer.step(lr, std::move(model), grads);
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
+#include <vector>
 
+#include "burn/optim/clipping.hpp"
 #include "burn/optim/gradients_params.hpp"
 
 namespace burn::optim {
@@ -18,40 +29,77 @@ struct ParamState {
 
 /// The math of one optimizer, on the inner (non-autodiff) device.
 class Rule {
-public:
+  public:
     virtual ~Rule() = default;
     virtual const char* name() const = 0;
-    /// The updated parameter from param, its gradient and its state (updated in place).
-    virtual TensorAny step(double lr, const TensorAny& param, TensorAny grad, ParamState& state) const = 0;
+    /// The weight decay the rule applies unless a parameter group overrides it.
+    virtual double weight_decay() const { return 0.0; }
+    /// The names of the state entries (tensors and scalars) the rule keeps; load_record rejects others.
+    /// Empty: anything is accepted.
+    virtual std::vector<std::string> state_names() const { return {}; }
+    /// The updated parameter from param, its gradient and its state (updated in place), with the
+    /// learning rate and weight decay in effect for this parameter.
+    virtual TensorAny step(double lr, double weight_decay, const TensorAny& param, TensorAny grad,
+                           ParamState& state) const = 0;
+    /// step() with the rule's own weight decay.
+    TensorAny step(double lr, const TensorAny& param, TensorAny grad, ParamState& state) const {
+        return step(lr, weight_decay(), param, std::move(grad), state);
+    }
 };
 
-enum class ClipKind { none, value, norm };
-/// Gradient clipping by value (each element into [-v, v]) or by norm (per parameter tensor, as burn).
-struct GradientClipping {
-    ClipKind kind = ClipKind::none;
-    double threshold = 0.0;
-    static GradientClipping Value(double v) { return {ClipKind::value, v}; }
-    static GradientClipping Norm(double n) { return {ClipKind::norm, n}; }
-    TensorAny apply(TensorAny grad) const;
+/// Settings of a parameter group: its learning rate is lr * lr_factor, and weight_decay (when set)
+/// replaces the rule's.
+struct GroupSettings {
+    double lr_factor = 1.0;
+    std::optional<double> weight_decay;
+};
+
+/// Optimizer state as named tensors and scalars, keyed "<param id>.<state name>" ("12.exp_avg",
+/// "12.step"): what the storage layer saves. Restoring it continues training exactly.
+struct OptimizerRecord {
+    std::map<std::string, TensorAny> tensors;
+    std::map<std::string, double> scalars;
+
+    static std::string key(ParamId id, const std::string& name);
 };
 
 /// An optimizer over modules: one step(lr, module, grads) signature for every rule.
 class Optimizer {
-public:
+  public:
+    using PathPredicate = std::function<bool(const std::string&)>;
+
     Optimizer(std::shared_ptr<const Rule> rule, GradientClipping clipping = {})
         : rule_(std::move(rule)), clipping_(clipping) {}
 
-    /// Updates every trainable parameter that has a gradient and returns the module. Parameters without a
-    /// gradient (frozen or unused) are left as they are.
+    /// A copy that clips gradients before the rule sees them (replaces the config's clipping).
+    Optimizer with_grad_clipping(GradientClipping clipping) const& {
+        return Optimizer(*this).with_grad_clipping(clipping);
+    }
+    Optimizer with_grad_clipping(GradientClipping clipping) &&;
+    /// A copy with a parameter group: parameters whose path satisfies pred use settings. Groups are
+    /// tried in the order they were added; the first match wins; other parameters use the defaults.
+    Optimizer with_group(PathPredicate pred, GroupSettings settings) const& {
+        return Optimizer(*this).with_group(std::move(pred), settings);
+    }
+    Optimizer with_group(PathPredicate pred, GroupSettings settings) &&;
+
+    /// Updates every trainable parameter that has a gradient and returns the module; consumes those
+    /// gradients from grads. Frozen parameters (require_grad false) and parameters without a
+    /// gradient are left as they are, and get no state. Throws, before changing anything, when lr is
+    /// not a finite non-negative number, grads holds gradients of parameters the module does not have,
+    /// or a gradient or a loaded state tensor does not have its parameter's shape.
     template <class M>
     M step(double lr, M module, GradientsParams& grads) {
+        std::vector<Slot> slots;
+        module::visit_params(module, [&](const std::string& path, const auto& p) {
+            slots.push_back({path, p.id(), p.is_require_grad() && p.val().defined(), p.val().handle(), {}});
+        });
+        apply(lr, slots, grads);
+        std::size_t i = 0;
         module::visit_params_mut(module, [&](const std::string&, auto& p) {
             using T = typename std::remove_reference_t<decltype(p)>::value_type;
-            if (!p.is_require_grad() || !p.val().defined()) return;
-            auto g = grads.remove(p.id());
-            if (!g) return;
-            TensorAny updated = update(lr, p.id(), p.val().handle(), std::move(*g));
-            p.set(T(std::move(updated)));
+            Slot& s = slots[i++];
+            if (s.updated.defined()) p.set(T(std::move(s.updated)));
         });
         return module;
     }
@@ -61,15 +109,40 @@ public:
     }
 
     const Rule& rule() const { return *rule_; }
-    /// State per parameter id (exposed for saving and restoring).
+    const GradientClipping& clipping() const { return clipping_; }
+
+    /// State per parameter id.
     std::unordered_map<uint64_t, ParamState>& states() { return states_; }
     const std::unordered_map<uint64_t, ParamState>& states() const { return states_; }
 
-private:
-    TensorAny update(double lr, ParamId id, const TensorAny& param, TensorAny grad);
+    /// The state as named tensors and scalars (tensors are shared, not copied: the optimizer never
+    /// writes into a tensor someone else holds).
+    OptimizerRecord to_record() const;
+    /// Replaces the state by a record from to_record(). Throws on keys that are not
+    /// "<param id>.<name>" or name state this rule does not keep. Tensors move to each parameter's
+    /// device (and dtype) at its next step.
+    void load_record(const OptimizerRecord& record);
+    /// Moves every state tensor to device now (steps also move state to the parameter's device).
+    void to_device(const Device& device);
+
+  private:
+    struct Slot {
+        std::string path;
+        ParamId id;
+        bool trainable;
+        TensorAny value;
+        TensorAny updated;
+    };
+    struct Group {
+        PathPredicate pred;
+        GroupSettings settings;
+    };
+    void apply(double lr, std::vector<Slot>& slots, GradientsParams& grads);
+    const GroupSettings* group_of(const std::string& path) const;
 
     std::shared_ptr<const Rule> rule_;
     GradientClipping clipping_;
+    std::vector<Group> groups_;
     std::unordered_map<uint64_t, ParamState> states_;
 };
 

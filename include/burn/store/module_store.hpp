@@ -13,8 +13,8 @@ namespace burn::store {
 
 /// One tensor of a module, as saved.
 struct TensorSnapshot {
-    std::string path;      // "encoder.layers.0.weight"
-    TensorAny tensor;      // on the module's device
+    std::string path;  // "encoder.layers.0.weight"
+    TensorAny tensor;  // on the module's device
     uint64_t param_id = 0;
     bool is_buffer = false;
 };
@@ -52,7 +52,7 @@ std::ostream& operator<<(std::ostream& os, const ApplyResult& r);
 
 /// What a store implements.
 class ModuleStore {
-public:
+  public:
     virtual ~ModuleStore() = default;
     /// Writes the snapshots (the whole module). Must not leave a half-written file behind.
     virtual void save(const std::vector<TensorSnapshot>& snapshots) = 0;

@@ -48,6 +48,9 @@ CpuBackend::CpuBackend() {
     register_sort(table_);
     register_index(table_);
     register_matmul(table_);
+    register_conv(table_);
+    register_pool(table_);
+    register_interpolate(table_);
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {

@@ -21,6 +21,9 @@ void register_scan(KernelTable& t);
 void register_sort(KernelTable& t);
 void register_index(KernelTable& t);
 void register_matmul(KernelTable& t);
+void register_conv(KernelTable& t);         // conv.cpp
+void register_pool(KernelTable& t);         // pool.cpp
+void register_interpolate(KernelTable& t);  // interpolate.cpp
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;

@@ -4,9 +4,10 @@
 
 namespace burn::nn::loss {
 
-/// How a loss reduces its per-element values: Mean and Auto average, Sum adds.
-enum class Reduction { Mean, Sum, Auto };
-BURN_ENUM(Reduction, Mean, Sum, Auto)
+/// How a loss reduces its per-element values: Mean and Auto average, Sum adds, BatchMean adds and
+/// divides by the size of dim 0 (KLDivLoss's Auto, the mathematical KL divergence per sample).
+enum class Reduction { Mean, Sum, Auto, BatchMean };
+BURN_ENUM(Reduction, Mean, Sum, Auto, BatchMean)
 
 /// Applies reduction to per-element losses, giving shape [1].
 TensorAny reduce(TensorAny losses, Reduction reduction);

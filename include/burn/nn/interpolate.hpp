@@ -1,0 +1,52 @@
+#pragma once
+/// Resampling layers: Interpolate2d (nearest, bilinear, bicubic resize) and PixelShuffle.
+#include <array>
+#include <optional>
+
+#include "burn/module/module.hpp"
+#include "burn/tensor/module_ops.hpp"
+
+namespace burn::nn {
+
+/// Resizes [batch, channels, height, width] to output_size, or to floor(size * scale_factor) when no
+/// output_size is given. align_corners defaults to true as in burn (PyTorch's F.interpolate: false).
+struct Interpolate2d {
+    std::optional<std::array<std::size_t, 2>> output_size;
+    std::optional<std::array<float, 2>> scale_factor;
+    InterpolateMode mode = InterpolateMode::nearest;
+    bool align_corners = true;
+
+    Tensor<4> forward(const Tensor<4>& input) const { return Tensor<4>(forward_any(input.handle())); }
+    TensorAny forward_any(const TensorAny& input) const;
+
+    BURN_MODULE(Interpolate2d, output_size, scale_factor, mode, align_corners)
+};
+
+struct Interpolate2dConfig {
+    std::optional<std::array<std::size_t, 2>> output_size;
+    std::optional<std::array<float, 2>> scale_factor;
+    InterpolateMode mode = InterpolateMode::nearest;
+    bool align_corners = true;
+
+    Interpolate2d init() const;
+
+    BURN_CONFIG(Interpolate2dConfig, output_size, scale_factor, mode, align_corners)
+};
+
+/// [batch, channels * r * r, height, width] -> [batch, channels, height * r, width * r].
+struct PixelShuffle {
+    std::size_t upscale_factor = 1;
+
+    Tensor<4> forward(const Tensor<4>& input) const { return Tensor<4>(forward_any(input.handle())); }
+    TensorAny forward_any(const TensorAny& input) const;
+
+    BURN_MODULE(PixelShuffle, upscale_factor)
+};
+
+struct PixelShuffleConfig {
+    std::size_t upscale_factor = 0;
+    PixelShuffle init() const;
+    BURN_CONFIG(PixelShuffleConfig, upscale_factor)
+};
+
+}  // namespace burn::nn

@@ -1,0 +1,185 @@
+#pragma once
+/// Module ops on tensors (burn's burn::tensor::module): convolution, transposed convolution, pools,
+/// interpolation and pixel shuffle over [batch, channels, spatial...] tensors.
+///
+///     auto y = ops::conv2d(x, w, b, ConvOptions<2>{.stride = {2, 2}, .padding = {1, 1}});  // TensorAny
+///     Tensor<4> z = tensor::module::max_pool2d(y4, {2, 2}, {2, 2}, {0, 0}, {1, 1});        // typed
+///
+/// The rank-erased functions in burn::ops are what the nn layers call; burn::tensor::module holds typed
+/// forms that forward to them. Weights use PyTorch's layouts: convolution [out, in / groups, k...],
+/// transposed convolution [in, out / groups, k...]. All of them are differentiable on autodiff devices.
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <utility>
+
+#include "burn/config/config.hpp"
+#include "burn/tensor/tensor.hpp"
+
+namespace burn {
+
+namespace detail {
+template <std::size_t N>
+constexpr std::array<std::size_t, N> filled_array(std::size_t v) {
+    std::array<std::size_t, N> a{};
+    for (auto& x : a) x = v;
+    return a;
+}
+}  // namespace detail
+
+/// Convolution settings for N spatial dims (burn's ConvOptions). `padding` is added before each
+/// spatial dim, and after it too unless `padding_end` says otherwise (asymmetric padding, which is
+/// what `Same` padding needs for an even kernel).
+template <std::size_t N>
+struct ConvOptions {
+    std::array<std::size_t, N> stride = detail::filled_array<N>(1);
+    std::array<std::size_t, N> padding = detail::filled_array<N>(0);
+    std::array<std::size_t, N> dilation = detail::filled_array<N>(1);
+    std::size_t groups = 1;
+    std::optional<std::array<std::size_t, N>> padding_end;
+};
+
+/// Transposed convolution settings (burn's ConvTransposeOptions). The output size per spatial dim is
+/// (in - 1) * stride - 2 * padding + dilation * (k - 1) + padding_out + 1.
+template <std::size_t N>
+struct ConvTransposeOptions {
+    std::array<std::size_t, N> stride = detail::filled_array<N>(1);
+    std::array<std::size_t, N> padding = detail::filled_array<N>(0);
+    std::array<std::size_t, N> padding_out = detail::filled_array<N>(0);
+    std::array<std::size_t, N> dilation = detail::filled_array<N>(1);
+    std::size_t groups = 1;
+};
+
+/// How interpolate computes an output pixel. nearest: PyTorch's "nearest" (floor of dst * in / out);
+/// bilinear and bicubic: PyTorch's, with align_corners choosing the coordinate mapping.
+enum class InterpolateMode { nearest, bilinear, bicubic };
+BURN_ENUM(InterpolateMode, nearest, bilinear, bicubic)
+
+struct InterpolateOptions {
+    InterpolateMode mode = InterpolateMode::nearest;
+    /// true: corner pixels of input and output align (burn's default); false: half-pixel centres
+    /// (PyTorch's default for F.interpolate). Ignored by nearest.
+    bool align_corners = true;
+};
+
+namespace ops {
+
+/// x [N, C_in, L], weight [C_out, C_in / groups, K], bias [C_out] -> [N, C_out, L_out].
+TensorAny conv1d(TensorAny x, TensorAny weight, std::optional<TensorAny> bias, const ConvOptions<1>& options);
+/// x [N, C_in, H, W], weight [C_out, C_in / groups, KH, KW] -> [N, C_out, H_out, W_out].
+TensorAny conv2d(TensorAny x, TensorAny weight, std::optional<TensorAny> bias, const ConvOptions<2>& options);
+/// x [N, C_in, D, H, W], weight [C_out, C_in / groups, KD, KH, KW].
+TensorAny conv3d(TensorAny x, TensorAny weight, std::optional<TensorAny> bias, const ConvOptions<3>& options);
+/// x [N, C_in, L], weight [C_in, C_out / groups, K], bias [C_out].
+TensorAny conv_transpose1d(TensorAny x, TensorAny weight, std::optional<TensorAny> bias,
+                           const ConvTransposeOptions<1>& options);
+/// x [N, C_in, H, W], weight [C_in, C_out / groups, KH, KW], bias [C_out].
+TensorAny conv_transpose2d(TensorAny x, TensorAny weight, std::optional<TensorAny> bias,
+                           const ConvTransposeOptions<2>& options);
+TensorAny conv_transpose3d(TensorAny x, TensorAny weight, std::optional<TensorAny> bias,
+                           const ConvTransposeOptions<3>& options);
+
+/// Max over windows of [N, C, L]; padded positions never win. ceil_mode rounds the output size up.
+TensorAny max_pool1d(TensorAny x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
+                     std::size_t dilation = 1, bool ceil_mode = false);
+/// Values and indices (i32, the position in the input line).
+std::pair<TensorAny, TensorAny> max_pool1d_with_indices(TensorAny x, std::size_t kernel_size, std::size_t stride,
+                                                        std::size_t padding, std::size_t dilation = 1,
+                                                        bool ceil_mode = false);
+TensorAny max_pool2d(TensorAny x, std::array<std::size_t, 2> kernel_size, std::array<std::size_t, 2> stride,
+                     std::array<std::size_t, 2> padding, std::array<std::size_t, 2> dilation = {1, 1},
+                     bool ceil_mode = false);
+/// Values and indices (i32, h * W + w in the input plane, PyTorch's convention).
+std::pair<TensorAny, TensorAny> max_pool2d_with_indices(TensorAny x, std::array<std::size_t, 2> kernel_size,
+                                                        std::array<std::size_t, 2> stride,
+                                                        std::array<std::size_t, 2> padding,
+                                                        std::array<std::size_t, 2> dilation = {1, 1},
+                                                        bool ceil_mode = false);
+/// Mean over windows; count_include_pad counts padded positions in the divisor (PyTorch's default).
+TensorAny avg_pool1d(TensorAny x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
+                     bool count_include_pad = true, bool ceil_mode = false);
+TensorAny avg_pool2d(TensorAny x, std::array<std::size_t, 2> kernel_size, std::array<std::size_t, 2> stride,
+                     std::array<std::size_t, 2> padding, bool count_include_pad = true, bool ceil_mode = false);
+/// Mean over the bins [floor(i * in / out), ceil((i + 1) * in / out)) of each spatial dim.
+TensorAny adaptive_avg_pool1d(TensorAny x, std::size_t output_size);
+TensorAny adaptive_avg_pool2d(TensorAny x, std::array<std::size_t, 2> output_size);
+/// Resizes [N, C, H, W] to [N, C, out_h, out_w].
+TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size, const InterpolateOptions& options);
+/// [N, C * r * r, H, W] -> [N, C, H * r, W * r] (PyTorch's pixel_shuffle).
+TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor);
+
+}  // namespace ops
+
+/// Typed forms (burn's burn::tensor::module functions).
+namespace tensor::module {
+
+namespace detail {
+inline std::optional<TensorAny> handle_of(const std::optional<Tensor<1>>& b) {
+    return b ? std::optional<TensorAny>(b->handle()) : std::nullopt;
+}
+}  // namespace detail
+
+inline Tensor<3> conv1d(const Tensor<3>& x, const Tensor<3>& weight, const std::optional<Tensor<1>>& bias,
+                        const ConvOptions<1>& options) {
+    return Tensor<3>(ops::conv1d(x.handle(), weight.handle(), detail::handle_of(bias), options));
+}
+inline Tensor<4> conv2d(const Tensor<4>& x, const Tensor<4>& weight, const std::optional<Tensor<1>>& bias,
+                        const ConvOptions<2>& options) {
+    return Tensor<4>(ops::conv2d(x.handle(), weight.handle(), detail::handle_of(bias), options));
+}
+inline Tensor<5> conv3d(const Tensor<5>& x, const Tensor<5>& weight, const std::optional<Tensor<1>>& bias,
+                        const ConvOptions<3>& options) {
+    return Tensor<5>(ops::conv3d(x.handle(), weight.handle(), detail::handle_of(bias), options));
+}
+inline Tensor<3> conv_transpose1d(const Tensor<3>& x, const Tensor<3>& weight, const std::optional<Tensor<1>>& bias,
+                                  const ConvTransposeOptions<1>& options) {
+    return Tensor<3>(ops::conv_transpose1d(x.handle(), weight.handle(), detail::handle_of(bias), options));
+}
+inline Tensor<4> conv_transpose2d(const Tensor<4>& x, const Tensor<4>& weight, const std::optional<Tensor<1>>& bias,
+                                  const ConvTransposeOptions<2>& options) {
+    return Tensor<4>(ops::conv_transpose2d(x.handle(), weight.handle(), detail::handle_of(bias), options));
+}
+inline Tensor<3> max_pool1d(const Tensor<3>& x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
+                            std::size_t dilation = 1, bool ceil_mode = false) {
+    return Tensor<3>(ops::max_pool1d(x.handle(), kernel_size, stride, padding, dilation, ceil_mode));
+}
+inline Tensor<4> max_pool2d(const Tensor<4>& x, std::array<std::size_t, 2> kernel_size,
+                            std::array<std::size_t, 2> stride, std::array<std::size_t, 2> padding,
+                            std::array<std::size_t, 2> dilation = {1, 1}, bool ceil_mode = false) {
+    return Tensor<4>(ops::max_pool2d(x.handle(), kernel_size, stride, padding, dilation, ceil_mode));
+}
+inline std::pair<Tensor<4>, Tensor<4, Int>> max_pool2d_with_indices(const Tensor<4>& x,
+                                                                    std::array<std::size_t, 2> kernel_size,
+                                                                    std::array<std::size_t, 2> stride,
+                                                                    std::array<std::size_t, 2> padding,
+                                                                    std::array<std::size_t, 2> dilation = {1, 1},
+                                                                    bool ceil_mode = false) {
+    auto [v, i] = ops::max_pool2d_with_indices(x.handle(), kernel_size, stride, padding, dilation, ceil_mode);
+    return {Tensor<4>(std::move(v)), Tensor<4, Int>(std::move(i))};
+}
+inline Tensor<3> avg_pool1d(const Tensor<3>& x, std::size_t kernel_size, std::size_t stride, std::size_t padding,
+                            bool count_include_pad = true, bool ceil_mode = false) {
+    return Tensor<3>(ops::avg_pool1d(x.handle(), kernel_size, stride, padding, count_include_pad, ceil_mode));
+}
+inline Tensor<4> avg_pool2d(const Tensor<4>& x, std::array<std::size_t, 2> kernel_size,
+                            std::array<std::size_t, 2> stride, std::array<std::size_t, 2> padding,
+                            bool count_include_pad = true, bool ceil_mode = false) {
+    return Tensor<4>(ops::avg_pool2d(x.handle(), kernel_size, stride, padding, count_include_pad, ceil_mode));
+}
+inline Tensor<3> adaptive_avg_pool1d(const Tensor<3>& x, std::size_t output_size) {
+    return Tensor<3>(ops::adaptive_avg_pool1d(x.handle(), output_size));
+}
+inline Tensor<4> adaptive_avg_pool2d(const Tensor<4>& x, std::array<std::size_t, 2> output_size) {
+    return Tensor<4>(ops::adaptive_avg_pool2d(x.handle(), output_size));
+}
+inline Tensor<4> interpolate(const Tensor<4>& x, std::array<std::size_t, 2> output_size,
+                             const InterpolateOptions& options) {
+    return Tensor<4>(ops::interpolate(x.handle(), output_size, options));
+}
+inline Tensor<4> pixel_shuffle(const Tensor<4>& x, std::size_t upscale_factor) {
+    return Tensor<4>(ops::pixel_shuffle(x.handle(), upscale_factor));
+}
+
+}  // namespace tensor::module
+
+}  // namespace burn

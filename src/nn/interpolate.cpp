@@ -1,0 +1,55 @@
+#include "burn/nn/interpolate.hpp"
+
+#include <cmath>
+
+#include "ops/module_ops_internal.hpp"
+
+namespace burn::nn {
+
+Interpolate2d Interpolate2dConfig::init() const {
+    BURN_CHECK(output_size || scale_factor, "[Interpolate2dConfig] give output_size or scale_factor");
+    if (output_size)
+        BURN_CHECK((*output_size)[0] > 0 && (*output_size)[1] > 0, "[Interpolate2dConfig] output_size must be "
+                   "positive, got ", (*output_size)[0], " x ", (*output_size)[1]);
+    if (scale_factor)
+        BURN_CHECK((*scale_factor)[0] > 0 && (*scale_factor)[1] > 0 && std::isfinite((*scale_factor)[0]) &&
+                       std::isfinite((*scale_factor)[1]),
+                   "[Interpolate2dConfig] scale_factor must be positive and finite, got ", (*scale_factor)[0], " x ",
+                   (*scale_factor)[1]);
+    return Interpolate2d{output_size, scale_factor, mode, align_corners};
+}
+
+TensorAny Interpolate2d::forward_any(const TensorAny& input) const {
+    BURN_CHECK(input.defined(), "[Interpolate2d] called on an undefined tensor");
+    BURN_CHECK_KIND(input.rank() == 4, shape, "[Interpolate2d] expects input [batch, channels, height, width] "
+                    "(rank 4), got shape ", input.shape());
+    BURN_CHECK(output_size || scale_factor, "[Interpolate2d] neither output_size nor scale_factor is set");
+    Dims out = input.shape();
+    for (int i = 0; i < 2; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        out[i + 2] = output_size ? static_cast<int64_t>((*output_size)[k])
+                                 : static_cast<int64_t>(static_cast<double>(input.shape()[i + 2]) *
+                                                        static_cast<double>((*scale_factor)[k]));
+    }
+    BURN_CHECK_KIND(out[2] >= 1 && out[3] >= 1, shape, "[Interpolate2d] the output size ", out[2], " x ", out[3],
+                    " of input ", input.shape(), " is empty; use a larger scale_factor");
+    return ops::detail::interpolate_call(input, {static_cast<int64_t>(mode), align_corners ? 1 : 0}, out,
+                                         "Interpolate2d");
+}
+
+PixelShuffle PixelShuffleConfig::init() const {
+    BURN_CHECK(upscale_factor > 0, "[PixelShuffleConfig] upscale_factor must be positive");
+    return PixelShuffle{upscale_factor};
+}
+
+TensorAny PixelShuffle::forward_any(const TensorAny& input) const {
+    BURN_CHECK(input.defined(), "[PixelShuffle] called on an undefined tensor");
+    BURN_CHECK_KIND(input.rank() == 4, shape, "[PixelShuffle] expects input [batch, channels, height, width] "
+                    "(rank 4), got shape ", input.shape());
+    const auto r2 = static_cast<int64_t>(upscale_factor * upscale_factor);
+    BURN_CHECK_KIND(input.shape()[1] % r2 == 0, shape, "[PixelShuffle] input of shape ", input.shape(), " has ",
+                    input.shape()[1], " channels, which upscale_factor^2 = ", r2, " does not divide");
+    return ops::pixel_shuffle(input, upscale_factor);
+}
+
+}  // namespace burn::nn

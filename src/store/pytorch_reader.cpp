@@ -1,0 +1,373 @@
+#include "store/pytorch_reader.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "burn/core/error.hpp"
+#include "store/pickle.hpp"
+
+#ifdef BURN_HAVE_ZIP
+#include <zip.h>
+#endif
+
+namespace burn::store::detail {
+
+namespace {
+
+constexpr const char* kOp = "PytorchStore";
+using pickle::Kind;
+using pickle::Value;
+
+/// Where storages live: a zip archive (one entry per key) or ranges of a legacy file.
+class StorageSource {
+  public:
+    virtual ~StorageSource() = default;
+    /// The bytes of storage key (the whole storage).
+    virtual ByteView storage(const std::string& key) = 0;
+};
+
+class LegacyStorages : public StorageSource {
+  public:
+    explicit LegacyStorages(ByteView file) : file_(std::move(file)) {}
+    ByteView storage(const std::string& key) override {
+        auto it = ranges_.find(key);
+        BURN_CHECK(it != ranges_.end(), "[", kOp, "] storage '", key, "' is not in the file (corrupt)");
+        return {file_.data + it->second.first, static_cast<std::size_t>(it->second.second), file_.owner};
+    }
+    ByteView file_;
+    std::map<std::string, std::pair<uint64_t, uint64_t>> ranges_;  // key -> (offset, bytes)
+};
+
+#ifdef BURN_HAVE_ZIP
+class ZipStorages : public StorageSource {
+  public:
+    ZipStorages(ByteView file, const Limits& limits) : file_(std::move(file)), limits_(limits) {
+        zip_error_t err;
+        zip_error_init(&err);
+        zip_source_t* src = zip_source_buffer_create(file_.data, file_.size, 0, &err);
+        if (src) {
+            zip_ = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+            if (!zip_) zip_source_free(src);
+        }
+        std::string why = zip_error_strerror(&err);
+        zip_error_fini(&err);
+        BURN_CHECK(zip_, "[", kOp, "] the zip archive cannot be opened: ", why, " (the file is corrupt)");
+    }
+    ~ZipStorages() override {
+        if (zip_) zip_discard(zip_);
+    }
+    /// The name of the data.pkl entry ("archive/data.pkl"); sets the prefix for storages.
+    std::string find_pickle() {
+        zip_int64_t n = zip_get_num_entries(zip_, 0);
+        std::string best;
+        for (zip_int64_t i = 0; i < n; ++i) {
+            const char* name = zip_get_name(zip_, static_cast<zip_uint64_t>(i), 0);
+            if (!name) continue;
+            std::string s = name;
+            if (s == "data.pkl" || (s.size() > 9 && s.compare(s.size() - 9, 9, "/data.pkl") == 0))
+                if (best.empty() || s.size() < best.size()) best = s;
+        }
+        BURN_CHECK(!best.empty(), "[", kOp, "] the zip archive has no data.pkl: it is not a torch.save file");
+        prefix_ = best.substr(0, best.size() - 8);
+        return best;
+    }
+    bool has(const std::string& name) { return zip_name_locate(zip_, (prefix_ + name).c_str(), 0) >= 0; }
+    std::string read(const std::string& name, uint64_t limit) {
+        std::string full = prefix_ + name;
+        zip_int64_t idx = zip_name_locate(zip_, full.c_str(), 0);
+        BURN_CHECK(idx >= 0, "[", kOp, "] the zip archive has no entry '", full, "' (corrupt)");
+        zip_stat_t st;
+        zip_stat_init(&st);
+        BURN_CHECK(
+            zip_stat_index(zip_, static_cast<zip_uint64_t>(idx), 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE),
+            "[", kOp, "] cannot stat zip entry '", full, "'");
+        BURN_CHECK(st.size <= limit, "[", kOp, "] zip entry '", full, "' has ", st.size,
+                   " bytes, over the limit of ", limit);
+        // An uncompressed entry cannot be larger than the archive (torch.save stores entries uncompressed).
+        BURN_CHECK(!(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE || st.size <= file_.size,
+                   "[", kOp, "] zip entry '", full, "' claims ", st.size, " bytes in a ", file_.size,
+                   "-byte file (corrupt)");
+        zip_file_t* f = zip_fopen_index(zip_, static_cast<zip_uint64_t>(idx), 0);
+        BURN_CHECK(f, "[", kOp, "] cannot open zip entry '", full, "': ", zip_strerror(zip_));
+        std::string out(static_cast<std::size_t>(st.size), '\0');
+        uint64_t got = 0;
+        while (got < st.size) {
+            zip_int64_t r = zip_fread(f, out.data() + got, st.size - got);
+            if (r <= 0) break;
+            got += static_cast<uint64_t>(r);
+        }
+        // Reading one byte past the end makes libzip verify the CRC.
+        char extra;
+        zip_int64_t tail = got == st.size ? zip_fread(f, &extra, 1) : -1;
+        std::string why = zip_file_strerror(f);
+        zip_fclose(f);
+        BURN_CHECK(got == st.size && tail == 0, "[", kOp, "] zip entry '", full, "' is damaged (read ", got,
+                   " of ", st.size, " bytes: ", why, ")");
+        return out;
+    }
+    ByteView storage(const std::string& key) override {
+        auto bytes = std::make_shared<std::string>(read("data/" + key, limits_.max_tensor_bytes));
+        return {reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(), bytes};
+    }
+
+  private:
+    ByteView file_;
+    Limits limits_;
+    zip_t* zip_ = nullptr;
+    std::string prefix_;
+};
+#endif
+
+/// The contiguous bytes of a tensor [offset; size; stride] (in elements) of a storage.
+TensorData gather(const ByteView& st, const pickle::StorageRef& ref, const pickle::TensorRef& t, DType dtype,
+                  const std::string& name) {
+    const uint64_t elem = ref.elem_size;
+    const uint64_t avail = st.size / elem;
+    const int64_t numel = t.size.numel();
+    if (numel == 0) return TensorData(std::vector<uint8_t>(), t.size, dtype);
+    uint64_t last = ref.view_offset + t.offset;
+    bool contiguous = true;
+    int64_t expect = 1;
+    for (int d = t.size.rank() - 1; d >= 0; --d) {
+        uint64_t span;
+        BURN_CHECK(mul_ok(static_cast<uint64_t>(t.size[d] - 1), static_cast<uint64_t>(t.stride[d]), span) &&
+                       !__builtin_add_overflow(last, span, &last),
+                   "[", kOp, "] tensor '", name, "' has strides that overflow (corrupt)");
+        if (t.size[d] != 1 && t.stride[d] != expect) contiguous = false;
+        expect *= t.size[d];
+    }
+    BURN_CHECK(last < avail, "[", kOp, "] tensor '", name, "' of shape ", t.size, " reaches element ", last,
+               " of a storage holding ", avail, " (the file is corrupt)");
+    const uint8_t* base = st.data + (ref.view_offset + t.offset) * elem;
+    if (contiguous) return data_from_bytes(base, static_cast<std::size_t>(numel * elem), dtype, t.size);
+    std::vector<uint8_t> out(static_cast<std::size_t>(numel * elem));
+    std::array<int64_t, kMaxRank> idx{};
+    const int rank = t.size.rank();
+    for (int64_t i = 0; i < numel; ++i) {
+        uint64_t off = 0;
+        for (int d = 0; d < rank; ++d) off += static_cast<uint64_t>(idx[d] * t.stride[d]);
+        std::memcpy(out.data() + i * elem, base + off * elem, elem);
+        for (int d = rank - 1; d >= 0; --d) {
+            if (++idx[d] < t.size[d]) break;
+            idx[d] = 0;
+        }
+    }
+    const uint8_t* p = out.data();
+    return data_from_bytes(p, out.size(), dtype, t.size);
+}
+
+struct Flattener {
+    const Limits& limits;
+    std::vector<std::pair<std::string, const Value*>> out;
+    uint64_t visits = 0;  // shared sub-containers can make the walk exponential: bound it
+
+    static bool key_of(const Value* k, std::string& s) {
+        if (k->kind == Kind::string) {
+            s = k->s;
+            return true;
+        }
+        if (k->kind == Kind::integer) {
+            s = std::to_string(k->i);
+            return true;
+        }
+        return false;
+    }
+    void add(const Value* v, const std::string& name, int depth) {
+        if (v->kind == Kind::tensor) {
+            BURN_CHECK(out.size() < limits.max_tensors, "[", kOp, "] the file holds more than ",
+                       limits.max_tensors, " tensors (Limits::max_tensors)");
+            out.emplace_back(name, v);
+        } else if (v->kind == Kind::dict || v->kind == Kind::list || v->kind == Kind::tuple) {
+            walk(v, name, depth + 1);
+        }
+    }
+    void walk(const Value* v, const std::string& prefix, int depth) {
+        BURN_CHECK(++visits <= 16 * limits.max_tensors + (1u << 20), "[", kOp,
+                   "] the object graph is too large to flatten (shared containers?)");
+        BURN_CHECK(depth <= limits.max_depth, "[", kOp, "] containers nest deeper than ", limits.max_depth,
+                   " levels (or contain themselves)");
+        auto join = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
+        if (v->kind == Kind::dict) {
+            std::string key;
+            for (std::size_t i = 0; i + 1 < v->items.size(); i += 2)
+                if (key_of(v->items[i], key)) add(v->items[i + 1], join(key), depth);
+        } else {
+            for (std::size_t i = 0; i < v->items.size(); ++i)
+                add(v->items[i], join(std::to_string(i)), depth);
+        }
+    }
+};
+
+const Value* dict_get(const Value* d, const std::string& key) {
+    const Value* found = nullptr;
+    std::string k;
+    for (std::size_t i = 0; i + 1 < d->items.size(); i += 2)
+        if (Flattener::key_of(d->items[i], k) && k == key) found = d->items[i + 1];  // the last one wins
+    return found;
+}
+
+std::string list_keys(const Value* d) {
+    std::string s;
+    std::string k;
+    int n = 0;
+    for (std::size_t i = 0; i + 1 < d->items.size(); i += 2) {
+        if (!Flattener::key_of(d->items[i], k)) continue;
+        if (n++ == 20) return s + ", ...";
+        s += (s.empty() ? "'" : ", '") + k + "'";
+    }
+    return s.empty() ? "none" : s;
+}
+
+const Value* select(const Value* root, const std::string& key) {
+    BURN_CHECK(root->kind == Kind::dict, "[", kOp, "] with_top_level_key('", key,
+               "'): the file holds no dictionary at the top level");
+    if (const Value* v = dict_get(root, key)) return v;
+    // "model.encoder": walk nested dictionaries.
+    const Value* cur = root;
+    std::size_t pos = 0;
+    while (pos <= key.size()) {
+        std::size_t dot = key.find('.', pos);
+        std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+        const Value* next = cur->kind == Kind::dict ? dict_get(cur, part) : nullptr;
+        BURN_CHECK(next, "[", kOp, "] with_top_level_key('", key, "'): no key '", part,
+                   "'; the keys there are ",
+                   cur->kind == Kind::dict ? list_keys(cur) : std::string("none (not a dictionary)"));
+        cur = next;
+        if (dot == std::string::npos) break;
+        pos = dot + 1;
+    }
+    return cur;
+}
+
+std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
+                                      std::shared_ptr<StorageSource> src, const std::string& top_level_key,
+                                      const Limits& limits) {
+    const Value* root = top_level_key.empty() ? doc->root : select(doc->root, top_level_key);
+    BURN_CHECK(root->kind == Kind::dict || root->kind == Kind::list || root->kind == Kind::tuple, "[", kOp,
+               "] the file holds no dictionary of tensors at ",
+               top_level_key.empty() ? std::string("the top level") : "'" + top_level_key + "'");
+    Flattener f{limits, {}, 0};
+    f.walk(root, "", 0);
+    std::vector<TensorEntry> entries;
+    for (const auto& [name, v] : f.out) {
+        const pickle::TensorRef& t = *v->tensor;
+        const pickle::StorageRef& ref = *t.storage->storage;
+        TensorEntry e;
+        e.name = name;
+        e.dtype = ref.dtype;
+        e.shape = t.size;
+        if (!ref.supported) {
+            e.unsupported = "its storage type " + ref.type_name + " has no equivalent in this project";
+        } else {
+            tensor_nbytes(t.size, ref.dtype, limits, kOp, name);
+            e.read = [doc, src, v, name] {
+                const pickle::TensorRef& tr = *v->tensor;
+                const pickle::StorageRef& sr = *tr.storage->storage;
+                return gather(src->storage(sr.key), sr, tr, sr.dtype, name);
+            };
+        }
+        entries.push_back(std::move(e));
+    }
+    return entries;
+}
+
+std::shared_ptr<pickle::Unpickled> unpickle_shared(const uint8_t* p, std::size_t n, const Limits& limits) {
+    return std::make_shared<pickle::Unpickled>(pickle::unpickle(p, n, limits));
+}
+
+std::vector<TensorEntry> read_legacy(const ByteView& bytes, const std::string& key, const Limits& limits) {
+    const uint8_t* p = bytes.data;
+    std::size_t left = bytes.size;
+    auto next = [&]() {
+        auto doc = unpickle_shared(p, left, limits);
+        p += doc->consumed;
+        left -= doc->consumed;
+        return doc;
+    };
+    static const char kMagic[] = "\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19";
+    auto magic = next();
+    BURN_CHECK(magic->root->kind == Kind::bigint && magic->root->s == std::string(kMagic, 10), "[", kOp,
+               "] not a torch.save file: the legacy format starts with PyTorch's magic number");
+    auto protocol = next();
+    BURN_CHECK(protocol->root->kind == Kind::integer && protocol->root->i == 1001, "[", kOp,
+               "] unsupported legacy protocol version (expected 1001)");
+    auto sys_info = next();
+    if (sys_info->root->kind == Kind::dict) {
+        const Value* le = dict_get(sys_info->root, "little_endian");
+        BURN_CHECK(!le || le->kind != Kind::boolean || le->i == 1, "[", kOp,
+                   "] the file was written on a big-endian machine, which is not supported");
+    }
+    auto doc = next();
+    auto keys = next();
+    BURN_CHECK(keys->root->kind == Kind::list, "[", kOp, "] the storage key list is missing (corrupt)");
+    // Element sizes come from the storages the object references.
+    std::map<std::string, uint64_t> elem;
+    for (const auto& v : doc->arena)
+        if (v->kind == Kind::storage) elem[v->storage->key] = v->storage->elem_size;
+    auto src = std::make_shared<LegacyStorages>(bytes);
+    uint64_t offset = static_cast<uint64_t>(p - bytes.data);
+    for (const Value* k : keys->root->items) {
+        BURN_CHECK(k->kind == Kind::string, "[", kOp, "] a storage key is not a string (corrupt)");
+        auto it = elem.find(k->s);
+        if (it == elem.end()) break;  // an unreferenced storage: nothing after it is needed to be located
+        BURN_CHECK(bytes.size - offset >= 8, "[", kOp, "] the file ends before storage '", k->s,
+                   "' (truncated)");
+        int64_t numel = read_le<int64_t>(bytes.data + offset);
+        uint64_t nbytes;
+        BURN_CHECK(numel >= 0 && mul_ok(static_cast<uint64_t>(numel), it->second, nbytes) &&
+                       nbytes <= bytes.size - offset - 8,
+                   "[", kOp, "] storage '", k->s, "' claims ", numel,
+                   " elements, past the end of the file (truncated)");
+        src->ranges_[k->s] = {offset + 8, nbytes};
+        offset += 8 + nbytes;
+    }
+    return make_entries(doc, src, key, limits);
+}
+
+}  // namespace
+
+bool pytorch_zip_supported() {
+#ifdef BURN_HAVE_ZIP
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits) {
+    BURN_CHECK(bytes.size <= limits.max_file_bytes, "[", kOp, "] the file has ", bytes.size,
+               " bytes, over the limit of ", limits.max_file_bytes);
+    BURN_CHECK(bytes.size >= 2, "[", kOp, "] the file has ", bytes.size,
+               " bytes: it is not a torch.save file");
+    if (bytes.size >= 4 && std::memcmp(bytes.data, "PK", 2) == 0) {
+#ifdef BURN_HAVE_ZIP
+        auto zip = std::make_shared<ZipStorages>(bytes, limits);
+        std::string pkl_name = zip->find_pickle();
+        if (zip->has("byteorder")) {
+            std::string order = zip->read("byteorder", 64);
+            BURN_CHECK(order == "little", "[", kOp, "] the file was written with byte order '", order,
+                       "'; only little-endian files are supported");
+        }
+        auto pkl = std::make_shared<std::string>(zip->read("data.pkl", limits.max_header_bytes));
+        auto doc = unpickle_shared(reinterpret_cast<const uint8_t*>(pkl->data()), pkl->size(), limits);
+        return make_entries(doc, zip, key, limits);
+#else
+        BURN_THROW(
+            "[", kOp,
+            "] this is a zip-format torch.save file (PyTorch >= 1.6), and this build has no zip "
+            "support: install libzip (Debian: libzip-dev) and reconfigure with -DBURN_ZIP=ON, or re-save "
+            "the file with torch.save(obj, path, _use_new_zipfile_serialization=False), or as SafeTensors");
+#endif
+    }
+    if (bytes.size > 262 && std::memcmp(bytes.data + 257, "ustar", 5) == 0)
+        BURN_THROW("[", kOp,
+                   "] this is a tar-format torch.save file (PyTorch before 0.1.10), which is not supported; "
+                   "re-save it with a recent PyTorch");
+    BURN_CHECK(bytes.data[0] == 0x80, "[", kOp,
+               "] not a torch.save file: it is neither a zip archive nor a pickle");
+    return read_legacy(bytes, key, limits);
+}
+
+}  // namespace burn::store::detail

@@ -1,0 +1,21 @@
+#pragma once
+// Reading torch.save files into tensor entries: the zip format (data.pkl + data/<key> storages,
+// through libzip) and the legacy stream (magic, protocol, sys_info, object, storage keys, storages).
+// No tensors or devices here, so the reader can be fuzzed alone.
+#include <string>
+#include <vector>
+
+#include "burn/store/record.hpp"
+#include "burn/store/tensor_entry.hpp"
+#include "store/format.hpp"
+
+namespace burn::store::detail {
+
+/// The tensors of a torch.save file, flattened into dotted names (nested dicts, lists). With a
+/// non-empty top_level_key, only that sub-dictionary ("state_dict", or "a.b" for nesting).
+std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& top_level_key,
+                                      const Limits& limits);
+
+bool pytorch_zip_supported();
+
+}  // namespace burn::store::detail

@@ -1,0 +1,101 @@
+#include "burn/store/record.hpp"
+
+#include <ostream>
+
+#include "burn/store/tensor_entry.hpp"
+
+namespace burn::store {
+
+int64_t Scalar::as_i64() const {
+    switch (kind_) {
+        case Kind::i64:
+            return i_;
+        case Kind::boolean:
+            return b_ ? 1 : 0;
+        case Kind::u64:
+            BURN_CHECK(u_ <= static_cast<uint64_t>(INT64_MAX), "[Scalar] the u64 ", u_, " does not fit i64");
+            return static_cast<int64_t>(u_);
+        case Kind::f64:
+            break;
+    }
+    BURN_THROW("[Scalar] an f64 scalar (", f_, ") was read as i64; read it with as_f64()");
+}
+
+uint64_t Scalar::as_u64() const {
+    switch (kind_) {
+        case Kind::u64:
+            return u_;
+        case Kind::boolean:
+            return b_ ? 1 : 0;
+        case Kind::i64:
+            BURN_CHECK(i_ >= 0, "[Scalar] the i64 ", i_, " is negative and does not fit u64");
+            return static_cast<uint64_t>(i_);
+        case Kind::f64:
+            break;
+    }
+    BURN_THROW("[Scalar] an f64 scalar (", f_, ") was read as u64; read it with as_f64()");
+}
+
+double Scalar::as_f64() const {
+    switch (kind_) {
+        case Kind::f64:
+            return f_;
+        case Kind::i64:
+            return static_cast<double>(i_);
+        case Kind::u64:
+            return static_cast<double>(u_);
+        case Kind::boolean:
+            return b_ ? 1.0 : 0.0;
+    }
+    return f_;
+}
+
+bool Scalar::as_bool() const {
+    BURN_CHECK(kind_ == Kind::boolean, "[Scalar] a ", *this, " scalar was read as bool");
+    return b_;
+}
+
+bool operator==(const Scalar& a, const Scalar& b) {
+    if (a.kind_ != b.kind_) return false;
+    switch (a.kind_) {
+        case Scalar::Kind::i64:
+            return a.i_ == b.i_;
+        case Scalar::Kind::u64:
+            return a.u_ == b.u_;
+        case Scalar::Kind::f64:
+            return a.f_ == b.f_ || (a.f_ != a.f_ && b.f_ != b.f_);
+        case Scalar::Kind::boolean:
+            return a.b_ == b.b_;
+    }
+    return false;
+}
+
+std::ostream& operator<<(std::ostream& os, const Scalar& s) {
+    switch (s.kind()) {
+        case Scalar::Kind::i64:
+            return os << "i64 " << s.as_i64();
+        case Scalar::Kind::u64:
+            return os << "u64 " << s.as_u64();
+        case Scalar::Kind::f64:
+            return os << "f64 " << s.as_f64();
+        case Scalar::Kind::boolean:
+            return os << "bool " << (s.as_bool() ? "true" : "false");
+    }
+    return os;
+}
+
+TensorData slice_rows(const TensorData& data, int64_t row_begin, int64_t row_end) {
+    const Dims& s = data.shape();
+    BURN_CHECK_KIND(s.rank() >= 1 && row_begin >= 0 && row_begin <= row_end && row_end <= s[0], shape,
+                    "[slice_rows] rows [", row_begin, ", ", row_end, ") of a tensor of shape ", s);
+    const std::size_t row = s[0] == 0 ? 0 : data.bytes().size() / static_cast<std::size_t>(s[0]);
+    Dims out = s;
+    out[0] = row_end - row_begin;
+    auto first =
+        data.bytes().begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(row_begin));
+    std::vector<uint8_t> bytes(first,
+                               first + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(out[0])));
+    return TensorData(std::move(bytes), out, data.dtype());
+}
+
+}  // namespace burn::store
