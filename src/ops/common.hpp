@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the frontend op files (validation and OpCall construction).
 #include <string>
+#include <utility>
 
 #include "burn/tensor/ops.hpp"
 
