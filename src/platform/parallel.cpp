@@ -1,3 +1,6 @@
+// The thread pool behind platform::parallel_for. Beyond parallel.hpp's contract: the chunk bounds
+// depend only on (n, grain, thread count), not on which thread runs which chunk; an exception thrown
+// by fn reaches the caller of parallel_for (the first one; chunks not yet started are skipped).
 #include "platform/parallel.hpp"
 
 #include <algorithm>
