@@ -19,16 +19,18 @@ struct Args {
     int threads = 0;
     std::string only;
     bool list = false;
+    bool breakdown = false;
 };
 
 [[noreturn]] void usage(const char* why) {
     if (why) std::fprintf(stderr, "burn-bench: %s\n", why);
     std::fprintf(stderr,
-                 "usage: burn-bench [--device cpu|cuda] [--threads N] [--only NAME] [--list]\n"
+                 "usage: burn-bench [--device cpu|cuda] [--threads N] [--only NAME] [--list] [--breakdown]\n"
                  "  --device  where to run (default cpu)\n"
                  "  --threads CPU threads; 0 = the library default (all hardware threads)\n"
                  "  --only    run one workload (see --list)\n"
-                 "  --list    print the implemented workloads and exit\n");
+                 "  --list    print the implemented workloads and exit\n"
+                 "  --breakdown  also time the training steps by phase (forward, backward, optimizer)\n");
     std::exit(why ? 2 : 0);
 }
 
@@ -59,6 +61,8 @@ Args parse(int argc, char** argv) {
             a.threads = static_cast<int>(n);
         } else if (arg == "--only") {
             a.only = next();
+        } else if (arg == "--breakdown") {
+            a.breakdown = true;
         } else if (arg == "--list") {
             a.list = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -115,9 +119,11 @@ int main(int argc, char** argv) {
             std::optional<bench::Case> c = w.make(ctx);
             if (!c) continue;  // no variant of this workload on this device
             double ms = bench::time_median_ms(*c, ctx.device, w.warmup, w.reps);
+            std::string extra = c->extra ? c->extra(ms) : std::string();
             std::printf("%s\n",
-                        bench::json_line(w.name, args.device, threads, ms, c->units, c->unit).c_str());
+                        bench::json_line(w.name, args.device, threads, ms, c->units, c->unit, extra).c_str());
             std::fflush(stdout);
+            if (args.breakdown) bench::print_breakdown(w.name, *c, ctx.device, w.warmup, w.reps);
         } catch (const burn::Error& e) {
             // A workload whose ops are missing or failing is skipped (compare.py lists it as missing).
             std::fprintf(stderr, "burn-bench: %s failed: %s\n", w.name.c_str(), e.what());

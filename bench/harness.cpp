@@ -12,6 +12,8 @@ std::vector<Workload> all_workloads() {
     std::vector<Workload> table;
     add_op_workloads(table);
     add_train_workloads(table);
+    add_gpt_workloads(table);
+    add_autodiff_workloads(table);
     return table;
 }
 
@@ -41,6 +43,39 @@ double time_median_ms(const Case& c, const burn::Device& device, int warmup, int
     return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);  // as Python's statistics.median
 }
 
+void check_param_count(const std::string& name, std::size_t burn_params, std::size_t torch_params) {
+    std::fprintf(stderr, "burn-bench: %s: %zu parameters (PyTorch: %zu)\n", name.c_str(), burn_params,
+                 torch_params);
+    BURN_CHECK(burn_params == torch_params, "[burn-bench] ", name, " has ", burn_params,
+               " parameters but torch_reference.py's model has ", torch_params, ": not the same work");
+}
+
+void print_breakdown(const std::string& name, const Case& c, const burn::Device& device, int warmup, int reps) {
+    if (!c.phases) return;
+    for (int i = 0; i < warmup; ++i) c.phases();
+    device.sync();
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> ms;
+    for (int i = 0; i < reps; ++i) {
+        auto p = c.phases();
+        if (names.empty())
+            for (auto& [n, v] : p) names.push_back(n), ms.emplace_back();
+        for (std::size_t k = 0; k < p.size() && k < ms.size(); ++k) ms[k].push_back(p[k].second);
+    }
+    std::vector<double> med;
+    double total = 0;
+    for (auto& v : ms) {
+        std::sort(v.begin(), v.end());
+        const std::size_t n = v.size();
+        med.push_back(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+        total += med.back();
+    }
+    std::fprintf(stderr, "burn-bench: %s breakdown (medians of %d):", name.c_str(), reps);
+    for (std::size_t k = 0; k < names.size(); ++k)
+        std::fprintf(stderr, " %s %.3f ms (%.0f%%)", names[k].c_str(), med[k], total > 0 ? 100 * med[k] / total : 0);
+    std::fprintf(stderr, "; sum %.3f ms\n", total);
+}
+
 namespace {
 std::string number(double v, int digits) {
     if (!std::isfinite(v)) return "null";
@@ -51,14 +86,14 @@ std::string number(double v, int digits) {
 }  // namespace
 
 std::string json_line(const std::string& workload, const std::string& device, int threads, double median_ms,
-                      double units, const std::string& unit) {
+                      double units, const std::string& unit, const std::string& extra) {
     // Names are plain identifiers (no quotes or backslashes), so no escaping is needed.
     std::ostringstream os;
     os << "{\"workload\": \"" << workload << "\", \"device\": \"" << device << "\", \"threads\": " << threads
        << ", \"burn\": \"0.1.0\", \"median_ms\": " << number(median_ms, 4);
     if (!unit.empty() && median_ms > 0)
         os << ", \"" << unit << "_per_s\": " << number(units / median_ms * 1e3, 2);
-    os << "}";
+    os << extra << "}";
     return os.str();
 }
 

@@ -22,6 +22,12 @@ struct Case {
     std::function<void()> step;
     double units = 0;
     std::string unit;
+    /// Optional: extra JSON fields (", \"key\": value" ...) computed from the median, appended to
+    /// the result line (autodiff_overhead reports its plain-device time and the ratio this way).
+    std::function<std::string(double median_ms)> extra;
+    /// Optional (training steps): one step timed by phase, {("forward", ms), ("backward", ms),
+    /// ("optimizer", ms)}, each phase ending in a device sync; for --breakdown.
+    std::function<std::vector<std::pair<std::string, double>>()> phases;
 };
 
 /// One row of the table. make() builds the inputs and returns the step, or nullopt when the
@@ -35,8 +41,16 @@ struct Workload {
 
 /// The workloads of one family file append their rows here.
 void add_op_workloads(std::vector<Workload>& table);
-/// Training steps: mlp_train (later cnn_train, gpt_train, cnn_infer_b1).
+/// Training steps and inference: mlp_train, cnn_train, cnn_infer_b1.
 void add_train_workloads(std::vector<Workload>& table);
+/// gpt_train.
+void add_gpt_workloads(std::vector<Workload>& table);
+/// Burn-only: autodiff_overhead (the tape's cost next to tiny ops).
+void add_autodiff_workloads(std::vector<Workload>& table);
+
+/// Logs "<name>: N parameters (PyTorch: M)" on stderr and throws when they differ (the benchmark
+/// would not be the same work as torch_reference.py's).
+void check_param_count(const std::string& name, std::size_t burn_params, std::size_t torch_params);
 
 /// Every implemented workload, in the order they run.
 std::vector<Workload> all_workloads();
@@ -47,8 +61,12 @@ const std::vector<std::string>& contract_names();
 /// Runs warmup untimed steps, then reps timed steps (each ending in device.sync()); the median in ms.
 double time_median_ms(const Case& c, const burn::Device& device, int warmup, int reps);
 
+/// Runs warmup untimed steps, then reps steps timed by phase; prints each phase's median (ms and
+/// share of the total) on stderr. Nothing when the case has no phases.
+void print_breakdown(const std::string& name, const Case& c, const burn::Device& device, int warmup, int reps);
+
 /// The JSON line of one result (one line, starting with '{').
 std::string json_line(const std::string& workload, const std::string& device, int threads, double median_ms,
-                      double units, const std::string& unit);
+                      double units, const std::string& unit, const std::string& extra = "");
 
 }  // namespace bench

@@ -279,6 +279,8 @@ bool differentiable_binary(OpId id) {
         case OpId::atan2:
         case OpId::max_pair:
         case OpId::min_pair:
+        case OpId::relu_backward:
+        case OpId::gelu_backward:
             return true;
         default:
             return false;

@@ -20,11 +20,10 @@ TensorAny silu_grad(const TensorAny& x) {
     auto s = sigmoid(x);
     return mul(s, add_scalar(mul(x, rsub_scalar(s, 1)), 1));  // s * (1 + x (1 - s))
 }
-TensorAny gelu_grad(const TensorAny& x) {
-    // Phi(x) + x phi(x)
-    auto cdf = mul_scalar(add_scalar(erf(mul_scalar(x, 0.70710678118654752440)), 1), 0.5);
-    auto pdf = mul_scalar(exp(mul_scalar(square(x), -0.5)), 0.39894228040143267794);
-    return add(cdf, mul(x, pdf));
+/// d^2 gelu / dx^2 = phi(x) (2 - x^2), for gelu_backward's x-derivative.
+TensorAny gelu_grad2(const TensorAny& x) {
+    auto x2 = square(x);
+    return mul(mul_scalar(exp(mul_scalar(x2, -0.5)), 0.39894228040143267794), rsub_scalar(x2, 2));
 }
 TensorAny gelu_tanh_grad(const TensorAny& x) {
     const double k = 0.79788456080286535588, c = 0.044715;

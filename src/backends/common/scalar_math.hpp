@@ -74,6 +74,13 @@ template <class T>
 BURN_HD inline T gelu(T x) {
     return T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440)));
 }
+/// d gelu / dx = Phi(x) + x phi(x) (the erf form).
+template <class T>
+BURN_HD inline T gelu_grad(T x) {
+    const T cdf = T(0.5) * (T(1) + std::erf(x * T(0.70710678118654752440)));
+    const T pdf = T(0.39894228040143267794) * std::exp(T(-0.5) * x * x);
+    return cdf + x * pdf;
+}
 template <class T>
 BURN_HD inline T gelu_tanh(T x) {
     const T k = T(0.79788456080286535588);  // sqrt(2 / pi)

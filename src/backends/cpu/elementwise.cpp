@@ -2,6 +2,7 @@
 // class, with contiguous and scalar-broadcast fast paths that the compiler vectorises.
 #include "backends/common/functors.hpp"
 #include "backends/cpu/kernels.hpp"
+#include "backends/cpu/simd_act.hpp"
 
 namespace burn::cpu {
 
@@ -211,6 +212,30 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
+// gelu and gelu_backward on contiguous f32: the vectorised kernels of simd_act.cpp (the scalar
+// functors call erf/exp from libm per element); other dtypes and strided inputs take the generic path.
+TensorRefs gelu_kernel(const OpCall& call, TensorRefs& in) {
+    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
+        return unary_kernel<fn::gelu_fn, OpKinds::float_only>(call, in);
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    const float* x = as_cpu(in[0]).data<float>();
+    float* o = out->data<float>();
+    platform::parallel_for(call.shape.numel(), kGrain, [&](int64_t b, int64_t e) { simd::gelu(x + b, o + b, e - b); });
+    return {out};
+}
+
+TensorRefs gelu_backward_kernel(const OpCall& call, TensorRefs& in) {
+    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous() || !as_cpu(in[1]).is_contiguous())
+        return binary_kernel<fn::gelu_backward_fn, OpKinds::float_only>(call, in);
+    auto out = reuse_or_alloc(in, {0, 1}, call.shape, call.dtype);
+    const float* x = as_cpu(in[0]).data<float>();
+    const float* g = as_cpu(in[1]).data<float>();
+    float* o = out->data<float>();
+    platform::parallel_for(call.shape.numel(), kGrain,
+                           [&](int64_t b, int64_t e) { simd::gelu_backward(x + b, g + b, o + b, e - b); });
+    return {out};
+}
+
 }  // namespace
 
 TensorRef contiguous_copy(const TensorRef& t) {
@@ -231,6 +256,8 @@ void register_elementwise(KernelTable& t) {
 #define BURN_TERNARY(name, kinds, body, domain) \
     t[idx(OpId::name)] = &ternary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #include "burn/backend/elementwise.def"
+    t[idx(OpId::gelu)] = &gelu_kernel;
+    t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
     t[idx(OpId::cast)] = &cast_kernel;
     t[idx(OpId::copy)] = &cast_kernel;
 }

@@ -1,0 +1,115 @@
+// gelu and gelu_backward for contiguous f32 runs: Highway (compiled for every target it knows,
+// picked at run time by HWY_DYNAMIC_DISPATCH), or the scalar functors in a build without Highway.
+// With Highway this file is included once per target through foreach_target.h.
+#include "backends/cpu/simd_act.hpp"
+
+#include <cstddef>
+
+#include "backends/common/scalar_math.hpp"
+
+#ifdef BURN_HAVE_HWY
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "backends/cpu/simd_act.cpp"
+// clang-format off
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+// clang-format on
+
+HWY_BEFORE_NAMESPACE();
+namespace burn::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// erf(x): Eigen's rational approximation for float (odd numerator of degree 13, even denominator
+/// of degree 8, x clamped to [-4, 4] where erf is +-1 in float); |error| < 7e-8 before rounding.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V erf_approx(D d, V x) {
+    x = hn::Min(hn::Max(x, hn::Set(d, -4.0f)), hn::Set(d, 4.0f));
+    const V x2 = hn::Mul(x, x);
+    V p = hn::Set(d, -2.72614225801306e-10f);
+    p = hn::MulAdd(p, x2, hn::Set(d, 2.77068142495902e-08f));
+    p = hn::MulAdd(p, x2, hn::Set(d, -2.10102402082508e-06f));
+    p = hn::MulAdd(p, x2, hn::Set(d, -5.69250639462346e-05f));
+    p = hn::MulAdd(p, x2, hn::Set(d, -7.34990630326855e-04f));
+    p = hn::MulAdd(p, x2, hn::Set(d, -2.95459980854025e-03f));
+    p = hn::MulAdd(p, x2, hn::Set(d, -1.60960333262415e-02f));
+    p = hn::Mul(p, x);
+    V q = hn::Set(d, -1.45660718464996e-05f);
+    q = hn::MulAdd(q, x2, hn::Set(d, -2.13374055278905e-04f));
+    q = hn::MulAdd(q, x2, hn::Set(d, -1.68282697438203e-03f));
+    q = hn::MulAdd(q, x2, hn::Set(d, -7.37332916720468e-03f));
+    q = hn::MulAdd(q, x2, hn::Set(d, -1.42647390514189e-02f));
+    return hn::Div(p, q);
+}
+
+/// Phi(x) = 0.5 (1 + erf(x / sqrt 2)); NaN stays NaN (Min/Max would drop it, so it is put back).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V normal_cdf(D d, V x) {
+    const V e = erf_approx(d, hn::Mul(x, hn::Set(d, 0.70710678118654752440f)));
+    const V cdf = hn::MulAdd(e, hn::Set(d, 0.5f), hn::Set(d, 0.5f));
+    return hn::IfThenElse(hn::IsNaN(x), x, cdf);
+}
+
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE hn::Vec<D> load_part(D d, const T* p, size_t count) {
+    return count >= hn::Lanes(d) ? hn::LoadU(d, p) : hn::MaskedLoad(hn::FirstN(d, count), d, p);
+}
+
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE void store_part(hn::Vec<D> v, D d, T* p, size_t count) {
+    if (count >= hn::Lanes(d)) {
+        hn::StoreU(v, d, p);
+    } else {
+        hn::BlendedStore(v, hn::FirstN(d, count), d, p);
+    }
+}
+
+void GeluF32(const float* x, float* y, int64_t n_) {
+    const hn::ScalableTag<float> d;
+    const size_t n = static_cast<size_t>(n_), N = hn::Lanes(d);
+    for (size_t i = 0; i < n; i += N) {
+        const size_t c = n - i;
+        const auto v = load_part(d, x + i, c);
+        store_part(hn::Mul(v, normal_cdf(d, v)), d, y + i, c);
+    }
+}
+
+void GeluBackwardF32(const float* x, const float* g, float* y, int64_t n_) {
+    const hn::ScalableTag<float> d;
+    const size_t n = static_cast<size_t>(n_), N = hn::Lanes(d);
+    const auto k = hn::Set(d, 0.39894228040143267794f), half = hn::Set(d, -0.5f);
+    for (size_t i = 0; i < n; i += N) {
+        const size_t c = n - i;
+        const auto v = load_part(d, x + i, c);
+        const auto pdf = hn::Mul(k, hn::Exp(d, hn::Mul(half, hn::Mul(v, v))));
+        const auto grad = hn::MulAdd(v, pdf, normal_cdf(d, v));
+        store_part(hn::Mul(load_part(d, g + i, c), grad), d, y + i, c);
+    }
+}
+
+}  // namespace burn::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+#endif  // BURN_HAVE_HWY
+
+#if !defined(BURN_HAVE_HWY) || HWY_ONCE
+namespace burn::cpu::simd {
+
+#ifdef BURN_HAVE_HWY
+HWY_EXPORT(GeluF32);
+HWY_EXPORT(GeluBackwardF32);
+
+void gelu(const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(GeluF32)(x, y, n); }
+void gelu_backward(const float* x, const float* g, float* y, int64_t n) {
+    HWY_DYNAMIC_DISPATCH(GeluBackwardF32)(x, g, y, n);
+}
+#else
+void gelu(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = bm::gelu(x[i]);
+}
+void gelu_backward(const float* x, const float* g, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = g[i] * bm::gelu_grad(x[i]);
+}
+#endif
+
+}  // namespace burn::cpu::simd
+#endif
