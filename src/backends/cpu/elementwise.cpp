@@ -212,7 +212,7 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-// gelu and gelu_backward on contiguous f32: the vectorised kernels of simd_act.cpp (the scalar
+// gelu, gelu_backward and exp on contiguous f32: the vectorised kernels of simd_act.cpp (the scalar
 // functors call erf/exp from libm per element); other dtypes and strided inputs take the generic path.
 TensorRefs gelu_kernel(const OpCall& call, TensorRefs& in) {
     if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
@@ -221,6 +221,16 @@ TensorRefs gelu_kernel(const OpCall& call, TensorRefs& in) {
     const float* x = as_cpu(in[0]).data<float>();
     float* o = out->data<float>();
     platform::parallel_for(call.shape.numel(), kGrain, [&](int64_t b, int64_t e) { simd::gelu(x + b, o + b, e - b); });
+    return {out};
+}
+
+TensorRefs exp_kernel(const OpCall& call, TensorRefs& in) {
+    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
+        return unary_kernel<fn::exp_fn, OpKinds::float_only>(call, in);
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    const float* x = as_cpu(in[0]).data<float>();
+    float* o = out->data<float>();
+    platform::parallel_for(call.shape.numel(), kGrain, [&](int64_t b, int64_t e) { simd::exp(x + b, o + b, e - b); });
     return {out};
 }
 
@@ -257,6 +267,7 @@ void register_elementwise(KernelTable& t) {
     t[idx(OpId::name)] = &ternary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #include "burn/backend/elementwise.def"
     t[idx(OpId::gelu)] = &gelu_kernel;
+    t[idx(OpId::exp)] = &exp_kernel;
     t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
     t[idx(OpId::cast)] = &cast_kernel;
     t[idx(OpId::copy)] = &cast_kernel;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/gemm_kernels.hpp"
+#include "backends/cpu/simd_act.hpp"
 #include "platform/parallel.hpp"
 
 namespace burn::cpu {
@@ -274,6 +275,21 @@ void gemm_fallback(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs, in
     if (k <= 0) {
         for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T{});
         return;
+    }
+    if constexpr (std::is_same_v<T, float>) {
+        // One row times a matrix (a Linear layer on one sample): packing B would cost more than the
+        // product, which reads B once. Dot products with B's rows when B is a transposed row-major
+        // matrix (W^T), else row-vector updates; in parallel over column blocks.
+        if (m == 1 && a_cs == 1 && (b_rs == 1 || b_cs == 1)) {
+            const int64_t grain = std::max<int64_t>(16, 32768 / k);
+            platform::parallel_for(n, grain, [&](int64_t j0, int64_t j1) {
+                if (b_rs == 1)
+                    simd::dot_rows(a, b + j0 * b_cs, b_cs, k, c + j0, j1 - j0);
+                else
+                    simd::axpy_rows(a, b + j0, b_rs, k, c + j0, j1 - j0);
+            });
+            return;
+        }
     }
     if constexpr (std::is_same_v<P, T>) {
         gemm_packed<P, T>(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc);

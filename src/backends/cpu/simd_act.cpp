@@ -3,6 +3,7 @@
 // With Highway this file is included once per target through foreach_target.h.
 #include "backends/cpu/simd_act.hpp"
 
+#include <cmath>
 #include <cstddef>
 
 #include "backends/common/scalar_math.hpp"
@@ -74,6 +75,20 @@ void GeluF32(const float* x, float* y, int64_t n_) {
     }
 }
 
+void ExpF32(const float* x, float* y, int64_t n_) {
+    const hn::ScalableTag<float> d;
+    const size_t n = static_cast<size_t>(n_), N = hn::Lanes(d);
+    for (size_t i = 0; i < n; i += N) {
+        const size_t c = n - i;
+        const auto v = load_part(d, x + i, c);
+        // Exp's range reduction does not keep NaN or the infinities: put them back.
+        auto e = hn::Exp(d, v);
+        e = hn::IfThenElse(hn::Eq(v, hn::Set(d, HUGE_VALF)), v, e);
+        e = hn::IfThenZeroElse(hn::Eq(v, hn::Set(d, -HUGE_VALF)), e);
+        store_part(hn::IfThenElse(hn::IsNaN(v), v, e), d, y + i, c);
+    }
+}
+
 void GeluBackwardF32(const float* x, const float* g, float* y, int64_t n_) {
     const hn::ScalableTag<float> d;
     const size_t n = static_cast<size_t>(n_), N = hn::Lanes(d);
@@ -87,6 +102,38 @@ void GeluBackwardF32(const float* x, const float* g, float* y, int64_t n_) {
     }
 }
 
+void DotRowsF32(const float* x, const float* w, int64_t ldw, int64_t k_, float* y, int64_t n) {
+    const hn::ScalableTag<float> d;
+    const size_t k = static_cast<size_t>(k_), N = hn::Lanes(d);
+    for (int64_t j = 0; j < n; ++j) {
+        const float* row = w + j * ldw;
+        auto s0 = hn::Zero(d), s1 = hn::Zero(d), s2 = hn::Zero(d), s3 = hn::Zero(d);
+        size_t p = 0;
+        for (; p + 4 * N <= k; p += 4 * N) {
+            s0 = hn::MulAdd(hn::LoadU(d, x + p), hn::LoadU(d, row + p), s0);
+            s1 = hn::MulAdd(hn::LoadU(d, x + p + N), hn::LoadU(d, row + p + N), s1);
+            s2 = hn::MulAdd(hn::LoadU(d, x + p + 2 * N), hn::LoadU(d, row + p + 2 * N), s2);
+            s3 = hn::MulAdd(hn::LoadU(d, x + p + 3 * N), hn::LoadU(d, row + p + 3 * N), s3);
+        }
+        for (; p < k; p += N) {
+            const size_t c = k - p;
+            s0 = hn::MulAdd(load_part(d, x + p, c), load_part(d, row + p, c), s0);
+        }
+        y[j] = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(s0, s1), hn::Add(s2, s3))));
+    }
+}
+
+void AxpyRowsF32(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n_) {
+    const hn::ScalableTag<float> d;
+    const size_t n = static_cast<size_t>(n_), N = hn::Lanes(d);
+    for (size_t j = 0; j < n; j += N) {
+        const size_t c = n - j;
+        auto acc = hn::Zero(d);
+        for (int64_t p = 0; p < k; ++p) acc = hn::MulAdd(hn::Set(d, x[p]), load_part(d, b + p * ldb + j, c), acc);
+        store_part(acc, d, y + j, c);
+    }
+}
+
 }  // namespace burn::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 #endif  // BURN_HAVE_HWY
@@ -97,12 +144,38 @@ namespace burn::cpu::simd {
 #ifdef BURN_HAVE_HWY
 HWY_EXPORT(GeluF32);
 HWY_EXPORT(GeluBackwardF32);
+HWY_EXPORT(ExpF32);
+HWY_EXPORT(DotRowsF32);
+HWY_EXPORT(AxpyRowsF32);
+
+void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
+    HWY_DYNAMIC_DISPATCH(DotRowsF32)(x, w, ldw, k, y, n);
+}
+void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n) {
+    HWY_DYNAMIC_DISPATCH(AxpyRowsF32)(x, b, ldb, k, y, n);
+}
 
 void gelu(const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(GeluF32)(x, y, n); }
+void exp(const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(ExpF32)(x, y, n); }
 void gelu_backward(const float* x, const float* g, float* y, int64_t n) {
     HWY_DYNAMIC_DISPATCH(GeluBackwardF32)(x, g, y, n);
 }
 #else
+void exp(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
+}
+void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) s += static_cast<double>(x[p]) * w[j * ldw + p];
+        y[j] = static_cast<float>(s);
+    }
+}
+void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) y[j] = 0;
+    for (int64_t p = 0; p < k; ++p)
+        for (int64_t j = 0; j < n; ++j) y[j] += x[p] * b[p * ldb + j];
+}
 void gelu(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = bm::gelu(x[i]);
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Vectorised f32 kernels of the activations whose scalar form calls libm per element (gelu's erf
-// and its gradient's exp): Highway with run-time CPU dispatch when the build found it
+// and its gradient's exp), and the vector-times-matrix products of single-row matmuls: Highway with run-time CPU dispatch when the build found it
 // (BURN_HAVE_HWY), the scalar functors of scalar_math.hpp otherwise.
 #include <cstdint>
 
@@ -10,7 +10,18 @@ namespace burn::cpu::simd {
 /// erf is a rational approximation (|error| < 1e-7, float rounding aside).
 void gelu(const float* x, float* y, int64_t n);
 
+/// y[i] = exp(x[i]) (Highway's Exp: within a few ulp, 0 below about -87, inf above about 88.7);
+/// y may alias x.
+void exp(const float* x, float* y, int64_t n);
+
 /// y[i] = g[i] * gelu'(x[i]) = g (Phi(x) + x phi(x)); y may alias x or g.
 void gelu_backward(const float* x, const float* g, float* y, int64_t n);
+
+/// y[j] = sum_p x[p] * w[j * ldw + p] for j in [0, n): a row vector times the transpose of a
+/// row-major matrix (a Linear layer on one sample), as n contiguous dot products of length k.
+void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n);
+
+/// y[j] = sum_p x[p] * b[p * ldb + j] for j in [0, n): a row vector times a row-major matrix.
+void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n);
 
 }  // namespace burn::cpu::simd
