@@ -179,4 +179,30 @@ TEST(FusedActivation, SingleRowMatmulMatchesDouble) {
     expect_close(host(ops::matmul(a, ops::swap_dims(w, 0, 1))), want, 1e-4, 1e-5, "flipped row, sliced W^T");
 }
 
+TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {
+    // [3, 37, 45] -> transposed last dims [3, 45, 37], also a sliced batch dim; several dtypes.
+    const int64_t b = 3, r = 37, c = 45;
+    std::vector<double> v(static_cast<std::size_t>(b * r * c));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(static_cast<int>(i % 251) - 125);
+    for (DType dt : {DType::f32, DType::f64, DType::i32, DType::f16}) {
+        TensorAny x = ops::cast(ops::from_data(TensorData(v, Dims{b, r, c}), Device::cpu()), dt);
+        TensorAny t = ops::contiguous(ops::swap_dims(x, 1, 2));
+        ASSERT_EQ(t.shape(), (Dims{b, c, r}));
+        const auto got = host(t);
+        for (int64_t k = 0; k < b; ++k)
+            for (int64_t i = 0; i < c; ++i)
+                for (int64_t j = 0; j < r; ++j)
+                    ASSERT_EQ(got[static_cast<std::size_t>((k * c + i) * r + j)], v[static_cast<std::size_t>((k * r + j) * c + i)])
+                        << dt << " at " << k << ", " << i << ", " << j;
+        // Every other batch of a flipped view: leading dims with non-trivial strides.
+        TensorAny s = ops::contiguous(ops::swap_dims(ops::flip(x, Dims{0}), 1, 2));
+        const auto gs = host(s);
+        for (int64_t k = 0; k < b; ++k)
+            for (int64_t i = 0; i < c; ++i)
+                for (int64_t j = 0; j < r; ++j)
+                    ASSERT_EQ(gs[static_cast<std::size_t>((k * c + i) * r + j)],
+                              v[static_cast<std::size_t>(((b - 1 - k) * r + j) * c + i)]);
+    }
+}
+
 }  // namespace
