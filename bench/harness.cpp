@@ -62,18 +62,30 @@ void print_breakdown(const std::string& name, const Case& c, const burn::Device&
             for (auto& [n, v] : p) names.push_back(n), ms.emplace_back();
         for (std::size_t k = 0; k < p.size() && k < ms.size(); ++k) ms[k].push_back(p[k].second);
     }
-    std::vector<double> med;
-    double total = 0;
-    for (auto& v : ms) {
-        std::sort(v.begin(), v.end());
-        const std::size_t n = v.size();
-        med.push_back(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
-        total += med.back();
+    // Wall-time phases, then the CPU-time ones (named "<phase>_cpu"), each line with its own total.
+    for (bool cpu : {false, true}) {
+        std::vector<std::size_t> keys;
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            const bool is_cpu = names[k].size() > 4 && names[k].compare(names[k].size() - 4, 4, "_cpu") == 0;
+            if (is_cpu == cpu) keys.push_back(k);
+        }
+        if (keys.empty()) continue;
+        std::vector<double> med;
+        double total = 0;
+        for (std::size_t k : keys) {
+            auto& v = ms[k];
+            std::sort(v.begin(), v.end());
+            const std::size_t n = v.size();
+            med.push_back(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+            total += med.back();
+        }
+        std::fprintf(stderr, "burn-bench: %s breakdown, %s (medians of %d):", name.c_str(),
+                     cpu ? "process CPU time" : "wall time", reps);
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            std::fprintf(stderr, " %s %.3f ms (%.0f%%)", names[keys[i]].c_str(), med[i],
+                         total > 0 ? 100 * med[i] / total : 0);
+        std::fprintf(stderr, "; sum %.3f ms\n", total);
     }
-    std::fprintf(stderr, "burn-bench: %s breakdown (medians of %d):", name.c_str(), reps);
-    for (std::size_t k = 0; k < names.size(); ++k)
-        std::fprintf(stderr, " %s %.3f ms (%.0f%%)", names[k].c_str(), med[k], total > 0 ? 100 * med[k] / total : 0);
-    std::fprintf(stderr, "; sum %.3f ms\n", total);
 }
 
 namespace {

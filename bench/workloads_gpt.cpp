@@ -95,13 +95,16 @@ Workload gpt_train() {
         };
         c.phases = [s, vocab = static_cast<int64_t>(shape.vocab)] {
             PhaseTimer t(s->x.device());
-            Tensor<3> logits = s->model.forward(s->x, s->positions, s->mask);
-            auto loss = nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), s->y);
-            t.mark("forward");
-            auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
-            t.mark("backward");
-            s->model = s->optimizer.step(3e-4, std::move(s->model), grads);
-            t.mark("optimizer");
+            {
+                Tensor<3> logits = s->model.forward(s->x, s->positions, s->mask);
+                auto loss = nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), s->y);
+                t.mark("forward");
+                auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
+                t.mark("backward");
+                s->model = s->optimizer.step(3e-4, std::move(s->model), grads);
+                t.mark("optimizer");
+            }  // the graph, gradients and loss are freed here
+            t.mark("release");
             return t.phases;
         };
         c.units = double(tokens);

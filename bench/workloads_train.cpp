@@ -67,12 +67,15 @@ Case train_case(Model model, Input x, Tensor<1, Int> y, double lr, std::size_t b
     };
     c.phases = [s, lr] {
         PhaseTimer t(s->x.device());
-        auto loss = nn::loss::CrossEntropyLoss().forward(s->model.forward(s->x), s->y);
-        t.mark("forward");
-        auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
-        t.mark("backward");
-        s->model = s->optimizer.step(lr, std::move(s->model), grads);
-        t.mark("optimizer");
+        {
+            auto loss = nn::loss::CrossEntropyLoss().forward(s->model.forward(s->x), s->y);
+            t.mark("forward");
+            auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
+            t.mark("backward");
+            s->model = s->optimizer.step(lr, std::move(s->model), grads);
+            t.mark("optimizer");
+        }  // the graph, gradients and loss are freed here
+        t.mark("release");
         return t.phases;
     };
     c.units = double(batch);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "burn/burn.hpp"
+#include "ops/optim_ops.hpp"
 
 using namespace burn;
 
@@ -202,6 +203,34 @@ TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {
                 for (int64_t j = 0; j < r; ++j)
                     ASSERT_EQ(gs[static_cast<std::size_t>((k * c + i) * r + j)],
                               v[static_cast<std::size_t>(((b - 1 - k) * r + j) * c + i)]);
+    }
+}
+
+TEST(FusedActivation, AdamStepWithTransposedGradientMatchesContiguous) {
+    // A Linear weight's gradient is a W^T-style view; the kernel transposes it block by block.
+    std::mt19937 rng(5);
+    std::normal_distribution<double> nd(0, 1);
+    for (auto [r, c] : {std::pair<int64_t, int64_t>{40, 70}, {16, 16}, {100, 3}, {5, 9}}) {
+        auto make = [&](Dims s) {
+            std::vector<double> v(static_cast<std::size_t>(s.numel()));
+            for (auto& x : v) x = nd(rng);
+            return f32(v, s);
+        };
+        TensorAny p = make(Dims{r, c}), m = make(Dims{r, c}), v = ops::abs(make(Dims{r, c}));
+        TensorAny gt = ops::swap_dims(make(Dims{c, r}), 0, 1);  // [r, c], strides (1, r)
+        ops::AdamStepHyper h;
+        h.step_size = 0.01;
+        h.decay = 0.999;
+        h.l2 = 0.001;
+        auto want = ops::adam_step(ops::contiguous(p), ops::contiguous(gt), ops::contiguous(m), ops::contiguous(v), h);
+        auto got = ops::adam_step(ops::contiguous(p), gt, ops::contiguous(m), ops::contiguous(v), h);
+        for (int k = 0; k < 3; ++k)
+            EXPECT_EQ(host(got[static_cast<std::size_t>(k)]), host(want[static_cast<std::size_t>(k)]))
+                << "output " << k << " of [" << r << ", " << c << "]";
+        // The reference itself against double arithmetic for one element.
+        const auto pv = host(p), gv = host(ops::contiguous(gt)), mv = host(m), vv = host(v), out = host(got[0]);
+        const double gi = gv[7] + h.l2 * pv[7], mi = 0.9 * mv[7] + 0.1 * gi, vi = 0.999 * vv[7] + 0.001 * gi * gi;
+        EXPECT_NEAR(out[7], h.decay * pv[7] - h.step_size * mi / (std::sqrt(vi) + h.eps), 1e-6);
     }
 }
 

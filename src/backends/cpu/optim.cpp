@@ -3,6 +3,7 @@
 // would keep GCC from vectorising it.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "backends/cpu/kernels.hpp"
 
@@ -57,8 +58,56 @@ void adam_typed(const TensorRefs& in, CpuTensor& po, CpuTensor& mo, CpuTensor& v
                            [&](int64_t b, int64_t e) { adam_range<T>(b, e, p, g, m, v, pw, mw, vw, s); });
 }
 
+/// The gradient of a Linear weight arrives as a transposed view ([rows, cols] with strides
+/// (1, rows)). Instead of a full contiguous copy, blocks of 16 rows are transposed into a buffer
+/// that stays in cache and updated from there. False when g is not such a view.
+template <class T>
+bool adam_transposed(const TensorRefs& in, CpuTensor& po, CpuTensor& mo, CpuTensor& vo) {
+    const CpuTensor& gt = as_cpu(in[1]);
+    if (gt.shape.rank() != 2 || gt.strides[0] != 1 || gt.strides[1] != gt.shape[0] || gt.shape[0] < 16)
+        return false;
+    const int64_t rows = gt.shape[0], cols = gt.shape[1];
+    constexpr int64_t kRows = 16;
+    const T* p = as_cpu(in[0]).data<T>();
+    const T* g = gt.data<T>();
+    const T* m = as_cpu(in[2]).data<T>();
+    const T* v = as_cpu(in[3]).data<T>();
+    const double* h = as_cpu(in[4]).data<double>();
+    const AdamScalars s{h[0], h[1], h[2], h[3], h[4], h[5]};
+    T* pw = po.data<T>();
+    T* mw = mo.data<T>();
+    T* vw = vo.data<T>();
+    const int64_t blocks = (rows + kRows - 1) / kRows;
+    platform::parallel_for(blocks, std::max<int64_t>(1, kGrain / (kRows * cols)), [&](int64_t b0, int64_t b1) {
+        std::vector<T> buf(static_cast<std::size_t>(kRows * cols));
+        for (int64_t blk = b0; blk < b1; ++blk) {
+            const int64_t i0 = blk * kRows, i1 = std::min(rows, i0 + kRows);
+            for (int64_t j0 = 0; j0 < cols; j0 += 64) {  // 64 columns x 16 rows: both sides in L1
+                const int64_t j1 = std::min(cols, j0 + 64);
+                for (int64_t i = i0; i < i1; ++i)
+                    for (int64_t j = j0; j < j1; ++j) buf[static_cast<std::size_t>((i - i0) * cols + j)] = g[i + j * rows];
+            }
+            adam_range<T>(i0 * cols, i1 * cols, p, buf.data() - i0 * cols, m, v, pw, mw, vw, s);
+        }
+    });
+    return true;
+}
+
 TensorRefs adam_step_kernel(const OpCall& call, TensorRefs& in) {
-    for (auto& t : in) t = contiguous(t);
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (i != 1) in[i] = contiguous(in[i]);
+    if (in[0]->dtype == DType::f32 && !as_cpu(in[1]).is_contiguous()) {
+        // p may not take g's buffer here (g is a view), so only the state's own buffers are reused.
+        auto p = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+        auto m = reuse_or_alloc(in, {2}, call.shape, call.dtype);
+        auto v = reuse_or_alloc(in, {3}, call.shape, call.dtype);
+        if (adam_transposed<float>(in, *p, *m, *v)) return {p, m, v};
+        in[1] = contiguous(in[1]);
+        dispatch_kinds<OpKinds::float_only>(call.dtype, "adam_step",
+                                            [&](auto tag) { adam_typed<decltype(tag)>(in, *p, *m, *v); });
+        return {p, m, v};
+    }
+    in[1] = contiguous(in[1]);
     // Each output takes its own input's buffer when that input is uniquely owned (the update in place);
     // the parameter may also take the gradient's.
     auto p = reuse_or_alloc(in, {0, 1}, call.shape, call.dtype);
