@@ -86,6 +86,9 @@ void print_breakdown(const std::string& name, const Case& c, const burn::Device&
                          total > 0 ? 100 * med[i] / total : 0);
         std::fprintf(stderr, "; sum %.3f ms\n", total);
     }
+    // The whole step once more, after the breakdown: a check that the phases add up to the step.
+    std::fprintf(stderr, "burn-bench: %s step timed again after the breakdown: %.3f ms\n", name.c_str(),
+                 time_median_ms(c, device, 0, reps));
 }
 
 namespace {
