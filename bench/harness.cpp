@@ -50,7 +50,8 @@ void check_param_count(const std::string& name, std::size_t burn_params, std::si
                " parameters but torch_reference.py's model has ", torch_params, ": not the same work");
 }
 
-void print_breakdown(const std::string& name, const Case& c, const burn::Device& device, int warmup, int reps) {
+void print_breakdown(const std::string& name, const Case& c, const burn::Device& device, int warmup,
+                     int reps) {
     if (!c.phases) return;
     for (int i = 0; i < warmup; ++i) c.phases();
     device.sync();

@@ -63,7 +63,8 @@ double time_median_ms(const Case& c, const burn::Device& device, int warmup, int
 
 /// Runs warmup untimed steps, then reps steps timed by phase; prints each phase's median (ms and
 /// share of the total) on stderr. Nothing when the case has no phases.
-void print_breakdown(const std::string& name, const Case& c, const burn::Device& device, int warmup, int reps);
+void print_breakdown(const std::string& name, const Case& c, const burn::Device& device, int warmup,
+                     int reps);
 
 /// The JSON line of one result (one line, starting with '{').
 std::string json_line(const std::string& workload, const std::string& device, int threads, double median_ms,

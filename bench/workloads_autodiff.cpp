@@ -57,8 +57,8 @@ Workload autodiff_overhead() {
                          "autodiff %.4f ms (%.2f us/op), ratio %.2f; with backward %.4f ms\n",
                          plain_ms, plain_ms, ms, ms, ratio, backward_ms);
             char buf[160];
-            std::snprintf(buf, sizeof buf, ", \"plain_ms\": %.4f, \"ratio\": %.3f, \"backward_ms\": %.4f", plain_ms,
-                          ratio, backward_ms);
+            std::snprintf(buf, sizeof buf, ", \"plain_ms\": %.4f, \"ratio\": %.3f, \"backward_ms\": %.4f",
+                          plain_ms, ratio, backward_ms);
             return std::string(buf);
         };
         return c;
@@ -68,6 +68,8 @@ Workload autodiff_overhead() {
 
 }  // namespace
 
-void add_autodiff_workloads(std::vector<Workload>& table) { table.push_back(autodiff_overhead()); }
+void add_autodiff_workloads(std::vector<Workload>& table) {
+    table.push_back(autodiff_overhead());
+}
 
 }  // namespace bench

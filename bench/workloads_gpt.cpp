@@ -36,16 +36,16 @@ struct Gpt {
         blocks.dropout = 0.0;
         blocks.norm_first = true;
         blocks.activation = nn::FeedForwardActivation::gelu;
-        return Gpt{nn::EmbeddingConfig{s.vocab, s.d}.init(device), nn::EmbeddingConfig{s.seq, s.d}.init(device),
-                   blocks.init(device), nn::LayerNormConfig{s.d}.init(device),
-                   nn::LinearConfig{s.d, s.vocab}.init(device)};
+        return Gpt{nn::EmbeddingConfig{s.vocab, s.d}.init(device),
+                   nn::EmbeddingConfig{s.seq, s.d}.init(device), blocks.init(device),
+                   nn::LayerNormConfig{s.d}.init(device), nn::LinearConfig{s.d, s.vocab}.init(device)};
     }
     /// torch_reference.py's Gpt, counted by hand: embeddings, per block 2 LayerNorms, in_proj
     /// [3d, d] + [3d], out_proj, fc1, fc2; final LayerNorm; head with bias.
     static std::size_t torch_params(const GptShape& s) {
         const std::size_t d = s.d;
-        const std::size_t block = 2 * (2 * d) + (3 * d * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) +
-                                  (4 * d * d + d);
+        const std::size_t block =
+            2 * (2 * d) + (3 * d * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) + (4 * d * d + d);
         return s.vocab * d + s.seq * d + s.layers * block + 2 * d + (d * s.vocab + s.vocab);
     }
 
@@ -64,7 +64,8 @@ Workload gpt_train() {
     w.warmup = 2;
     w.reps = 5;
     w.make = [](const Context& ctx) -> std::optional<Case> {
-        const GptShape shape = ctx.gpu ? GptShape{50304, 768, 12, 12, 1024, 8} : GptShape{8192, 256, 4, 4, 128, 8};
+        const GptShape shape =
+            ctx.gpu ? GptShape{50304, 768, 12, 12, 1024, 8} : GptShape{8192, 256, 4, 4, 128, 8};
         auto device = ctx.device.autodiff();
         const auto b = static_cast<int64_t>(shape.batch), t = static_cast<int64_t>(shape.seq);
         struct State {
@@ -80,10 +81,8 @@ Workload gpt_train() {
         const auto tokens = shape.batch * shape.seq;
         const int vocab = static_cast<int>(shape.vocab);
         auto s = std::make_shared<State>(State{
-            Gpt::init(shape, device), adamw.init(),
-            random_classes(tokens, vocab, device).reshape<2>({b, t}),
-            Tensor<1, Int>::arange(0, t, device).reshape<2>({1, t}),
-            random_classes(tokens, vocab, device, 7),
+            Gpt::init(shape, device), adamw.init(), random_classes(tokens, vocab, device).reshape<2>({b, t}),
+            Tensor<1, Int>::arange(0, t, device).reshape<2>({1, t}), random_classes(tokens, vocab, device, 7),
             nn::generate_autoregressive_mask(1, shape.seq, device)});
         check_param_count("gpt_train", s->model.num_params(), Gpt::torch_params(shape));
         Case c;
@@ -116,6 +115,8 @@ Workload gpt_train() {
 
 }  // namespace
 
-void add_gpt_workloads(std::vector<Workload>& table) { table.push_back(gpt_train()); }
+void add_gpt_workloads(std::vector<Workload>& table) {
+    table.push_back(gpt_train());
+}
 
 }  // namespace bench

@@ -92,7 +92,8 @@ Workload mlp_train() {
         Mlp model{nn::LinearConfig{784, 512}.init(device), nn::LinearConfig{512, 512}.init(device),
                   nn::LinearConfig{512, 10}.init(device)};
         check_param_count("mlp_train", model.num_params(), 401920 + 262656 + 5130);
-        return train_case(std::move(model), Tensor<2>::random({batch, 784}, Distribution::Normal(0.0, 1.0), device),
+        return train_case(std::move(model),
+                          Tensor<2>::random({batch, 784}, Distribution::Normal(0.0, 1.0), device),
                           random_classes(batch, 10, device), 1e-3, batch);
     };
     return w;
@@ -124,8 +125,8 @@ Workload cnn_infer_b1() {
             Cnn model;
             Tensor<4> x;
         };
-        auto s = std::make_shared<State>(
-            State{Cnn::init(device), Tensor<4>::random({1, 1, 28, 28}, Distribution::Normal(0.0, 1.0), device)});
+        auto s = std::make_shared<State>(State{
+            Cnn::init(device), Tensor<4>::random({1, 1, 28, 28}, Distribution::Normal(0.0, 1.0), device)});
         check_param_count("cnn_infer_b1", s->model.num_params(), Cnn::kTorchParams);
         Case c;
         c.step = [s] { (void)s->model.forward(s->x); };

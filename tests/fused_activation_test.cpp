@@ -18,13 +18,17 @@ namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<double> host(const TensorAny& t) { return ops::into_data(ops::cast(t, DType::f64)).to_vec<double>(); }
+std::vector<double> host(const TensorAny& t) {
+    return ops::into_data(ops::cast(t, DType::f64)).to_vec<double>();
+}
 
 TensorAny f32(const std::vector<double>& v, Dims shape) {
     return ops::cast(ops::from_data(TensorData(v, shape), Device::cpu()), DType::f32);
 }
 
-double gelu_ref(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
+double gelu_ref(double x) {
+    return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+}
 double gelu_grad_ref(double x) {
     return 0.5 * (1 + std::erf(x / std::sqrt(2.0))) + x * std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI);
 }
@@ -51,7 +55,8 @@ void expect_close(const std::vector<double>& got, const std::vector<double>& wan
 
 std::vector<double> ramp(int64_t n, double lo, double hi) {
     std::vector<double> v;
-    for (int64_t i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * static_cast<double>(i) / std::max<int64_t>(1, n - 1));
+    for (int64_t i = 0; i < n; ++i)
+        v.push_back(lo + (hi - lo) * static_cast<double>(i) / std::max<int64_t>(1, n - 1));
     return f32_values(v);
 }
 
@@ -74,8 +79,8 @@ TEST(FusedActivation, ExpGeluAndGeluBackwardMatchDoubleOnEveryTailLength) {
 }
 
 TEST(FusedActivation, SpecialValues) {
-    const std::vector<double> x = {kNan, kInf, -kInf, 0.0, -0.0, 100.0, -100.0, 88.0, -87.0, 1e-30, 4.0, -4.0,
-                                   5.9, -5.9, 20.0, -20.0, 3.0};
+    const std::vector<double> x = {kNan,  kInf, -kInf, 0.0, -0.0, 100.0, -100.0, 88.0, -87.0,
+                                   1e-30, 4.0,  -4.0,  5.9, -5.9, 20.0,  -20.0,  3.0};
     const auto n = static_cast<int64_t>(x.size());
     std::vector<double> e, ge, gb;
     for (double v : x) {
@@ -85,8 +90,9 @@ TEST(FusedActivation, SpecialValues) {
     }
     expect_close(host(ops::exp(f32(x, Dims{n}))), e, 1e-30, 2e-6, "exp");
     expect_close(host(ops::gelu(f32(x, Dims{n}))), ge, 2e-6, 2e-6, "gelu");
-    expect_close(host(ops::gelu_backward(f32(x, Dims{n}), ops::full(Dims{n}, 1.0, DType::f32, Device::cpu()))), gb,
-                 4e-6, 4e-6, "gelu_backward");
+    expect_close(
+        host(ops::gelu_backward(f32(x, Dims{n}), ops::full(Dims{n}, 1.0, DType::f32, Device::cpu()))), gb,
+        4e-6, 4e-6, "gelu_backward");
 }
 
 TEST(FusedActivation, LargeInPlaceAndStridedInputs) {
@@ -105,7 +111,9 @@ TEST(FusedActivation, LargeInPlaceAndStridedInputs) {
     TensorAny xt = ops::swap_dims(x, 0, 1);
     std::vector<double> want(ge.size());
     for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) want[static_cast<std::size_t>(j * rows + i)] = std::exp(xv[static_cast<std::size_t>(i * cols + j)]);
+        for (int64_t j = 0; j < cols; ++j)
+            want[static_cast<std::size_t>(j * rows + i)] =
+                std::exp(xv[static_cast<std::size_t>(i * cols + j)]);
     expect_close(host(ops::exp(xt)), want, 0, 2e-6, "exp of a transposed view");
 }
 
@@ -125,17 +133,21 @@ TEST(FusedActivation, ReluBackwardIsTheMaskedGradient) {
     }
     // Through autodiff: relu's gradient is the masked output gradient.
     const Device ad = Device::cpu().autodiff();
-    TensorAny xt = ops::require_grad(ops::from_data(TensorData(std::vector<double>{-2, 3, 0, 4}, Dims{4}), ad));
+    TensorAny xt =
+        ops::require_grad(ops::from_data(TensorData(std::vector<double>{-2, 3, 0, 4}, Dims{4}), ad));
     TensorAny w = ops::from_data(TensorData(std::vector<double>{1, 2, 3, 4}, Dims{4}), ad);
     Gradients grads = ops::backward(ops::sum(ops::mul(ops::relu(xt), w)));
     EXPECT_EQ(host(*ops::grad(xt, grads)), (std::vector<double>{0, 2, 0, 4}));
 }
 
 /// a [1, k] times b [k, n] in double.
-std::vector<double> row_times(const std::vector<double>& a, const std::vector<double>& b, int64_t k, int64_t n) {
+std::vector<double> row_times(const std::vector<double>& a, const std::vector<double>& b, int64_t k,
+                              int64_t n) {
     std::vector<double> y(static_cast<std::size_t>(n), 0.0);
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t p = 0; p < k; ++p) y[static_cast<std::size_t>(j)] += a[static_cast<std::size_t>(p)] * b[static_cast<std::size_t>(p * n + j)];
+        for (int64_t p = 0; p < k; ++p)
+            y[static_cast<std::size_t>(j)] +=
+                a[static_cast<std::size_t>(p)] * b[static_cast<std::size_t>(p * n + j)];
     return y;
 }
 
@@ -157,7 +169,8 @@ TEST(FusedActivation, SingleRowMatmulMatchesDouble) {
         // B = W^T with W [n, k] row-major (a Linear layer)
         std::vector<double> wv(bv.size());
         for (int64_t p = 0; p < k; ++p)
-            for (int64_t j = 0; j < n; ++j) wv[static_cast<std::size_t>(j * k + p)] = bv[static_cast<std::size_t>(p * n + j)];
+            for (int64_t j = 0; j < n; ++j)
+                wv[static_cast<std::size_t>(j * k + p)] = bv[static_cast<std::size_t>(p * n + j)];
         TensorAny wt = ops::swap_dims(f32(wv, Dims{n, k}), 0, 1);
         expect_close(host(ops::matmul(a, wt)), want, tol, 1e-5, "W^T " + what);
         // A batch of single rows [2, 1, k] x [k, n] broadcast
@@ -176,7 +189,8 @@ TEST(FusedActivation, SingleRowMatmulMatchesDouble) {
     std::vector<double> want(static_cast<std::size_t>(n), 0.0);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t p = 0; p < k; ++p)
-            want[static_cast<std::size_t>(j)] += av[static_cast<std::size_t>(k - 1 - p)] * wv[static_cast<std::size_t>(2 * j * k + p)];
+            want[static_cast<std::size_t>(j)] +=
+                av[static_cast<std::size_t>(k - 1 - p)] * wv[static_cast<std::size_t>(2 * j * k + p)];
     expect_close(host(ops::matmul(a, ops::swap_dims(w, 0, 1))), want, 1e-4, 1e-5, "flipped row, sliced W^T");
 }
 
@@ -193,7 +207,8 @@ TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {
         for (int64_t k = 0; k < b; ++k)
             for (int64_t i = 0; i < c; ++i)
                 for (int64_t j = 0; j < r; ++j)
-                    ASSERT_EQ(got[static_cast<std::size_t>((k * c + i) * r + j)], v[static_cast<std::size_t>((k * r + j) * c + i)])
+                    ASSERT_EQ(got[static_cast<std::size_t>((k * c + i) * r + j)],
+                              v[static_cast<std::size_t>((k * r + j) * c + i)])
                         << dt << " at " << k << ", " << i << ", " << j;
         // Every other batch of a flipped view: leading dims with non-trivial strides.
         TensorAny s = ops::contiguous(ops::swap_dims(ops::flip(x, Dims{0}), 1, 2));
@@ -222,14 +237,17 @@ TEST(FusedActivation, AdamStepWithTransposedGradientMatchesContiguous) {
         h.step_size = 0.01;
         h.decay = 0.999;
         h.l2 = 0.001;
-        auto want = ops::adam_step(ops::contiguous(p), ops::contiguous(gt), ops::contiguous(m), ops::contiguous(v), h);
+        auto want = ops::adam_step(ops::contiguous(p), ops::contiguous(gt), ops::contiguous(m),
+                                   ops::contiguous(v), h);
         auto got = ops::adam_step(ops::contiguous(p), gt, ops::contiguous(m), ops::contiguous(v), h);
         for (int k = 0; k < 3; ++k)
             EXPECT_EQ(host(got[static_cast<std::size_t>(k)]), host(want[static_cast<std::size_t>(k)]))
                 << "output " << k << " of [" << r << ", " << c << "]";
         // The reference itself against double arithmetic for one element.
-        const auto pv = host(p), gv = host(ops::contiguous(gt)), mv = host(m), vv = host(v), out = host(got[0]);
-        const double gi = gv[7] + h.l2 * pv[7], mi = 0.9 * mv[7] + 0.1 * gi, vi = 0.999 * vv[7] + 0.001 * gi * gi;
+        const auto pv = host(p), gv = host(ops::contiguous(gt)), mv = host(m), vv = host(v),
+                   out = host(got[0]);
+        const double gi = gv[7] + h.l2 * pv[7], mi = 0.9 * mv[7] + 0.1 * gi,
+                     vi = 0.999 * vv[7] + 0.001 * gi * gi;
         EXPECT_NEAR(out[7], h.decay * pv[7] - h.step_size * mi / (std::sqrt(vi) + h.eps), 1e-6);
     }
 }

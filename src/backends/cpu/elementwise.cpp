@@ -218,22 +218,24 @@ bool copy_transposed(const CpuTensor& x, CpuTensor& out) {
     const int64_t mats = x.shape.numel() / (rows * cols), tiles = (rows + B - 1) / B;
     const T* a = base<T>(x);
     T* o = out.data<T>();
-    platform::parallel_for(mats * tiles, std::max<int64_t>(1, kGrain / (B * cols)), [&](int64_t t0, int64_t t1) {
-        for (int64_t t = t0; t < t1; ++t) {
-            int64_t rem = t / tiles, off = x.offset;
-            for (int d = r - 3; d >= 0; --d) {
-                off += (rem % x.shape[d]) * x.strides[d];
-                rem /= x.shape[d];
-            }
-            const T* src = a + off;
-            T* dst = o + (t / tiles) * rows * cols;
-            const int64_t i0 = (t % tiles) * B, i1 = std::min(rows, i0 + B);
-            for (int64_t j0 = 0; j0 < cols; j0 += B) {
-                const int64_t j1 = std::min(cols, j0 + B);
-                for (int64_t i = i0; i < i1; ++i)
-                    for (int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[i + j * sc];
-            }
+    auto tile = [&](int64_t t) {  // rows [i0, i1) of matrix t / tiles
+        int64_t rem = t / tiles, off = x.offset;
+        for (int d = r - 3; d >= 0; --d) {
+            off += (rem % x.shape[d]) * x.strides[d];
+            rem /= x.shape[d];
         }
+        const T* src = a + off;
+        T* dst = o + (t / tiles) * rows * cols;
+        const int64_t i0 = (t % tiles) * B, i1 = std::min(rows, i0 + B);
+        for (int64_t j0 = 0; j0 < cols; j0 += B) {
+            const int64_t j1 = std::min(cols, j0 + B);
+            for (int64_t i = i0; i < i1; ++i)
+                for (int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[i + j * sc];
+        }
+    };
+    const int64_t grain = std::max<int64_t>(1, kGrain / (B * cols));
+    platform::parallel_for(mats * tiles, grain, [&](int64_t t0, int64_t t1) {
+        for (int64_t t = t0; t < t1; ++t) tile(t);
     });
     return true;
 }
@@ -260,7 +262,8 @@ TensorRefs gelu_kernel(const OpCall& call, TensorRefs& in) {
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     const float* x = as_cpu(in[0]).data<float>();
     float* o = out->data<float>();
-    platform::parallel_for(call.shape.numel(), kGrain, [&](int64_t b, int64_t e) { simd::gelu(x + b, o + b, e - b); });
+    platform::parallel_for(call.shape.numel(), kGrain,
+                           [&](int64_t b, int64_t e) { simd::gelu(x + b, o + b, e - b); });
     return {out};
 }
 
@@ -270,7 +273,8 @@ TensorRefs exp_kernel(const OpCall& call, TensorRefs& in) {
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     const float* x = as_cpu(in[0]).data<float>();
     float* o = out->data<float>();
-    platform::parallel_for(call.shape.numel(), kGrain, [&](int64_t b, int64_t e) { simd::exp(x + b, o + b, e - b); });
+    platform::parallel_for(call.shape.numel(), kGrain,
+                           [&](int64_t b, int64_t e) { simd::exp(x + b, o + b, e - b); });
     return {out};
 }
 

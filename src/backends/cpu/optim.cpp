@@ -78,18 +78,20 @@ bool adam_transposed(const TensorRefs& in, CpuTensor& po, CpuTensor& mo, CpuTens
     T* mw = mo.data<T>();
     T* vw = vo.data<T>();
     const int64_t blocks = (rows + kRows - 1) / kRows;
-    platform::parallel_for(blocks, std::max<int64_t>(1, kGrain / (kRows * cols)), [&](int64_t b0, int64_t b1) {
-        std::vector<T> buf(static_cast<std::size_t>(kRows * cols));
-        for (int64_t blk = b0; blk < b1; ++blk) {
-            const int64_t i0 = blk * kRows, i1 = std::min(rows, i0 + kRows);
-            for (int64_t j0 = 0; j0 < cols; j0 += 64) {  // 64 columns x 16 rows: both sides in L1
-                const int64_t j1 = std::min(cols, j0 + 64);
-                for (int64_t i = i0; i < i1; ++i)
-                    for (int64_t j = j0; j < j1; ++j) buf[static_cast<std::size_t>((i - i0) * cols + j)] = g[i + j * rows];
+    platform::parallel_for(
+        blocks, std::max<int64_t>(1, kGrain / (kRows * cols)), [&](int64_t b0, int64_t b1) {
+            std::vector<T> buf(static_cast<std::size_t>(kRows * cols));
+            for (int64_t blk = b0; blk < b1; ++blk) {
+                const int64_t i0 = blk * kRows, i1 = std::min(rows, i0 + kRows);
+                for (int64_t j0 = 0; j0 < cols; j0 += 64) {  // 64 columns x 16 rows: both sides in L1
+                    const int64_t j1 = std::min(cols, j0 + 64);
+                    for (int64_t i = i0; i < i1; ++i)
+                        for (int64_t j = j0; j < j1; ++j)
+                            buf[static_cast<std::size_t>((i - i0) * cols + j)] = g[i + j * rows];
+                }
+                adam_range<T>(i0 * cols, i1 * cols, p, buf.data() - i0 * cols, m, v, pw, mw, vw, s);
             }
-            adam_range<T>(i0 * cols, i1 * cols, p, buf.data() - i0 * cols, m, v, pw, mw, vw, s);
-        }
-    });
+        });
     return true;
 }
 

@@ -129,7 +129,8 @@ void AxpyRowsF32(const float* x, const float* b, int64_t ldb, int64_t k, float* 
     for (size_t j = 0; j < n; j += N) {
         const size_t c = n - j;
         auto acc = hn::Zero(d);
-        for (int64_t p = 0; p < k; ++p) acc = hn::MulAdd(hn::Set(d, x[p]), load_part(d, b + p * ldb + j, c), acc);
+        for (int64_t p = 0; p < k; ++p)
+            acc = hn::MulAdd(hn::Set(d, x[p]), load_part(d, b + p * ldb + j, c), acc);
         store_part(acc, d, y + j, c);
     }
 }
@@ -155,8 +156,12 @@ void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y,
     HWY_DYNAMIC_DISPATCH(AxpyRowsF32)(x, b, ldb, k, y, n);
 }
 
-void gelu(const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(GeluF32)(x, y, n); }
-void exp(const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(ExpF32)(x, y, n); }
+void gelu(const float* x, float* y, int64_t n) {
+    HWY_DYNAMIC_DISPATCH(GeluF32)(x, y, n);
+}
+void exp(const float* x, float* y, int64_t n) {
+    HWY_DYNAMIC_DISPATCH(ExpF32)(x, y, n);
+}
 void gelu_backward(const float* x, const float* g, float* y, int64_t n) {
     HWY_DYNAMIC_DISPATCH(GeluBackwardF32)(x, g, y, n);
 }

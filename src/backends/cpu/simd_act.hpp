@@ -1,7 +1,7 @@
 #pragma once
 // Vectorised f32 kernels of the activations whose scalar form calls libm per element (gelu's erf
-// and its gradient's exp), and the vector-times-matrix products of single-row matmuls: Highway with run-time CPU dispatch when the build found it
-// (BURN_HAVE_HWY), the scalar functors of scalar_math.hpp otherwise.
+// and its gradient's exp), and the vector-times-matrix products of single-row matmuls: Highway with run-time
+// CPU dispatch when the build found it (BURN_HAVE_HWY), the scalar functors of scalar_math.hpp otherwise.
 #include <cstdint>
 
 namespace burn::cpu::simd {
