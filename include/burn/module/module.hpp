@@ -166,7 +166,10 @@ void save_into(const M& m, store::ModuleStore& s) {
 /// Throws (naming what failed) when a load must not be applied.
 void check_load(const store::ApplyResult& result, bool partial_allowed);
 
-/// Loads tensors from store into m: all or nothing (nothing is applied if the load fails).
+/// Loads tensors from store into m: all or nothing (nothing is applied if the load fails). Parameters
+/// and buffers also take the ids the file saved for them (Burnpack files keep ids; formats without
+/// ids leave them as they are), so optimizer state saved by id (Optimizer::to_record) lines up with
+/// the loaded module.
 template <class M>
 store::ApplyResult load_from(M& m, store::ModuleStore& s) {
     std::vector<store::TensorSlot> slots;
@@ -175,13 +178,15 @@ store::ApplyResult load_from(M& m, store::ModuleStore& s) {
                          snap.is_buffer});
     auto [result, values] = s.load(slots);
     check_load(result, s.partial_allowed());
-    std::vector<TensorAny> by_slot(slots.size());
-    for (auto& [i, t] : values) by_slot[i] = std::move(t);
+    std::vector<store::LoadedTensor> by_slot(slots.size());
+    for (auto& v : values) by_slot[v.slot] = std::move(v);
     std::size_t i = 0;
     auto apply = [&](const std::string&, auto& p) {
-        TensorAny& t = by_slot[i++];
+        store::LoadedTensor& t = by_slot[i++];
         using T = typename std::remove_reference_t<decltype(p)>::value_type;
-        if (t.defined()) p.set(T(std::move(t)));
+        if (!t.tensor.defined()) return;
+        p.set(T(std::move(t.tensor)));
+        if (t.param_id && *t.param_id != 0) p.set_id(ParamId(*t.param_id));
     };
     auto v = visitor(apply, apply);
     walk(m, "", v);
