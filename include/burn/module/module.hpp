@@ -241,8 +241,12 @@ std::string format(const M& m) {
     void burn_visit_fields(BurnFn&& burn_fn) const {                                                      \
         BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
     }                                                                                                     \
+    /* The members below are templates (BurnSelf = Type) so that they are instantiated only when used. */ \
     /** Number of trainable scalars (buffers excluded). */                                                \
-    std::size_t num_params() const { return ::burn::module::num_params(*this); }                          \
+    template <class BurnSelf = Type>                                                                      \
+    std::size_t num_params() const {                                                                      \
+        return ::burn::module::num_params(static_cast<const BurnSelf&>(*this));                           \
+    }                                                                                                     \
     /** fn(path, param) for every parameter, in declaration order. */                                     \
     template <class BurnFn>                                                                               \
     void visit_params(BurnFn&& burn_fn) const {                                                           \
@@ -256,20 +260,26 @@ std::string format(const M& m) {
         return burn_copy;                                                                                 \
     }                                                                                                     \
     /** A copy on device (parameters keep their ids). */                                                  \
-    Type to_device(const ::burn::Device& burn_device) const {                                             \
-        Type burn_copy = *this;                                                                           \
+    template <class BurnSelf = Type>                                                                      \
+    BurnSelf to_device(const ::burn::Device& burn_device) const {                                         \
+        BurnSelf burn_copy = *this;                                                                       \
         ::burn::module::to_device(burn_copy, burn_device);                                                \
         return burn_copy;                                                                                 \
     }                                                                                                     \
-    std::vector<::burn::Device> devices() const { return ::burn::module::devices(*this); }                \
+    template <class BurnSelf = Type>                                                                      \
+    std::vector<::burn::Device> devices() const {                                                         \
+        return ::burn::module::devices(static_cast<const BurnSelf&>(*this));                              \
+    }                                                                                                     \
     /** The same module on the inner (non-autodiff) device, for evaluation. */                           \
-    Type valid() const {                                                                                  \
-        auto burn_devs = devices();                                                                       \
-        return burn_devs.empty() ? *this : to_device(burn_devs.front().inner());                          \
+    template <class BurnSelf = Type>                                                                      \
+    BurnSelf valid() const {                                                                              \
+        auto burn_devs = devices<BurnSelf>();                                                             \
+        return burn_devs.empty() ? BurnSelf(*this) : to_device<BurnSelf>(burn_devs.front().inner());      \
     }                                                                                                     \
     /** A copy whose parameters require no gradient. */                                                   \
-    Type no_grad() const {                                                                                \
-        Type burn_copy = *this;                                                                           \
+    template <class BurnSelf = Type>                                                                      \
+    BurnSelf no_grad() const {                                                                            \
+        BurnSelf burn_copy = *this;                                                                       \
         ::burn::module::set_require_grad_where(burn_copy, false, [](const std::string&) { return true; }); \
         return burn_copy;                                                                                 \
     }                                                                                                     \
@@ -280,8 +290,15 @@ std::string format(const M& m) {
         ::burn::module::set_require_grad_where(burn_copy, false, burn_pred);                              \
         return burn_copy;                                                                                 \
     }                                                                                                     \
-    void save_into(::burn::store::ModuleStore& burn_store) const { ::burn::module::save_into(*this, burn_store); } \
-    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                        \
-        return ::burn::module::load_from(*this, burn_store);                                              \
+    template <class BurnSelf = Type>                                                                      \
+    void save_into(::burn::store::ModuleStore& burn_store) const {                                        \
+        ::burn::module::save_into(static_cast<const BurnSelf&>(*this), burn_store);                       \
     }                                                                                                     \
-    std::string to_string() const { return ::burn::module::format(*this); }
+    template <class BurnSelf = Type>                                                                      \
+    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                        \
+        return ::burn::module::load_from(static_cast<BurnSelf&>(*this), burn_store);                      \
+    }                                                                                                     \
+    template <class BurnSelf = Type>                                                                      \
+    std::string to_string() const {                                                                       \
+        return ::burn::module::format(static_cast<const BurnSelf&>(*this));                               \
+    }
