@@ -17,7 +17,8 @@ double gram_error(const TensorAny& w, double gain) {
     const bool wide = rows < cols;
     const int64_t n = wide ? rows : cols, m = wide ? cols : rows;
     auto at = [&](int64_t vec, int64_t e) {
-        return wide ? v[static_cast<std::size_t>(vec * cols + e)] : v[static_cast<std::size_t>(e * cols + vec)];
+        return wide ? v[static_cast<std::size_t>(vec * cols + e)]
+                    : v[static_cast<std::size_t>(e * cols + vec)];
     };
     double worst = 0;
     for (int64_t a = 0; a < n; ++a)
@@ -38,12 +39,12 @@ TEST(InitializerOrthogonal, GramMatrixIsGainSquaredIdentity) {
         double tol;
     };
     for (const auto& c : std::vector<Case>{{Dims{8, 8}, 1.0, DType::f64, 1e-12},
-                                          {Dims{16, 5}, 2.0, DType::f64, 1e-12},
-                                          {Dims{5, 16}, 0.5, DType::f64, 1e-12},
-                                          {Dims{6, 3, 2, 2}, 1.0, DType::f32, 1e-5},
-                                          {Dims{32, 24}, 1.5, DType::f32, 1e-5}}) {
-        TensorAny w = nn::Initializer::Orthogonal(c.gain).init_any(c.shape, std::nullopt, std::nullopt, Device(),
-                                                                   c.dtype);
+                                           {Dims{16, 5}, 2.0, DType::f64, 1e-12},
+                                           {Dims{5, 16}, 0.5, DType::f64, 1e-12},
+                                           {Dims{6, 3, 2, 2}, 1.0, DType::f32, 1e-5},
+                                           {Dims{32, 24}, 1.5, DType::f32, 1e-5}}) {
+        TensorAny w = nn::Initializer::Orthogonal(c.gain).init_any(c.shape, std::nullopt, std::nullopt,
+                                                                   Device(), c.dtype);
         EXPECT_EQ(w.shape(), c.shape);
         EXPECT_EQ(w.dtype(), c.dtype);
         EXPECT_LT(gram_error(w, c.gain), c.tol) << c.shape << " gain " << c.gain;

@@ -1,9 +1,9 @@
 // CtcLoss against torch.nn.functional.ctc_loss (tests/fixtures/nn_layers/ctc.json, written by
 // scripts/gen_loss_fixtures.py): every reduction, blank index, padded and concatenated targets,
 // zero_infinity, gradients through log_softmax, in f64 and f32; and its input validation.
-#include "nn/layer_test_util.hpp"
-
 #include <burn/nn/loss/ctc.hpp>
+
+#include "nn/layer_test_util.hpp"
 
 using namespace burn;
 using burn::nn_test::close;
@@ -86,10 +86,11 @@ TEST(NnCtcLoss, ImpossibleAlignmentIsInfiniteWithoutZeroInfinity) {
 }
 
 TEST(NnCtcLoss, HandComputedTinyCase) {
-    // T = 2, C = 2 (blank 0, label 1), target [1]: paths "1 1", "0 1", "1 0" -> p = p1a p1b + p0a p1b + p1a p0b.
+    // T = 2, C = 2 (blank 0, label 1), target [1]: paths "1 1", "0 1", "1 0" -> p = p1a p1b + p0a p1b + p1a
+    // p0b.
     const double p0a = 0.6, p1a = 0.4, p0b = 0.3, p1b = 0.7;
-    auto lp = Tensor<3>::from_data(
-        TensorData(std::vector<double>{std::log(p0a), std::log(p1a), std::log(p0b), std::log(p1b)}, Dims{2, 1, 2}));
+    auto lp = Tensor<3>::from_data(TensorData(
+        std::vector<double>{std::log(p0a), std::log(p1a), std::log(p0b), std::log(p1b)}, Dims{2, 1, 2}));
     auto ctc = nn::loss::CtcLossConfig{}.init();
     auto loss = ctc.forward(lp, Tensor<2, Int>::from_ints({{1}}), Tensor<1, Int>::from_ints({2}),
                             Tensor<1, Int>::from_ints({1}), Reduction::Sum);
@@ -115,9 +116,14 @@ TEST(NnCtcLoss, BadInputsNameTheLoss) {
     expect_error([&] { ctc.forward(lp, targets, Tensor<1, Int>::from_ints({5, 4}), tl); }, "input too long");
     expect_error([&] { ctc.forward(lp, targets, il, Tensor<1, Int>::from_ints({3, 1})); }, "target too long");
     expect_error([&] { ctc.forward(lp, targets, il, Tensor<1, Int>::from_ints({2})); }, "lengths shape");
-    expect_error([&] { ctc.forward(lp, Tensor<2, Int>::from_ints({{1, 0}, {2, 0}}), il, tl); }, "blank label");
+    expect_error(
+        [&] {
+            ctc.forward(lp, Tensor<2, Int>::from_ints({{1, 0}, {2, 0}}), il, tl);
+        },
+        "blank label");
     expect_error([&] { ctc.forward(lp, Tensor<2, Int>::from_ints({{1, 3}, {2, 0}}), il, tl); }, "label >= C");
-    expect_error([&] { nn::loss::CtcLossConfig{}.with_blank(3).init().forward(lp, targets, il, tl); }, "blank");
+    expect_error([&] { nn::loss::CtcLossConfig{}.with_blank(3).init().forward(lp, targets, il, tl); },
+                 "blank");
     expect_error([&] { nn::loss::CtcLossConfig{}.with_blank(-1).init(); }, "negative blank");
 }
 

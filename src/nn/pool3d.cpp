@@ -13,14 +13,15 @@ namespace {
 using ops::detail::PoolSpec;
 
 void check_positive3(const char* name, const char* what, const std::array<std::size_t, 3>& v) {
-    BURN_CHECK(v[0] > 0 && v[1] > 0 && v[2] > 0, "[", name, "] ", what, " must be positive, got ", v[0], " x ", v[1],
-               " x ", v[2]);
+    BURN_CHECK(v[0] > 0 && v[1] > 0 && v[2] > 0, "[", name, "] ", what, " must be positive, got ", v[0],
+               " x ", v[1], " x ", v[2]);
 }
 
 void check_input(const char* name, const TensorAny& input) {
     BURN_CHECK(input.defined(), "[", name, "] called on an undefined tensor");
     BURN_CHECK_KIND(input.rank() == 5, shape, "[", name,
-                    "] expects input [batch, channels, depth, height, width] (rank 5), got shape ", input.shape());
+                    "] expects input [batch, channels, depth, height, width] (rank 5), got shape ",
+                    input.shape());
 }
 
 std::array<std::size_t, 3> spatial(const TensorAny& x) {
@@ -30,7 +31,8 @@ std::array<std::size_t, 3> spatial(const TensorAny& x) {
 
 /// The pool of one stage: dims (a, b) of the 3 spatial dims as the 2-D pool's (height, width).
 PoolSpec stage_spec(const std::array<std::size_t, 3>& k, const std::array<std::size_t, 3>& s,
-                    const std::array<std::size_t, 3>& d, const PaddingPairs3d& pads, bool ceil_mode, bool depth) {
+                    const std::array<std::size_t, 3>& d, const PaddingPairs3d& pads, bool ceil_mode,
+                    bool depth) {
     PoolSpec spec;
     for (int i = 0; i < 2; ++i) {
         // depth stage: a unit "height" and the depth as "width"; plane stage: height and width.
@@ -76,7 +78,8 @@ TensorAny MaxPool3d::forward_any(const TensorAny& input) const {
     const PoolSpec plane = stage_spec(kernel_size, strides, dilation, pads, ceil_mode, false);
     const PoolSpec depth = stage_spec(kernel_size, strides, dilation, pads, ceil_mode, true);
     return separable(
-        input, [&](TensorAny x) { return ops::detail::max_pool2d_nd(std::move(x), plane, "MaxPool3d").first; },
+        input,
+        [&](TensorAny x) { return ops::detail::max_pool2d_nd(std::move(x), plane, "MaxPool3d").first; },
         [&](TensorAny x) { return ops::detail::max_pool2d_nd(std::move(x), depth, "MaxPool3d").first; });
 }
 

@@ -17,7 +17,8 @@ std::array<std::size_t, 3> triple(const config::Value& v) {
 TensorAny run(const nn_test::Fixture& f, const TensorAny& x) {
     const auto& c = f.config;
     const std::string layer = c.at("layer").as_string();
-    if (layer == "adaptive") return nn::AdaptiveAvgPool3dConfig{triple(c.at("output_size"))}.init().forward_any(x);
+    if (layer == "adaptive")
+        return nn::AdaptiveAvgPool3dConfig{triple(c.at("output_size"))}.init().forward_any(x);
     auto p = triple(c.at("padding"));
     nn::PaddingConfig3d padding = nn::Explicit3d{p[0], p[1], p[2]};
     if (layer == "max")

@@ -8,10 +8,11 @@ namespace {
 
 void check_kind(const Record& r, const char* kind, const std::string& name, const char* op) {
     auto k = r.metadata.find("burn.record");
-    BURN_CHECK(k != r.metadata.end() && k->second == kind, "[", op, "] the record is not ",
-               kind == std::string("optimizer") ? "an optimizer" : "a learning-rate scheduler", " record (",
-               k == r.metadata.end() ? std::string("no 'burn.record' metadata") : "'burn.record' = " + k->second,
-               ")");
+    BURN_CHECK(
+        k != r.metadata.end() && k->second == kind, "[", op, "] the record is not ",
+        kind == std::string("optimizer") ? "an optimizer" : "a learning-rate scheduler", " record (",
+        k == r.metadata.end() ? std::string("no 'burn.record' metadata") : "'burn.record' = " + k->second,
+        ")");
     auto n = r.metadata.find(kind);
     BURN_CHECK(n != r.metadata.end() && n->second == name, "[", op, "] the record holds ",
                n == r.metadata.end() ? std::string("state of an unnamed ") + kind : n->second + " state",

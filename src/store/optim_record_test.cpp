@@ -3,12 +3,11 @@
 // other values and other ids), and the 4th step is bit-identical to the uninterrupted run, for every
 // optimizer and every scheduler.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <atomic>
-#include <cmath>
 #include <burn/burn.hpp>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -83,12 +82,26 @@ struct NamedSched {
 std::vector<NamedSched> schedulers() {
     return {
         {"constant", [] { return optim::LrSchedulerAny(0.05); }},
-        {"linear", [] { return optim::LrSchedulerAny(optim::LinearLrSchedulerConfig{0.1, 0.01, 5}.init()); }},
+        {"linear",
+         [] {
+             return optim::LrSchedulerAny(optim::LinearLrSchedulerConfig{0.1, 0.01, 5}.init());
+         }},
         {"cosine",
-         [] { return optim::LrSchedulerAny(optim::CosineAnnealingLrSchedulerConfig{0.1, 2}.init()); }},
-        {"exponential", [] { return optim::LrSchedulerAny(optim::ExponentialLrSchedulerConfig{0.1, 0.7}.init()); }},
-        {"step", [] { return optim::LrSchedulerAny(optim::StepLrSchedulerConfig{0.1, 2, 0.5}.init()); }},
-        {"noam", [] { return optim::LrSchedulerAny(optim::NoamLrSchedulerConfig{0.5, 2, 16}.init()); }},
+         [] {
+             return optim::LrSchedulerAny(optim::CosineAnnealingLrSchedulerConfig{0.1, 2}.init());
+         }},
+        {"exponential",
+         [] {
+             return optim::LrSchedulerAny(optim::ExponentialLrSchedulerConfig{0.1, 0.7}.init());
+         }},
+        {"step",
+         [] {
+             return optim::LrSchedulerAny(optim::StepLrSchedulerConfig{0.1, 2, 0.5}.init());
+         }},
+        {"noam",
+         [] {
+             return optim::LrSchedulerAny(optim::NoamLrSchedulerConfig{0.5, 2, 16}.init());
+         }},
         {"sequential",
          [] {
              return optim::LrSchedulerAny(optim::SequentialLrScheduler(
@@ -203,7 +216,8 @@ TEST(OptimRecordStore, FormatsWithoutIdsKeepTheModulesIds) {
     // SafeTensors files carry no ids: load_from leaves the module's ids alone.
     auto dev = Device();
     Net a = make_net(1, dev), b = make_net(2, dev);
-    auto path = std::filesystem::temp_directory_path() / ("burn_ids_" + std::to_string(::getpid()) + ".safetensors");
+    auto path =
+        std::filesystem::temp_directory_path() / ("burn_ids_" + std::to_string(::getpid()) + ".safetensors");
     store::SafetensorsStore out(path);
     a.save_into(out);
     auto before = b.a.weight.id();

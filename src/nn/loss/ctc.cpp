@@ -76,7 +76,8 @@ double sample(const Problem& p, const std::vector<double>& lp, int64_t n, int64_
         }
         for (int64_t k = 0; k < C; ++k) {
             const double l = lcab[static_cast<std::size_t>(k)];
-            grad[static_cast<std::size_t>((t * N + n) * C + k)] = l == kNegInf ? 0.0 : -std::exp(l - at(t, k) + nll);
+            grad[static_cast<std::size_t>((t * N + n) * C + k)] =
+                l == kNegInf ? 0.0 : -std::exp(l - at(t, k) + nll);
         }
     }
     return nll;
@@ -89,10 +90,11 @@ CtcLoss CtcLossConfig::init() const {
     return CtcLoss{blank, zero_infinity};
 }
 
-TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targets, const TensorAny& input_lengths,
-                               const TensorAny& target_lengths) const {
-    BURN_CHECK(log_probs.defined() && targets.defined() && input_lengths.defined() && target_lengths.defined(),
-               "[CtcLoss] got an undefined tensor");
+TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targets,
+                               const TensorAny& input_lengths, const TensorAny& target_lengths) const {
+    BURN_CHECK(
+        log_probs.defined() && targets.defined() && input_lengths.defined() && target_lengths.defined(),
+        "[CtcLoss] got an undefined tensor");
     BURN_CHECK_KIND(log_probs.rank() == 3 && is_float(log_probs.dtype()), shape,
                     "[CtcLoss] log_probs must be a Float tensor [T, N, C], got ", log_probs.dtype(), " ",
                     log_probs.shape());
@@ -100,17 +102,20 @@ TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targ
     p.T = log_probs.shape()[0];
     p.N = log_probs.shape()[1];
     p.C = log_probs.shape()[2];
-    BURN_CHECK_KIND(blank >= 0 && blank < p.C, index, "[CtcLoss] blank ", blank, " is not a class of log_probs ",
-                    log_probs.shape());
+    BURN_CHECK_KIND(blank >= 0 && blank < p.C, index, "[CtcLoss] blank ", blank,
+                    " is not a class of log_probs ", log_probs.shape());
     for (const auto* t : {&targets, &input_lengths, &target_lengths})
         BURN_CHECK_KIND(is_int(t->dtype()), dtype, "[CtcLoss] targets and lengths must be Int tensors, got ",
                         t->dtype(), " ", t->shape());
     BURN_CHECK_KIND(input_lengths.shape() == Dims{p.N} && target_lengths.shape() == Dims{p.N}, shape,
                     "[CtcLoss] input_lengths ", input_lengths.shape(), " and target_lengths ",
-                    target_lengths.shape(), " must both be [N] = [", p.N, "] (log_probs ", log_probs.shape(), ")");
+                    target_lengths.shape(), " must both be [N] = [", p.N, "] (log_probs ", log_probs.shape(),
+                    ")");
     BURN_CHECK_KIND((targets.rank() == 2 && targets.shape()[0] == p.N) || targets.rank() == 1, shape,
-                    "[CtcLoss] targets must be [N, S] = [", p.N, ", S] (padded) or the concatenated 1-D "
-                    "labels, got ", targets.shape());
+                    "[CtcLoss] targets must be [N, S] = [", p.N,
+                    ", S] (padded) or the concatenated 1-D "
+                    "labels, got ",
+                    targets.shape());
     p.input_lengths = host_ints(input_lengths);
     p.target_lengths = host_ints(target_lengths);
     const std::vector<int64_t> labels = host_ints(targets);
@@ -126,8 +131,8 @@ TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targ
         const int64_t start = targets.rank() == 2 ? n * width : offset;
         std::vector<int64_t> seq(labels.begin() + start, labels.begin() + start + tl);
         for (int64_t l : seq)
-            BURN_CHECK_KIND(l >= 0 && l < p.C && l != blank, index, "[CtcLoss] target label ", l, " of sample ", n,
-                            " must be in [0, ", p.C, ") and differ from blank ", blank);
+            BURN_CHECK_KIND(l >= 0 && l < p.C && l != blank, index, "[CtcLoss] target label ", l,
+                            " of sample ", n, " must be in [0, ", p.C, ") and differ from blank ", blank);
         p.targets.push_back(std::move(seq));
         offset += tl;
     }
@@ -137,7 +142,8 @@ TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targ
         const TensorAny& x = in[0];
         std::vector<double> lp = ops::into_data(x).convert(DType::f64).to_vec<double>();
         std::vector<double> grad(lp.size(), 0.0), loss(static_cast<std::size_t>(p.N));
-        for (int64_t n = 0; n < p.N; ++n) loss[static_cast<std::size_t>(n)] = sample(p, lp, n, blank, zero_inf, grad);
+        for (int64_t n = 0; n < p.N; ++n)
+            loss[static_cast<std::size_t>(n)] = sample(p, lp, n, blank, zero_inf, grad);
         auto to = [&](const std::vector<double>& v, Dims shape) {
             return ops::cast(ops::from_data(TensorData(v, shape), x.device()), x.dtype());
         };
@@ -154,7 +160,8 @@ TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targ
 TensorAny CtcLoss::reduce_any(const TensorAny& losses, const TensorAny& target_lengths, Reduction reduction) {
     if (reduction == Reduction::Mean || reduction == Reduction::Auto) {
         std::vector<double> len;
-        for (int64_t l : host_ints(target_lengths)) len.push_back(static_cast<double>(std::max<int64_t>(l, 1)));
+        for (int64_t l : host_ints(target_lengths))
+            len.push_back(static_cast<double>(std::max<int64_t>(l, 1)));
         BURN_CHECK_KIND(losses.shape() == Dims{static_cast<int64_t>(len.size())}, shape, "[CtcLoss] losses ",
                         losses.shape(), " and target_lengths ", target_lengths.shape(), " differ in shape");
         TensorAny lens = ops::cast(ops::from_data(TensorData(len), losses.device()), losses.dtype());

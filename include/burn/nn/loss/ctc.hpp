@@ -29,30 +29,34 @@ struct CtcLoss {
     bool zero_infinity = false;
 
     /// The reduced loss, shape [1].
-    Tensor<1> forward(const Tensor<3>& log_probs, const TensorAny& targets, const Tensor<1, Int>& input_lengths,
-                      const Tensor<1, Int>& target_lengths, Reduction reduction = Reduction::Mean) const {
-        return Tensor<1>(
-            reduce_any(forward_any(log_probs.handle(), targets, input_lengths.handle(), target_lengths.handle()),
-                       target_lengths.handle(), reduction));
+    Tensor<1> forward(const Tensor<3>& log_probs, const TensorAny& targets,
+                      const Tensor<1, Int>& input_lengths, const Tensor<1, Int>& target_lengths,
+                      Reduction reduction = Reduction::Mean) const {
+        return Tensor<1>(reduce_any(
+            forward_any(log_probs.handle(), targets, input_lengths.handle(), target_lengths.handle()),
+            target_lengths.handle(), reduction));
     }
     template <std::size_t S>
-    Tensor<1> forward(const Tensor<3>& log_probs, const Tensor<S, Int>& targets, const Tensor<1, Int>& input_lengths,
-                      const Tensor<1, Int>& target_lengths, Reduction reduction = Reduction::Mean) const {
+    Tensor<1> forward(const Tensor<3>& log_probs, const Tensor<S, Int>& targets,
+                      const Tensor<1, Int>& input_lengths, const Tensor<1, Int>& target_lengths,
+                      Reduction reduction = Reduction::Mean) const {
         return forward(log_probs, targets.handle(), input_lengths, target_lengths, reduction);
     }
     /// The loss of each sample, shape [N] (PyTorch's reduction='none').
     template <std::size_t S>
     Tensor<1> forward_no_reduction(const Tensor<3>& log_probs, const Tensor<S, Int>& targets,
-                                   const Tensor<1, Int>& input_lengths, const Tensor<1, Int>& target_lengths) const {
-        return Tensor<1>(
-            forward_any(log_probs.handle(), targets.handle(), input_lengths.handle(), target_lengths.handle()));
+                                   const Tensor<1, Int>& input_lengths,
+                                   const Tensor<1, Int>& target_lengths) const {
+        return Tensor<1>(forward_any(log_probs.handle(), targets.handle(), input_lengths.handle(),
+                                     target_lengths.handle()));
     }
 
     /// Per-sample losses [N]; differentiable with respect to log_probs.
-    TensorAny forward_any(const TensorAny& log_probs, const TensorAny& targets, const TensorAny& input_lengths,
-                          const TensorAny& target_lengths) const;
+    TensorAny forward_any(const TensorAny& log_probs, const TensorAny& targets,
+                          const TensorAny& input_lengths, const TensorAny& target_lengths) const;
     /// Applies reduction to per-sample losses (Mean divides by the target lengths first).
-    static TensorAny reduce_any(const TensorAny& losses, const TensorAny& target_lengths, Reduction reduction);
+    static TensorAny reduce_any(const TensorAny& losses, const TensorAny& target_lengths,
+                                Reduction reduction);
 };
 
 struct CtcLossConfig {
