@@ -1,0 +1,459 @@
+// Module ops on CUDA: 2-D convolution and its adjoints as im2col + cuBLAS (groups loop; batched
+// gemms write [N, O, L] directly), max/avg pooling with their backwards, and the fused Adam update.
+#include <cmath>
+
+#include "backends/cuda/kernels.cuh"
+
+namespace burn::cuda {
+
+namespace {
+
+struct Conv2d {
+    int64_t n, c, h, w, o, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups, cg, og, ck, l;
+};
+
+Conv2d conv_geo(const std::vector<int64_t>& a, const Dims& x, const Dims& w, const Dims& y) {
+    Conv2d g{};
+    g.n = x[0];
+    g.c = x[1];
+    g.h = x[2];
+    g.w = x[3];
+    g.o = w[0];
+    g.kh = w[2];
+    g.kw = w[3];
+    g.oh = y[2];
+    g.ow = y[3];
+    g.sh = a[0];
+    g.sw = a[1];
+    g.ph = a[2];
+    g.pw = a[3];
+    g.dh = a[6];
+    g.dw = a[7];
+    g.groups = a[8];
+    g.cg = g.c / g.groups;
+    g.og = g.o / g.groups;
+    g.ck = g.cg * g.kh * g.kw;
+    g.l = g.oh * g.ow;
+    return g;
+}
+
+/// col[n * sn + r * sr + l] for rows r = (c, i, j) of channels [c0, c0 + cg), zero in the padding.
+template <class T>
+__global__ void im2col_k(const T* x, T* col, Conv2d g, int64_t c0, int64_t sn, int64_t sr, int64_t total) {
+    BURN_GRID_STRIDE(t, total) {
+        const int64_t l = t % g.l;
+        int64_t rest = t / g.l;
+        const int64_t r = rest % g.ck;
+        const int64_t n = rest / g.ck;
+        const int64_t j = r % g.kw, i = (r / g.kw) % g.kh, c = r / (g.kw * g.kh);
+        const int64_t oy = l / g.ow, ox = l % g.ow;
+        const int64_t iy = oy * g.sh - g.ph + i * g.dh, ix = ox * g.sw - g.pw + j * g.dw;
+        T v = T(0);
+        if (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) v = x[((n * g.c + c0 + c) * g.h + iy) * g.w + ix];
+        col[n * sn + r * sr + l] = v;
+    }
+}
+
+/// dx[n, c0 + c, y, x] = sum of the col entries that read it (gather form: deterministic).
+template <class T>
+__global__ void col2im_k(const T* col, T* dx, Conv2d g, int64_t c0, int64_t total) {
+    BURN_GRID_STRIDE(t, total) {  // over n, cg, h, w
+        const int64_t xx = t % g.w;
+        const int64_t yy = (t / g.w) % g.h;
+        const int64_t c = (t / (g.w * g.h)) % g.cg;
+        const int64_t n = t / (g.w * g.h * g.cg);
+        T acc = T(0);
+        for (int64_t i = 0; i < g.kh; ++i) {
+            const int64_t ty = yy + g.ph - i * g.dh;
+            if (ty < 0 || ty % g.sh) continue;
+            const int64_t oy = ty / g.sh;
+            if (oy >= g.oh) continue;
+            for (int64_t j = 0; j < g.kw; ++j) {
+                const int64_t tx = xx + g.pw - j * g.dw;
+                if (tx < 0 || tx % g.sw) continue;
+                const int64_t ox = tx / g.sw;
+                if (ox >= g.ow) continue;
+                acc += col[(n * g.ck + (c * g.kh + i) * g.kw + j) * g.l + oy * g.ow + ox];
+            }
+        }
+        dx[((n * g.c + c0 + c) * g.h + yy) * g.w + xx] = acc;
+    }
+}
+
+template <class T>
+__global__ void bias_fill_k(const T* bias, T* y, int64_t o, int64_t l, int64_t total) {
+    BURN_GRID_STRIDE(t, total) y[t] = bias[(t / l) % o];
+}
+
+TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef xr = contiguous(in[0]), wr = contiguous(in[1]);
+    const CudaTensor& x = as_cuda(xr);
+    const CudaTensor& w = as_cuda(wr);
+    const Conv2d g = conv_geo(call.ints, x.shape, w.shape, call.shape);
+    auto y = alloc(call.shape, call.dtype);
+    const int64_t ny = call.shape.numel();
+    if (ny == 0) return {y};
+    cudaStream_t s = ctx().stream;
+    const bool bias = in.size() > 2;
+    TensorRef br = bias ? contiguous(in[2]) : TensorRef();
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        if (bias) {
+            bias_fill_k<T><<<blocks_for(ny), kThreads, 0, s>>>(as_cuda(br).data<T>(), y->data<T>(), g.o, g.l, ny);
+        } else {
+            BURN_CUDA_CHECK(cudaMemsetAsync(y->raw(), 0, ny * sizeof(T), s));
+        }
+        if (g.ck == 0) return;
+        auto col = scratch(static_cast<std::size_t>(g.n * g.ck * g.l) * sizeof(T));
+        T* cp = static_cast<T*>(col->data);
+        for (int64_t gi = 0; gi < g.groups; ++gi) {
+            const int64_t total = g.n * g.ck * g.l;
+            im2col_k<T><<<blocks_for(total), kThreads, 0, s>>>(x.data<T>(), cp, g, gi * g.cg, g.ck * g.l, g.l, total);
+            BURN_CUDA_LAUNCHED();
+            // y[n][og rows of group] (og x L) = W_g (og x ck) * col[n] (ck x L)
+            MatRef a{w.data<T>() + gi * g.og * g.ck, g.ck, 1, 0};
+            MatRef b{cp, g.l, 1, g.ck * g.l};
+            gemm(call.dtype, g.og, g.l, g.ck, a, b, y->data<T>() + gi * g.og * g.l, g.l, g.o * g.l, g.n, 1.0, 1.0);
+        }
+    });
+    BURN_CUDA_LAUNCHED();
+    return {y};
+}
+
+TensorRefs conv_backward_input_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef gr = contiguous(in[0]), wr = contiguous(in[1]);
+    const CudaTensor& gy = as_cuda(gr);
+    const CudaTensor& w = as_cuda(wr);
+    const Conv2d g = conv_geo(call.ints, call.shape, w.shape, gy.shape);
+    auto dx = alloc(call.shape, call.dtype);
+    const int64_t nx = call.shape.numel();
+    if (nx == 0) return {dx};
+    cudaStream_t s = ctx().stream;
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        if (g.ck == 0 || g.l == 0 || g.og == 0) {
+            BURN_CUDA_CHECK(cudaMemsetAsync(dx->raw(), 0, nx * sizeof(T), s));
+            return;
+        }
+        auto col = scratch(static_cast<std::size_t>(g.n * g.ck * g.l) * sizeof(T));
+        T* cp = static_cast<T*>(col->data);
+        for (int64_t gi = 0; gi < g.groups; ++gi) {
+            // col[n] (ck x L) = W_g^T (ck x og) * gy[n][group rows] (og x L)
+            MatRef a{w.data<T>() + gi * g.og * g.ck, 1, g.ck, 0};
+            MatRef b{gy.data<T>() + gi * g.og * g.l, g.l, 1, g.o * g.l};
+            gemm(call.dtype, g.ck, g.l, g.og, a, b, cp, g.l, g.ck * g.l, g.n, 1.0, 0.0);
+            const int64_t total = g.n * g.cg * g.h * g.w;
+            col2im_k<T><<<blocks_for(total), kThreads, 0, s>>>(cp, dx->data<T>(), g, gi * g.cg, total);
+            BURN_CUDA_LAUNCHED();
+        }
+    });
+    return {dx};
+}
+
+template <class T>
+__global__ void permute_nol_k(const T* gy, T* out, int64_t n, int64_t o, int64_t l) {
+    // out[o][n][l] = gy[n][o][l]
+    BURN_GRID_STRIDE(t, n * o * l) {
+        const int64_t li = t % l, ni = (t / l) % n, oi = t / (l * n);
+        out[t] = gy[(ni * o + oi) * l + li];
+    }
+}
+
+TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef xr = contiguous(in[0]), gr = contiguous(in[1]);
+    const CudaTensor& x = as_cuda(xr);
+    const CudaTensor& gy = as_cuda(gr);
+    const Conv2d g = conv_geo(call.ints, x.shape, call.shape, gy.shape);
+    auto dw = alloc(call.shape, call.dtype);
+    const int64_t nw = call.shape.numel();
+    if (nw == 0) return {dw};
+    cudaStream_t s = ctx().stream;
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const int64_t nl = g.n * g.l;
+        if (nl == 0) {
+            BURN_CUDA_CHECK(cudaMemsetAsync(dw->raw(), 0, nw * sizeof(T), s));
+            return;
+        }
+        auto gt = scratch(static_cast<std::size_t>(g.o * nl) * sizeof(T));
+        T* gp = static_cast<T*>(gt->data);
+        permute_nol_k<T><<<blocks_for(g.o * nl), kThreads, 0, s>>>(gy.data<T>(), gp, g.n, g.o, g.l);
+        BURN_CUDA_LAUNCHED();
+        auto col = scratch(static_cast<std::size_t>(g.ck * nl) * sizeof(T));
+        T* cp = static_cast<T*>(col->data);
+        for (int64_t gi = 0; gi < g.groups; ++gi) {
+            const int64_t total = g.n * g.ck * g.l;  // layout [ck][n][l]
+            im2col_k<T><<<blocks_for(total), kThreads, 0, s>>>(x.data<T>(), cp, g, gi * g.cg, g.l, nl, total);
+            BURN_CUDA_LAUNCHED();
+            // dW_g (og x ck) = gT_g (og x NL) * col^T (NL x ck)
+            MatRef a{gp + gi * g.og * nl, nl, 1, 0};
+            MatRef b{cp, 1, nl, 0};
+            gemm(call.dtype, g.og, g.ck, nl, a, b, dw->data<T>() + gi * g.og * g.ck, g.ck, 0, 1, 1.0, 0.0);
+        }
+    });
+    return {dw};
+}
+
+bool conv_ok(const OpCall& call, const TensorRefs& in) {
+    if (!is_float_k(call.dtype) || in.empty() || in[0]->shape.rank() != 4) return false;
+    for (const auto& t : in)
+        if (t->dtype != call.dtype) return false;
+    return true;
+}
+
+// ---- pooling: one thread per output element
+struct Pool {
+    int64_t planes, h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw, phe, pwe, include_pad;
+};
+Pool pool_geo(const std::vector<int64_t>& a, const Dims& x, const Dims& y, bool max) {
+    Pool p{};
+    p.planes = x[0] * x[1];
+    p.h = x[2];
+    p.w = x[3];
+    p.oh = y[2];
+    p.ow = y[3];
+    p.kh = a[0];
+    p.kw = a[1];
+    p.sh = a[2];
+    p.sw = a[3];
+    p.ph = a[4];
+    p.pw = a[5];
+    if (max) {
+        p.dh = a[6];
+        p.dw = a[7];
+    } else {
+        p.dh = p.dw = 1;
+        p.phe = a[6];
+        p.pwe = a[7];
+        p.include_pad = a[8];
+    }
+    return p;
+}
+
+template <class T>
+__global__ void max_pool_k(const T* x, T* y, int32_t* ix, Pool p, int64_t total) {
+    BURN_GRID_STRIDE(t, total) {
+        const int64_t j = t % p.ow, i = (t / p.ow) % p.oh, pl = t / (p.ow * p.oh);
+        const T* xp = x + pl * p.h * p.w;
+        T best = -INFINITY;
+        int32_t at = -1;
+        for (int64_t a = 0; a < p.kh; ++a) {
+            const int64_t hh = i * p.sh - p.ph + a * p.dh;
+            if (hh < 0 || hh >= p.h) continue;
+            for (int64_t b = 0; b < p.kw; ++b) {
+                const int64_t ww = j * p.sw - p.pw + b * p.dw;
+                if (ww < 0 || ww >= p.w) continue;
+                const T v = xp[hh * p.w + ww];
+                if (at < 0 || v > best || v != v) {
+                    best = v;
+                    at = static_cast<int32_t>(hh * p.w + ww);
+                }
+            }
+        }
+        y[t] = best;
+        ix[t] = at < 0 ? 0 : at;
+    }
+}
+
+template <class T, class I>
+__global__ void max_pool_bwd_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane, int64_t total) {
+    // a thread per input plane: serial over the plane's outputs (deterministic, no atomics)
+    BURN_GRID_STRIDE(pl, total) {
+        for (int64_t q = 0; q < oplane; ++q) {
+            const int64_t at = static_cast<int64_t>(ix[pl * oplane + q]);
+            if (at >= 0 && at < plane) dx[pl * plane + at] += gy[pl * oplane + q];
+        }
+    }
+}
+
+TensorRefs max_pool_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef xr = contiguous(in[0]);
+    const CudaTensor& x = as_cuda(xr);
+    const Pool p = pool_geo(call.ints, x.shape, call.shape, true);
+    auto y = alloc(call.shape, call.dtype);
+    auto ix = alloc(call.shape, DType::i32);
+    const int64_t total = call.shape.numel();
+    if (total == 0) return {y, ix};
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        max_pool_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(x.data<T>(), y->data<T>(),
+                                                                          ix->data<int32_t>(), p, total);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {y, ix};
+}
+
+/// Scatter of gy into dx by flat in-plane index: a thread per output, atomics only when windows
+/// overlap (stride < kernel); otherwise every input receives at most one value.
+template <class T, class I>
+__global__ void max_pool_bwd_flat_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane, int64_t total) {
+    BURN_GRID_STRIDE(t, total) {
+        const int64_t pl = t / oplane;
+        const int64_t at = static_cast<int64_t>(ix[t]);
+        if (at >= 0 && at < plane) dx[pl * plane + at] = gy[t];
+    }
+}
+
+TensorRefs max_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef gr = contiguous(in[0]), ir = contiguous(in[1]);
+    const CudaTensor& gy = as_cuda(gr);
+    const CudaTensor& ix = as_cuda(ir);
+    auto dx = alloc(call.shape, call.dtype);
+    const int64_t plane = call.shape[2] * call.shape[3], oplane = gy.shape[2] * gy.shape[3];
+    const int64_t planes = call.shape[0] * call.shape[1];
+    cudaStream_t s = ctx().stream;
+    BURN_CUDA_CHECK(cudaMemsetAsync(dx->raw(), 0, call.shape.numel() * size_of(call.dtype), s));
+    if (planes * oplane == 0) return {dx};
+    // Non-overlapping windows (the frontend passes the pooling geometry in ints when it has it):
+    const bool disjoint = call.ints.size() >= 4 && call.ints[2] >= call.ints[0] && call.ints[3] >= call.ints[1];
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        auto run = [&](auto itag) {
+            using I = decltype(itag);
+            if (disjoint)
+                max_pool_bwd_flat_k<T, I><<<blocks_for(planes * oplane), kThreads, 0, s>>>(
+                    gy.data<T>(), ix.data<I>(), dx->data<T>(), plane, oplane, planes * oplane);
+            else
+                max_pool_bwd_k<T, I><<<blocks_for(planes), kThreads, 0, s>>>(gy.data<T>(), ix.data<I>(),
+                                                                              dx->data<T>(), plane, oplane, planes);
+        };
+        if (ix.dtype == DType::i64) run(int64_t{});
+        else run(int32_t{});
+    });
+    BURN_CUDA_LAUNCHED();
+    return {dx};
+}
+
+__device__ __forceinline__ void avg_window(const Pool& p, int64_t i, int64_t j, int64_t& h0, int64_t& h1,
+                                           int64_t& w0, int64_t& w1, double& div) {
+    h0 = i * p.sh - p.ph;
+    w0 = j * p.sw - p.pw;
+    h1 = min(h0 + p.kh, p.h + p.phe);
+    w1 = min(w0 + p.kw, p.w + p.pwe);
+    const int64_t padded = (h1 - h0) * (w1 - w0);
+    h0 = max(h0, int64_t(0));
+    w0 = max(w0, int64_t(0));
+    h1 = min(h1, p.h);
+    w1 = min(w1, p.w);
+    const int64_t inside = max(int64_t(0), h1 - h0) * max(int64_t(0), w1 - w0);
+    div = static_cast<double>(p.include_pad ? padded : inside);
+}
+
+template <class T>
+__global__ void avg_pool_k(const T* x, T* y, Pool p, int64_t total) {
+    BURN_GRID_STRIDE(t, total) {
+        const int64_t j = t % p.ow, i = (t / p.ow) % p.oh, pl = t / (p.ow * p.oh);
+        int64_t h0, h1, w0, w1;
+        double div;
+        avg_window(p, i, j, h0, h1, w0, w1, div);
+        const T* xp = x + pl * p.h * p.w;
+        T sum = 0;
+        for (int64_t a = h0; a < h1; ++a)
+            for (int64_t b = w0; b < w1; ++b) sum += xp[a * p.w + b];
+        y[t] = div > 0 ? sum / static_cast<T>(div) : T(0);
+    }
+}
+
+template <class T>
+__global__ void avg_pool_bwd_k(const T* gy, T* dx, Pool p, int64_t total) {
+    BURN_GRID_STRIDE(pl, total) {  // a thread per plane: serial accumulation like the CPU
+        for (int64_t i = 0; i < p.oh; ++i)
+            for (int64_t j = 0; j < p.ow; ++j) {
+                int64_t h0, h1, w0, w1;
+                double div;
+                avg_window(p, i, j, h0, h1, w0, w1, div);
+                if (div <= 0) continue;
+                const T v = gy[(pl * p.oh + i) * p.ow + j] / static_cast<T>(div);
+                for (int64_t a = h0; a < h1; ++a)
+                    for (int64_t b = w0; b < w1; ++b) dx[pl * p.h * p.w + a * p.w + b] += v;
+            }
+    }
+}
+
+TensorRefs avg_pool_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef xr = contiguous(in[0]);
+    const CudaTensor& x = as_cuda(xr);
+    const Pool p = pool_geo(call.ints, x.shape, call.shape, false);
+    auto y = alloc(call.shape, call.dtype);
+    const int64_t total = call.shape.numel();
+    if (total == 0) return {y};
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        avg_pool_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(x.data<T>(), y->data<T>(), p, total);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {y};
+}
+
+TensorRefs avg_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef gr = contiguous(in[0]);
+    const CudaTensor& gy = as_cuda(gr);
+    const Pool p = pool_geo(call.ints, call.shape, gy.shape, false);
+    auto dx = alloc(call.shape, call.dtype);
+    BURN_CUDA_CHECK(cudaMemsetAsync(dx->raw(), 0, call.shape.numel() * size_of(call.dtype), ctx().stream));
+    if (p.planes * p.oh * p.ow == 0) return {dx};
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        avg_pool_bwd_k<T><<<blocks_for(p.planes), kThreads, 0, ctx().stream>>>(gy.data<T>(), dx->data<T>(), p,
+                                                                                 p.planes);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {dx};
+}
+
+bool pool_ok(const OpCall& call, const TensorRefs& in) {
+    return is_float_k(call.dtype) && !in.empty() && in[0]->shape.rank() == 4;
+}
+
+// ---- Adam: one pass, hyper-parameters read from the device (no host round trip)
+template <class T>
+__global__ void adam_k(const T* p, const T* g, const T* m, const T* v, const double* h, T* pw, T* mw, T* vw,
+                       int64_t n) {
+    const T b1 = T(h[0]), b2 = T(h[1]), step = T(h[2]), eps = T(h[3]), decay = T(h[4]), l2 = T(h[5]);
+    const T w1 = T(1 - h[0]), w2 = T(1 - h[1]);
+    BURN_GRID_STRIDE(i, n) {
+        const T pi = p[i];
+        const T gi = g[i] + l2 * pi;
+        const T mi = b1 * m[i] + w1 * gi;
+        const T vi = b2 * v[i] + w2 * gi * gi;
+        mw[i] = mi;
+        vw[i] = vi;
+        pw[i] = decay * pi - step * mi / (sqrt(vi) + eps);
+    }
+}
+
+TensorRefs adam_kernel(const OpCall& call, TensorRefs& in) {
+    for (auto& t : in) t = contiguous(t);
+    auto p = reuse_or_alloc(in, {0, 1}, call.shape, call.dtype);
+    auto m = reuse_or_alloc(in, {2}, call.shape, call.dtype);
+    auto v = reuse_or_alloc(in, {3}, call.shape, call.dtype);
+    const int64_t n = call.shape.numel();
+    if (n == 0) return {p, m, v};
+    dispatch_float(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        adam_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(
+            as_cuda(in[0]).data<T>(), as_cuda(in[1]).data<T>(), as_cuda(in[2]).data<T>(), as_cuda(in[3]).data<T>(),
+            as_cuda(in[4]).data<double>(), p->data<T>(), m->data<T>(), v->data<T>(), n);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {p, m, v};
+}
+
+bool adam_ok(const OpCall& call, const TensorRefs& in) {
+    return is_float_k(call.dtype) && in.size() == 5 && in[4]->dtype == DType::f64;
+}
+
+}  // namespace
+
+void register_nn(KernelTable& t) {
+    t[idx(OpId::conv)] = {&conv_kernel, &conv_ok};
+    t[idx(OpId::conv_backward_input)] = {&conv_backward_input_kernel, &conv_ok};
+    t[idx(OpId::conv_backward_weight)] = {&conv_backward_weight_kernel, &conv_ok};
+    t[idx(OpId::max_pool2d)] = {&max_pool_kernel, &pool_ok};
+    t[idx(OpId::max_pool2d_backward)] = {&max_pool_backward_kernel, &pool_ok};
+    t[idx(OpId::avg_pool2d)] = {&avg_pool_kernel, &pool_ok};
+    t[idx(OpId::avg_pool2d_backward)] = {&avg_pool_backward_kernel, &pool_ok};
+    t[idx(OpId::adam_step)] = {&adam_kernel, &adam_ok};
+}
+
+}  // namespace burn::cuda
