@@ -44,6 +44,6 @@ function(burn_add_cuda_backend target)
   set_property(TARGET ${target} PROPERTY CUDA_STANDARD_REQUIRED ON)
   target_compile_definitions(${target} PUBLIC $<BUILD_INTERFACE:BURN_HAVE_CUDA=1>)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012>)
+    $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012 -Xcudafe=--diag_suppress=186>)
   target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas)
 endfunction()

@@ -207,20 +207,22 @@ TEST(CudaTraining, ConvNetTrainsAndMemoryStaysFlat) {
     gpu.seed(7);
     Net net = make_net(gpu);
     auto opt = optim::AdamConfig{}.init();
-    auto [x, y] = batch(64, 11, gpu);
-    double first = 0, last = 0;
-    cuda::MemoryStats mid{};
-    for (int step = 0; step < 300; ++step) {
+    const auto data = batch(64, 11, gpu);
+    const Tensor<4>& x = data.first;
+    const Tensor<1, Int>& y = data.second;
+    auto step = [&]() {  // every tensor of a step is dropped when it returns
         auto loss = nn::loss::CrossEntropyLoss().forward(net.forward(x), y);
-        if (step == 0) first = loss.into_scalar();
+        const double value = loss.into_scalar();
         auto grads = optim::GradientsParams::from_grads(loss.backward(), net);
         net = opt.step(1e-2, std::move(net), grads);
-        if (step == 299) last = loss.into_scalar();
-        if (step == 20) {
-            gpu.sync();
-            mid = cuda::memory_stats(0);
-        }
-    }
+        return value;
+    };
+    const double first = step();
+    for (int i = 1; i < 20; ++i) step();
+    gpu.sync();
+    const auto mid = cuda::memory_stats(0);
+    double last = 0;
+    for (int i = 20; i < 1000; ++i) last = step();  // the 1,000 training steps
     gpu.sync();
     const auto end = cuda::memory_stats(0);
     EXPECT_LT(last, 0.2 * first) << "loss " << first << " -> " << last;

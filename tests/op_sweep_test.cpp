@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iostream>
 #include <sstream>
 
 #include "op_db.hpp"
@@ -295,7 +296,10 @@ TEST_P(OpSweep, Devices) {
             }
         }
     }
-    if (unsupported > 0) RecordProperty("unsupported_on_devices", unsupported);
+    if (unsupported > 0) {
+        RecordProperty("unsupported_on_devices", unsupported);
+        std::cout << "[  NOTE    ] " << e().name << ": " << unsupported << " sample(s) not supported on an accelerator\n";
+    }
     if (ran == 0) {
         GTEST_SKIP() << (unsupported ? "not supported on the accelerator device" : "no reference samples (checked by its custom check)");
     }

@@ -106,6 +106,7 @@ public:
         register_reduce(table_);
         register_matmul(table_);
         register_nn(table_);
+        register_sort(table_);
     }
     std::string_view name() const override { return name_; }
 

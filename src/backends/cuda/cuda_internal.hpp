@@ -87,11 +87,15 @@ void register_index(KernelTable& t);        // index.cu
 void register_reduce(KernelTable& t);       // reduce.cu (softmax too)
 void register_matmul(KernelTable& t);       // matmul.cpp
 void register_nn(KernelTable& t);           // nn.cu: conv, pools, adam
+void register_sort(KernelTable& t);         // sort.cu: sort, topk
 
 /// Dtype families the kernels are instantiated for.
 inline bool is_float_k(DType d) { return d == DType::f32 || d == DType::f64; }
 inline bool is_numeric_k(DType d) { return is_float_k(d) || d == DType::i32 || d == DType::i64; }
-inline bool is_any_k(DType d) { return is_numeric_k(d) || d == DType::boolean || d == DType::u8 || d == DType::i8 || d == DType::i16; }
+inline bool is_any_k(DType) { return true; }  // cast, fill, copies and gathers move any dtype
+/// Elementwise kernels: every float width and every integer width.
+inline bool is_float_ew(DType d) { return is_float(d); }
+inline bool is_numeric_ew(DType d) { return d != DType::boolean; }
 
 }  // namespace burn::cuda
 

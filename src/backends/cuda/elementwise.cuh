@@ -68,69 +68,73 @@ void launch(const Body& body, const CudaTensor& out, const CudaTensor* const* in
 
 template <class Fn, class T>
 struct UnaryBody {
+    using C = dc_t<T>;
     static constexpr int kN = 1, kV = vec_width<T>();
     const T* a;
     T* o;
     double p0, p1;
-    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = T(Fn{}(a[off[0]], p0, p1)); }
-    __device__ void at(int64_t i) const { o[i] = T(Fn{}(a[i], p0, p1)); }
+    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = T(Fn{}(C(a[off[0]]), p0, p1)); }
+    __device__ void at(int64_t i) const { o[i] = T(Fn{}(C(a[i]), p0, p1)); }
     __device__ void vec(int64_t j) const {
         Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j], y;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) y.v[k] = T(Fn{}(x.v[k], p0, p1));
+        for (int k = 0; k < kV; ++k) y.v[k] = T(Fn{}(C(x.v[k]), p0, p1));
         reinterpret_cast<Vec<T, kV>*>(o)[j] = y;
     }
 };
 
 template <class Fn, class T>
 struct PredBody {
+    using C = dc_t<T>;
     static constexpr int kN = 1, kV = 4;
     const T* a;
     bool* o;
-    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = Fn{}(a[off[0]]); }
-    __device__ void at(int64_t i) const { o[i] = Fn{}(a[i]); }
+    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = Fn{}(C(a[off[0]])); }
+    __device__ void at(int64_t i) const { o[i] = Fn{}(C(a[i])); }
     __device__ void vec(int64_t j) const {
         Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j];
         Vec<bool, kV> y;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) y.v[k] = Fn{}(x.v[k]);
+        for (int k = 0; k < kV; ++k) y.v[k] = Fn{}(C(x.v[k]));
         reinterpret_cast<Vec<bool, kV>*>(o)[j] = y;
     }
 };
 
 template <class Fn, class T, class TO>
 struct BinaryBody {
+    using C = dc_t<T>;
     static constexpr int kN = 2, kV = vec_width<T>();
     const T* a;
     const T* b;
     TO* o;
-    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = TO(Fn{}(a[off[0]], b[off[1]])); }
-    __device__ void at(int64_t i) const { o[i] = TO(Fn{}(a[i], b[i])); }
+    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = TO(Fn{}(C(a[off[0]]), C(b[off[1]]))); }
+    __device__ void at(int64_t i) const { o[i] = TO(Fn{}(C(a[i]), C(b[i]))); }
     __device__ void vec(int64_t j) const {
         Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j];
         Vec<T, kV> y = reinterpret_cast<const Vec<T, kV>*>(b)[j];
         Vec<TO, kV> z;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) z.v[k] = TO(Fn{}(x.v[k], y.v[k]));
+        for (int k = 0; k < kV; ++k) z.v[k] = TO(Fn{}(C(x.v[k]), C(y.v[k])));
         reinterpret_cast<Vec<TO, kV>*>(o)[j] = z;
     }
 };
 
 template <class Fn, class T>
 struct TernaryBody {
+    using C = dc_t<T>;
     static constexpr int kN = 3, kV = vec_width<T>();
     const bool* c;
     const T* a;
     const T* b;
     T* o;
-    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = Fn{}(c[off[0]], a[off[1]], b[off[2]]); }
-    __device__ void at(int64_t i) const { o[i] = Fn{}(c[i], a[i], b[i]); }
+    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = T(Fn{}(c[off[0]], C(a[off[1]]), C(b[off[2]]))); }
+    __device__ void at(int64_t i) const { o[i] = T(Fn{}(c[i], C(a[i]), C(b[i]))); }
     __device__ void vec(int64_t j) const {
         Vec<bool, kV> m = reinterpret_cast<const Vec<bool, kV>*>(c)[j];
         Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j];
         Vec<T, kV> y = reinterpret_cast<const Vec<T, kV>*>(b)[j];
 #pragma unroll
-        for (int k = 0; k < kV; ++k) x.v[k] = Fn{}(m.v[k], x.v[k], y.v[k]);
+        for (int k = 0; k < kV; ++k) x.v[k] = T(Fn{}(m.v[k], C(x.v[k]), C(y.v[k])));
         reinterpret_cast<Vec<T, kV>*>(o)[j] = x;
     }
 };
@@ -139,24 +143,24 @@ struct TernaryBody {
 template <int K, class Fun>
 void dispatch_kinds(DType d, Fun&& f) {
     if constexpr (K == F) {
-        dispatch_float(d, f);
+        dispatch_float_ew(d, f);
     } else if constexpr (K == N) {
-        dispatch_numeric(d, f);
+        dispatch_numeric_ew(d, f);
     } else if constexpr (K == B) {
         if (d == DType::boolean) f(bool{});
         else BURN_THROW_KIND(dtype, "[", ctx().op, "] needs bool, got ", d);
     } else {
         if (d == DType::boolean) f(bool{});
-        else dispatch_numeric(d, f);
+        else dispatch_numeric_ew(d, f);
     }
 }
 
 template <int K>
 bool kinds_ok(DType d) {
-    if constexpr (K == F) return is_float_k(d);
-    else if constexpr (K == N) return is_numeric_k(d);
+    if constexpr (K == F) return is_float_ew(d);
+    else if constexpr (K == N) return is_numeric_ew(d);
     else if constexpr (K == B) return d == DType::boolean;
-    else return is_numeric_k(d) || d == DType::boolean;
+    else return true;
 }
 
 template <int K>

@@ -23,9 +23,12 @@ void dispatch_index(DType d, F&& f) {
     switch (d) {
         case DType::i64: f(int64_t{}); return;
         case DType::i32: f(int32_t{}); return;
+        case DType::i16: f(int16_t{}); return;
+        case DType::i8: f(int8_t{}); return;
+        case DType::u8: f(uint8_t{}); return;
         default: break;
     }
-    BURN_THROW_KIND(dtype, "[index] the cuda backend takes i32 or i64 indices, got ", d);
+    BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
 }
 
 template <class F>
@@ -197,7 +200,7 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 bool index_dtype_ok(const TensorRefs& in) {
-    return in.size() > 1 && (in[1]->dtype == DType::i32 || in[1]->dtype == DType::i64);
+    return in.size() > 1 && is_int(in[1]->dtype);
 }
 bool gather_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && is_any_k(call.dtype); }
 bool scatter_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && is_numeric_k(call.dtype); }

@@ -1,6 +1,9 @@
 #pragma once
 // Device-side helpers shared by the .cu files: launch geometry, strided iteration over up to N
 // operands of one shape (dims coalesced on the host), dtype dispatch for the instantiated families.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -74,12 +77,20 @@ Iter<N> make_iter(const Dims& shape, const Dims* const* strides, const int64_t* 
     return it;
 }
 
+/// 16-bit floats are stored as CUDA's __half / __nv_bfloat16 and computed in float.
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+template <class T>
+using dc_t = std::conditional_t<is_half_v<T>, float, T>;
+
 /// Calls f(T{}) for the storage types the CUDA kernels are built for.
 template <class F>
 void dispatch_all(DType d, F&& f) {
     switch (d) {
         case DType::f32: f(float{}); return;
         case DType::f64: f(double{}); return;
+        case DType::f16: f(__half{}); return;
+        case DType::bf16: f(__nv_bfloat16{}); return;
         case DType::i64: f(int64_t{}); return;
         case DType::i32: f(int32_t{}); return;
         case DType::i16: f(int16_t{}); return;
@@ -109,6 +120,30 @@ void dispatch_float(DType d, F&& f) {
         default: break;
     }
     BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+
+/// The elementwise families: every float (16-bit too) and every integer width.
+template <class F>
+void dispatch_float_ew(DType d, F&& f) {
+    switch (d) {
+        case DType::f32: f(float{}); return;
+        case DType::f64: f(double{}); return;
+        case DType::f16: f(__half{}); return;
+        case DType::bf16: f(__nv_bfloat16{}); return;
+        default: break;
+    }
+    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+template <class F>
+void dispatch_numeric_ew(DType d, F&& f) {
+    switch (d) {
+        case DType::i64: f(int64_t{}); return;
+        case DType::i32: f(int32_t{}); return;
+        case DType::i16: f(int16_t{}); return;
+        case DType::i8: f(int8_t{}); return;
+        case DType::u8: f(uint8_t{}); return;
+        default: dispatch_float_ew(d, f);
+    }
 }
 
 template <class T>

@@ -30,8 +30,9 @@ void dispatch_bits(DType d, F&& f) {
 }
 
 template <class T>
-__device__ __forceinline__ T from_double(double v) {
+__host__ __device__ __forceinline__ T from_double(double v) {
     if constexpr (std::is_same_v<T, bool>) return v != 0.0;
+    else if constexpr (is_half_v<T>) return T(static_cast<float>(v));  // the CPU's rounding: via float
     else return static_cast<T>(v);
 }
 
@@ -69,9 +70,9 @@ __global__ void cast_k(const TIn* s, TOut* d, Iter<1> it, int64_t n) {
     BURN_GRID_STRIDE(i, n) {
         int64_t off[1];
         it.offsets(i, off);
-        const TIn v = s[off[0]];
+        const dc_t<TIn> v = dc_t<TIn>(s[off[0]]);
         if constexpr (std::is_same_v<TOut, bool>) d[i] = static_cast<float>(v) != 0.0f;
-        else d[i] = static_cast<TOut>(v);
+        else d[i] = TOut(static_cast<dc_t<TOut>>(v));
     }
 }
 
@@ -81,9 +82,7 @@ TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
     if (n == 0) return {out};
     dispatch_all(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        T v;
-        if constexpr (std::is_same_v<T, bool>) v = call.scalars[0] != 0.0;
-        else v = static_cast<T>(call.scalars[0]);
+        const T v = from_double<T>(call.scalars[0]);
         fill_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), v, n);
     });
     BURN_CUDA_LAUNCHED();

@@ -83,7 +83,7 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-bool matmul_ok(const OpCall& call, const TensorRefs&) { return is_float_k(call.dtype); }
+bool matmul_ok(const OpCall& call, const TensorRefs&) { return is_float(call.dtype); }
 
 }  // namespace
 
@@ -99,13 +99,15 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
     // Column-major: C^T (n x m) = op(B^T) (n x k) * op(A^T) (k x m).
     const cublasOperation_t opb = tb ? CUBLAS_OP_T : CUBLAS_OP_N, opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
     const int N = static_cast<int>(n), M = static_cast<int>(m), K = static_cast<int>(k), B = static_cast<int>(batches);
-    if (dtype == DType::f32) {
+    if (dtype == DType::f32 || dtype == DType::f16 || dtype == DType::bf16) {
+        // f16 / bf16 operands accumulate in f32 on the tensor cores; f32 is exact f32 unless TF32 is on.
         const float al = static_cast<float>(alpha), be = static_cast<float>(beta);
-        const cublasComputeType_t ct = allow_tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-        check_blas(cublasGemmStridedBatchedEx(h, opb, opa, N, M, K, &al, b.data, CUDA_R_32F, static_cast<int>(ldb),
-                                              b.batch_stride, a.data, CUDA_R_32F, static_cast<int>(lda), a.batch_stride,
-                                              &be, c, CUDA_R_32F, static_cast<int>(ldc), c_batch_stride, B, ct,
-                                              CUBLAS_GEMM_DEFAULT),
+        const cudaDataType_t t = dtype == DType::f32 ? CUDA_R_32F : dtype == DType::f16 ? CUDA_R_16F : CUDA_R_16BF;
+        const cublasComputeType_t ct =
+            dtype == DType::f32 && allow_tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        check_blas(cublasGemmStridedBatchedEx(h, opb, opa, N, M, K, &al, b.data, t, static_cast<int>(ldb),
+                                              b.batch_stride, a.data, t, static_cast<int>(lda), a.batch_stride, &be, c,
+                                              t, static_cast<int>(ldc), c_batch_stride, B, ct, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmStridedBatchedEx");
     } else if (dtype == DType::f64) {
         check_blas(cublasDgemmStridedBatched(h, opb, opa, N, M, K, &alpha, static_cast<const double*>(b.data),
@@ -114,7 +116,7 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
                                              static_cast<int>(ldc), c_batch_stride, B),
                    "cublasDgemmStridedBatched");
     } else {
-        BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend multiplies f32 and f64 matrices, got ", dtype);
+        BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend multiplies float matrices, got ", dtype);
     }
 }
 

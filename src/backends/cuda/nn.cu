@@ -12,17 +12,21 @@ struct Conv2d {
     int64_t n, c, h, w, o, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups, cg, og, ck, l;
 };
 
-Conv2d conv_geo(const std::vector<int64_t>& a, const Dims& x, const Dims& w, const Dims& y) {
+/// The geometry of a 2-D convolution; a 1-D one ([N, C, L]) is a 2-D one of height 1.
+Conv2d conv_geo(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, const Dims& y) {
+    std::vector<int64_t> a = ints;
+    if (x.rank() == 3) a = {1, ints[0], 0, ints[1], 0, ints[2], 1, ints[3], ints[4]};
+    const bool one = x.rank() == 3;
     Conv2d g{};
     g.n = x[0];
     g.c = x[1];
-    g.h = x[2];
-    g.w = x[3];
+    g.h = one ? 1 : x[2];
+    g.w = one ? x[2] : x[3];
     g.o = w[0];
-    g.kh = w[2];
-    g.kw = w[3];
-    g.oh = y[2];
-    g.ow = y[3];
+    g.kh = one ? 1 : w[2];
+    g.kw = one ? w[2] : w[3];
+    g.oh = one ? 1 : y[2];
+    g.ow = one ? y[2] : y[3];
     g.sh = a[0];
     g.sw = a[1];
     g.ph = a[2];
@@ -195,7 +199,8 @@ TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 bool conv_ok(const OpCall& call, const TensorRefs& in) {
-    if (!is_float_k(call.dtype) || in.empty() || in[0]->shape.rank() != 4) return false;
+    if (!is_float_k(call.dtype) || in.empty() || (in[0]->shape.rank() != 4 && in[0]->shape.rank() != 3))
+        return false;
     for (const auto& t : in)
         if (t->dtype != call.dtype) return false;
     return true;

@@ -148,8 +148,10 @@ TensorRefs value_kernel(const OpCall& call, TensorRefs& in) {
     auto out = alloc(call.shape, call.dtype);
     auto body = [&](auto tag) {
         using T = decltype(tag);
-        using R = ValueRed<K, T>;
-        run_reduce(R{x.data<T>(), out->data<typename R::Out>(), g.n}, g);
+        if constexpr (!is_half_v<T>) {
+            using R = ValueRed<K, T>;
+            run_reduce(R{x.data<T>(), out->data<typename R::Out>(), g.n}, g);
+        }
     };
     if constexpr (K == VK::any || K == VK::all) dispatch_all(x.dtype, body);
     else dispatch_numeric(x.dtype, body);
@@ -238,53 +240,73 @@ TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 // ---- softmax: max, sum of exp, then write; one group per row or one thread per column
+
+/// Online softmax statistics: the running max m and the sum s of exp(x - m).
 template <class T>
-struct MaxRed {
-    using Acc = T;
-    __device__ T init() const { return -INFINITY; }
-    __device__ T combine(T a, T b) const { return a > b ? a : b; }
+struct MS {
+    T m, s;
 };
 template <class T>
-struct SumRed {
-    using Acc = T;
-    __device__ T init() const { return T(0); }
-    __device__ T combine(T a, T b) const { return a + b; }
+struct MSRed {
+    using Acc = MS<T>;
+    __device__ Acc init() const { return Acc{-INFINITY, T(0)}; }
+    __device__ Acc combine(Acc a, Acc b) const {
+        if (a.m == -INFINITY) return b;
+        if (b.m == -INFINITY) return a;
+        const T m = a.m > b.m ? a.m : b.m;
+        return Acc{m, a.s * exp(a.m - m) + b.s * exp(b.m - m)};
+    }
+};
+template <class T>
+__device__ __forceinline__ void ms_add(MS<T>& a, T x) {
+    if (x > a.m) {
+        a.s = a.s * exp(a.m - x) + T(1);
+        a.m = x;
+    } else {
+        a.s += exp(x - a.m);
+    }
+}
+
+template <class T, int V>
+struct alignas(sizeof(T) * V) VecT {
+    T v[V];
 };
 
-template <int TPR, class T>
+/// One group of TPR threads per row: one read for the statistics (online), one read (mostly from
+/// L2) and one write for the output. V: elements per load (rows of a multiple of V, aligned).
+template <int TPR, int V, class T>
 __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool log) {
     constexpr int kGroups = kThreads / TPR;
+    using VT = VecT<T, V>;
     const int g = threadIdx.x / TPR, t = threadIdx.x % TPR;
-    __shared__ T bcast[kGroups];
+    __shared__ MS<T> bcast[kGroups];
+    const int64_t nv = n / V;
     for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows; r0 += int64_t(gridDim.x) * kGroups) {
         const int64_t r = r0 + g;
         const bool live = r < rows;
-        const T* xr = x + r * n;
-        T* yr = y + r * n;
-        T m = -INFINITY;
+        const VT* xr = reinterpret_cast<const VT*>(x + r * n);
+        VT* yr = reinterpret_cast<VT*>(y + r * n);
+        MS<T> st{-INFINITY, T(0)};
         if (live)
-            for (int64_t k = t; k < n; k += TPR) m = fmax(m, xr[k]);
-        m = group_reduce<TPR>(MaxRed<T>{}, m);
+            for (int64_t k = t; k < nv; k += TPR) {
+                const VT v = xr[k];
+#pragma unroll
+                for (int q = 0; q < V; ++q) ms_add(st, v.v[q]);
+            }
+        st = group_reduce<TPR>(MSRed<T>{}, st);
         if (TPR > 32) __syncthreads();
-        if (t == 0) bcast[g] = m;
+        if (t == 0) bcast[g] = st;
         if (TPR > 32) __syncthreads(); else __syncwarp();
-        m = bcast[g];
-        if (m == -INFINITY) m = 0;  // a row of -inf: exp gives 0s, then 0/0 = NaN like the CPU
-        T s = 0;
-        if (live)
-            for (int64_t k = t; k < n; k += TPR) s += exp(xr[k] - m);
-        s = group_reduce<TPR>(SumRed<T>{}, s);
-        if (TPR > 32) __syncthreads();
-        if (t == 0) bcast[g] = s;
-        if (TPR > 32) __syncthreads(); else __syncwarp();
-        s = bcast[g];
+        st = bcast[g];
         if (live) {
-            if (log) {
-                const T ls = ::log(s);
-                for (int64_t k = t; k < n; k += TPR) yr[k] = xr[k] - m - ls;
-            } else {
-                const T inv = T(1) / s;
-                for (int64_t k = t; k < n; k += TPR) yr[k] = exp(xr[k] - m) * inv;
+            const T m = st.m == -INFINITY ? T(0) : st.m;  // a row of -inf: 0 / 0 = NaN like the CPU
+            const T s = st.m == -INFINITY ? T(0) : st.s;
+            const T ls = ::log(s), inv = T(1) / s;
+            for (int64_t k = t; k < nv; k += TPR) {
+                VT v = xr[k];
+#pragma unroll
+                for (int q = 0; q < V; ++q) v.v[q] = log ? v.v[q] - m - ls : exp(v.v[q] - m) * inv;
+                yr[k] = v;
             }
         }
         if (TPR > 32) __syncthreads(); else __syncwarp();
@@ -324,10 +346,15 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
         using T = decltype(tag);
         const T* px = x.data<T>();
         T* py = out->data<T>();
-        if (g.inner == 1 && g.n > 1024)
-            softmax_row_k<kThreads, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+        constexpr int V = 16 / sizeof(T);
+        const bool vec = g.n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
+                         reinterpret_cast<uintptr_t>(py) % 16 == 0;
+        if (g.inner == 1 && g.n > 1024 && vec)
+            softmax_row_k<kThreads, V, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+        else if (g.inner == 1 && g.n > 1024)
+            softmax_row_k<kThreads, 1, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else if (g.inner == 1)
-            softmax_row_k<32, T><<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_row_k<32, 1, T><<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else
             softmax_col_k<T><<<blocks_for(g.outer * g.inner), kThreads, 0, s>>>(px, py, g.outer, g.n, g.inner, log);
     });
@@ -336,7 +363,9 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 bool numeric_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_numeric_k(in[0]->dtype); }
-bool any_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_any_k(in[0]->dtype); }
+bool any_ok(const OpCall&, const TensorRefs& in) {
+    return !in.empty() && in[0]->dtype != DType::f16 && in[0]->dtype != DType::bf16;
+}
 bool float_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_float_k(in[0]->dtype); }
 
 }  // namespace
