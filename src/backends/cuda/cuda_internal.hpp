@@ -89,6 +89,24 @@ void register_matmul(KernelTable& t);       // matmul.cpp
 void register_nn(KernelTable& t);           // nn.cu: conv, pools, adam
 void register_sort(KernelTable& t);         // sort.cu: sort, topk
 
+/// A copy of t converted to dtype d (contiguous).
+TensorRef cast_to(const TensorRef& t, DType d);
+/// The dtype a kernel built for f32/f64/i32/i64 computes a narrow dtype in: f16/bf16 in f32 (like the
+/// CPU backend), i16/i8/u8 in i64 (sums and products wrap to the narrow type the same way).
+inline DType widened(DType d) {
+    if (d == DType::f16 || d == DType::bf16) return DType::f32;
+    if (d == DType::i16 || d == DType::i8 || d == DType::u8) return DType::i64;
+    return d;
+}
+/// Runs k with the inputs of the narrow dtype widened and its outputs of the wide dtype narrowed back.
+TensorRefs run_widened(Kernel k, const OpCall& call, TensorRefs& in);
+template <Kernel K>
+TensorRefs widening(const OpCall& call, TensorRefs& in) {
+    const DType d = in.empty() ? call.dtype : in[0]->dtype;
+    if (widened(d) == d) return K(call, in);
+    return run_widened(K, call, in);
+}
+
 /// Dtype families the kernels are instantiated for.
 inline bool is_float_k(DType d) { return d == DType::f32 || d == DType::f64; }
 inline bool is_numeric_k(DType d) { return is_float_k(d) || d == DType::i32 || d == DType::i64; }

@@ -20,7 +20,7 @@ struct alignas(sizeof(T) * V) Vec {
 
 template <class T>
 constexpr int vec_width() {
-    return sizeof(T) >= 8 ? 2 : 4;
+    return sizeof(T) >= 8 ? 2 : sizeof(T) == 2 ? 8 : 4;
 }
 
 template <class Body>
@@ -32,11 +32,22 @@ __global__ void strided_kernel(Body body, Iter<Body::kN> it, int64_t n) {
     }
 }
 
+/// Dense operands: each thread loads U vectors of every operand before computing any (independent
+/// 16-byte loads in flight; in-place outputs stay correct since all loads precede the stores).
 template <class Body>
 __global__ void contig_kernel(Body body, int64_t n) {
-    constexpr int V = Body::kV;
+    constexpr int V = Body::kV, U = 4;
     const int64_t nv = n / V;
-    BURN_GRID_STRIDE(j, nv) body.vec(j);
+    const int64_t stride = static_cast<int64_t>(blockDim.x) * gridDim.x;
+    for (int64_t j = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < nv; j += U * stride) {
+        typename Body::Regs r[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (j + u * stride < nv) r[u] = body.load(j + u * stride);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (j + u * stride < nv) body.apply(j + u * stride, r[u]);
+    }
     BURN_GRID_STRIDE(i, n - nv * V) body.at(nv * V + i);
 }
 
@@ -52,7 +63,7 @@ void launch(const Body& body, const CudaTensor& out, const CudaTensor* const* in
         dense = dense && ins[k]->is_contiguous() && aligned(ins[k]->raw(), vec_bytes[k]);
     dense = dense && aligned(out.raw(), vec_bytes[Body::kN]);
     if (dense) {
-        contig_kernel<<<blocks_for(n, Body::kV), kThreads, 0, ctx().stream>>>(body, n);
+        contig_kernel<<<blocks_for(n, Body::kV * 4), kThreads, 0, ctx().stream>>>(body, n);
     } else {
         const Dims* strides[Body::kN];
         int64_t base[Body::kN];
@@ -75,10 +86,14 @@ struct UnaryBody {
     double p0, p1;
     __device__ void strided(int64_t i, const int64_t* off) const { o[i] = T(Fn{}(C(a[off[0]]), p0, p1)); }
     __device__ void at(int64_t i) const { o[i] = T(Fn{}(C(a[i]), p0, p1)); }
-    __device__ void vec(int64_t j) const {
-        Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j], y;
+    struct Regs {
+        Vec<T, kV> x;
+    };
+    __device__ Regs load(int64_t j) const { return Regs{reinterpret_cast<const Vec<T, kV>*>(a)[j]}; }
+    __device__ void apply(int64_t j, const Regs& r) const {
+        Vec<T, kV> y;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) y.v[k] = T(Fn{}(C(x.v[k]), p0, p1));
+        for (int k = 0; k < kV; ++k) y.v[k] = T(Fn{}(C(r.x.v[k]), p0, p1));
         reinterpret_cast<Vec<T, kV>*>(o)[j] = y;
     }
 };
@@ -91,11 +106,14 @@ struct PredBody {
     bool* o;
     __device__ void strided(int64_t i, const int64_t* off) const { o[i] = Fn{}(C(a[off[0]])); }
     __device__ void at(int64_t i) const { o[i] = Fn{}(C(a[i])); }
-    __device__ void vec(int64_t j) const {
-        Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j];
+    struct Regs {
+        Vec<T, kV> x;
+    };
+    __device__ Regs load(int64_t j) const { return Regs{reinterpret_cast<const Vec<T, kV>*>(a)[j]}; }
+    __device__ void apply(int64_t j, const Regs& r) const {
         Vec<bool, kV> y;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) y.v[k] = Fn{}(C(x.v[k]));
+        for (int k = 0; k < kV; ++k) y.v[k] = Fn{}(C(r.x.v[k]));
         reinterpret_cast<Vec<bool, kV>*>(o)[j] = y;
     }
 };
@@ -109,12 +127,16 @@ struct BinaryBody {
     TO* o;
     __device__ void strided(int64_t i, const int64_t* off) const { o[i] = TO(Fn{}(C(a[off[0]]), C(b[off[1]]))); }
     __device__ void at(int64_t i) const { o[i] = TO(Fn{}(C(a[i]), C(b[i]))); }
-    __device__ void vec(int64_t j) const {
-        Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j];
-        Vec<T, kV> y = reinterpret_cast<const Vec<T, kV>*>(b)[j];
+    struct Regs {
+        Vec<T, kV> x, y;
+    };
+    __device__ Regs load(int64_t j) const {
+        return Regs{reinterpret_cast<const Vec<T, kV>*>(a)[j], reinterpret_cast<const Vec<T, kV>*>(b)[j]};
+    }
+    __device__ void apply(int64_t j, const Regs& r) const {
         Vec<TO, kV> z;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) z.v[k] = TO(Fn{}(C(x.v[k]), C(y.v[k])));
+        for (int k = 0; k < kV; ++k) z.v[k] = TO(Fn{}(C(r.x.v[k]), C(r.y.v[k])));
         reinterpret_cast<Vec<TO, kV>*>(o)[j] = z;
     }
 };
@@ -129,13 +151,19 @@ struct TernaryBody {
     T* o;
     __device__ void strided(int64_t i, const int64_t* off) const { o[i] = T(Fn{}(c[off[0]], C(a[off[1]]), C(b[off[2]]))); }
     __device__ void at(int64_t i) const { o[i] = T(Fn{}(c[i], C(a[i]), C(b[i]))); }
-    __device__ void vec(int64_t j) const {
-        Vec<bool, kV> m = reinterpret_cast<const Vec<bool, kV>*>(c)[j];
-        Vec<T, kV> x = reinterpret_cast<const Vec<T, kV>*>(a)[j];
-        Vec<T, kV> y = reinterpret_cast<const Vec<T, kV>*>(b)[j];
+    struct Regs {
+        Vec<bool, kV> m;
+        Vec<T, kV> x, y;
+    };
+    __device__ Regs load(int64_t j) const {
+        return Regs{reinterpret_cast<const Vec<bool, kV>*>(c)[j], reinterpret_cast<const Vec<T, kV>*>(a)[j],
+                    reinterpret_cast<const Vec<T, kV>*>(b)[j]};
+    }
+    __device__ void apply(int64_t j, const Regs& r) const {
+        Vec<T, kV> z;
 #pragma unroll
-        for (int k = 0; k < kV; ++k) x.v[k] = T(Fn{}(m.v[k], C(x.v[k]), C(y.v[k])));
-        reinterpret_cast<Vec<T, kV>*>(o)[j] = x;
+        for (int k = 0; k < kV; ++k) z.v[k] = T(Fn{}(r.m.v[k], C(r.x.v[k]), C(r.y.v[k])));
+        reinterpret_cast<Vec<T, kV>*>(o)[j] = z;
     }
 };
 

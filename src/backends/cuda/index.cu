@@ -203,15 +203,15 @@ bool index_dtype_ok(const TensorRefs& in) {
     return in.size() > 1 && is_int(in[1]->dtype);
 }
 bool gather_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && is_any_k(call.dtype); }
-bool scatter_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && is_numeric_k(call.dtype); }
+bool scatter_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && call.dtype != DType::boolean; }
 
 }  // namespace
 
 void register_index(KernelTable& t) {
     t[idx(OpId::gather)] = {&gather_kernel, &gather_ok};
     t[idx(OpId::select)] = {&select_kernel, &gather_ok};
-    t[idx(OpId::scatter_add)] = {&scatter_add_kernel, &scatter_ok};
-    t[idx(OpId::select_add)] = {&select_add_kernel, &scatter_ok};
+    t[idx(OpId::scatter_add)] = {&widening<&scatter_add_kernel>, &scatter_ok};
+    t[idx(OpId::select_add)] = {&widening<&select_add_kernel>, &scatter_ok};
 }
 
 }  // namespace burn::cuda

@@ -199,6 +199,24 @@ bool same_dtype_ok(const OpCall& call, const TensorRefs&) { return is_any_k(call
 
 }  // namespace
 
+TensorRef cast_to(const TensorRef& t, DType d) {
+    OpCall c{OpId::cast, d, t->shape, {}, {0, 0}};
+    TensorRefs in{t};
+    return cast_kernel(c, in)[0];
+}
+
+TensorRefs run_widened(Kernel k, const OpCall& call, TensorRefs& in) {
+    const DType d = in[0]->dtype, w = widened(d);
+    TensorRefs wide;
+    for (const auto& t : in) wide.push_back(t->dtype == d ? cast_to(t, w) : t);
+    OpCall c = call;
+    if (c.dtype == d) c.dtype = w;
+    TensorRefs out = k(c, wide);
+    for (auto& t : out)
+        if (t->dtype == w) t = cast_to(t, d);
+    return out;
+}
+
 TensorRef contiguous_copy(const TensorRef& t) {
     const CudaTensor& x = as_cuda(t);
     auto out = alloc(x.shape, x.dtype);

@@ -83,7 +83,17 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-bool matmul_ok(const OpCall& call, const TensorRefs&) { return is_float(call.dtype); }
+bool matmul_ok(const OpCall& call, const TensorRefs&) { return call.dtype != DType::boolean; }
+
+/// Integer matmul: cuBLAS has no integer gemm of these types, so ints multiply in f64 (exact while
+/// every partial sum stays below 2^53 in magnitude) and convert back.
+TensorRefs int_matmul_kernel(const OpCall& call, TensorRefs& in) {
+    if (is_float(call.dtype)) return matmul_kernel(call, in);
+    TensorRefs wide{cast_to(in[0], DType::f64), cast_to(in[1], DType::f64)};
+    OpCall c = call;
+    c.dtype = DType::f64;
+    return {cast_to(matmul_kernel(c, wide)[0], call.dtype)};
+}
 
 }  // namespace
 
@@ -120,6 +130,6 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
     }
 }
 
-void register_matmul(KernelTable& t) { t[idx(OpId::matmul)] = {&matmul_kernel, &matmul_ok}; }
+void register_matmul(KernelTable& t) { t[idx(OpId::matmul)] = {&int_matmul_kernel, &matmul_ok}; }
 
 }  // namespace burn::cuda

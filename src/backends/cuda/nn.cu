@@ -199,7 +199,7 @@ TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 bool conv_ok(const OpCall& call, const TensorRefs& in) {
-    if (!is_float_k(call.dtype) || in.empty() || (in[0]->shape.rank() != 4 && in[0]->shape.rank() != 3))
+    if (!is_float(call.dtype) || in.empty() || (in[0]->shape.rank() != 4 && in[0]->shape.rank() != 3))
         return false;
     for (const auto& t : in)
         if (t->dtype != call.dtype) return false;
@@ -407,7 +407,7 @@ TensorRefs avg_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 bool pool_ok(const OpCall& call, const TensorRefs& in) {
-    return is_float_k(call.dtype) && !in.empty() && in[0]->shape.rank() == 4;
+    return is_float(call.dtype) && !in.empty() && in[0]->shape.rank() == 4;
 }
 
 // ---- Adam: one pass, hyper-parameters read from the device (no host round trip)
@@ -445,20 +445,21 @@ TensorRefs adam_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 bool adam_ok(const OpCall& call, const TensorRefs& in) {
-    return is_float_k(call.dtype) && in.size() == 5 && in[4]->dtype == DType::f64;
+    return is_float(call.dtype) && in.size() == 5 && in[4]->dtype == DType::f64;
 }
 
 }  // namespace
 
 void register_nn(KernelTable& t) {
-    t[idx(OpId::conv)] = {&conv_kernel, &conv_ok};
-    t[idx(OpId::conv_backward_input)] = {&conv_backward_input_kernel, &conv_ok};
-    t[idx(OpId::conv_backward_weight)] = {&conv_backward_weight_kernel, &conv_ok};
-    t[idx(OpId::max_pool2d)] = {&max_pool_kernel, &pool_ok};
-    t[idx(OpId::max_pool2d_backward)] = {&max_pool_backward_kernel, &pool_ok};
-    t[idx(OpId::avg_pool2d)] = {&avg_pool_kernel, &pool_ok};
-    t[idx(OpId::avg_pool2d_backward)] = {&avg_pool_backward_kernel, &pool_ok};
-    t[idx(OpId::adam_step)] = {&adam_kernel, &adam_ok};
+    // f16/bf16 compute in f32 (widening), like the CPU backend.
+    t[idx(OpId::conv)] = {&widening<&conv_kernel>, &conv_ok};
+    t[idx(OpId::conv_backward_input)] = {&widening<&conv_backward_input_kernel>, &conv_ok};
+    t[idx(OpId::conv_backward_weight)] = {&widening<&conv_backward_weight_kernel>, &conv_ok};
+    t[idx(OpId::max_pool2d)] = {&widening<&max_pool_kernel>, &pool_ok};
+    t[idx(OpId::max_pool2d_backward)] = {&widening<&max_pool_backward_kernel>, &pool_ok};
+    t[idx(OpId::avg_pool2d)] = {&widening<&avg_pool_kernel>, &pool_ok};
+    t[idx(OpId::avg_pool2d_backward)] = {&widening<&avg_pool_backward_kernel>, &pool_ok};
+    t[idx(OpId::adam_step)] = {&widening<&adam_kernel>, &adam_ok};
 }
 
 }  // namespace burn::cuda

@@ -148,13 +148,15 @@ TensorRefs value_kernel(const OpCall& call, TensorRefs& in) {
     auto out = alloc(call.shape, call.dtype);
     auto body = [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (!is_half_v<T>) {
-            using R = ValueRed<K, T>;
-            run_reduce(R{x.data<T>(), out->data<typename R::Out>(), g.n}, g);
-        }
+        using R = ValueRed<K, T>;
+        run_reduce(R{x.data<T>(), out->data<typename R::Out>(), g.n}, g);
     };
-    if constexpr (K == VK::any || K == VK::all) dispatch_all(x.dtype, body);
-    else dispatch_numeric(x.dtype, body);
+    if constexpr (K == VK::any || K == VK::all) {
+        if (x.dtype == DType::boolean) body(bool{});
+        else dispatch_numeric(x.dtype, body);
+    } else {
+        dispatch_numeric(x.dtype, body);
+    }
     return {out};
 }
 
@@ -313,6 +315,62 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
     }
 }
 
+/// Rows of up to 1024 * R vectors: one block of 1024 threads per row holds the row in registers, so
+/// the row is read from memory once and written once (R independent 16-byte loads per thread).
+template <class T, int V, int R>
+__global__ void __launch_bounds__(1024) softmax_reg_k(const T* x, T* y, int64_t rows, int64_t n, bool log) {
+    using VT = VecT<T, V>;
+    const int64_t nv = n / V;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __shared__ MS<T> part[32];
+    __shared__ MS<T> total;
+    const MSRed<T> red{};
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const VT* xr = reinterpret_cast<const VT*>(x + r * n);
+        VT* yr = reinterpret_cast<VT*>(y + r * n);
+        VT buf[R];
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int64_t k = threadIdx.x + int64_t(q) * 1024;
+            if (k < nv) buf[q] = xr[k];
+        }
+        MS<T> st{-INFINITY, T(0)};
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int64_t k = threadIdx.x + int64_t(q) * 1024;
+            if (k < nv)
+#pragma unroll
+                for (int i = 0; i < V; ++i) ms_add(st, buf[q].v[i]);
+        }
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) st = red.combine(st, shfl_down(st, d));
+        if (lane == 0) part[warp] = st;
+        __syncthreads();
+        if (warp == 0) {
+            st = part[lane];
+#pragma unroll
+            for (int d = 16; d > 0; d >>= 1) st = red.combine(st, shfl_down(st, d));
+            if (lane == 0) total = st;
+        }
+        __syncthreads();
+        st = total;
+        const T m = st.m == -INFINITY ? T(0) : st.m;
+        const T sum = st.m == -INFINITY ? T(0) : st.s;
+        const T ls = ::log(sum), inv = T(1) / sum;
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int64_t k = threadIdx.x + int64_t(q) * 1024;
+            if (k < nv) {
+                VT v = buf[q];
+#pragma unroll
+                for (int i = 0; i < V; ++i) v.v[i] = log ? v.v[i] - m - ls : exp(v.v[i] - m) * inv;
+                yr[k] = v;
+            }
+        }
+        __syncthreads();  // part and total are reused by the next row
+    }
+}
+
 template <class T>
 __global__ void softmax_col_k(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, bool log) {
     BURN_GRID_STRIDE(c, outer * inner) {
@@ -349,7 +407,10 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
         constexpr int V = 16 / sizeof(T);
         const bool vec = g.n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(py) % 16 == 0;
-        if (g.inner == 1 && g.n > 1024 && vec)
+        if (g.inner == 1 && g.n > 1024 && vec && g.n <= 1024 * 4 * V)
+            softmax_reg_k<T, V, 4><<<static_cast<unsigned>(std::min<int64_t>(g.outer, 1 << 20)), 1024, 0, s>>>(
+                px, py, g.outer, g.n, log);
+        else if (g.inner == 1 && g.n > 1024 && vec)
             softmax_row_k<kThreads, V, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else if (g.inner == 1 && g.n > 1024)
             softmax_row_k<kThreads, 1, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
@@ -362,27 +423,26 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-bool numeric_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_numeric_k(in[0]->dtype); }
-bool any_ok(const OpCall&, const TensorRefs& in) {
-    return !in.empty() && in[0]->dtype != DType::f16 && in[0]->dtype != DType::bf16;
-}
-bool float_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_float_k(in[0]->dtype); }
+bool numeric_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && in[0]->dtype != DType::boolean; }
+bool any_ok(const OpCall&, const TensorRefs& in) { return !in.empty(); }
+bool float_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_float(in[0]->dtype); }
 
 }  // namespace
 
 void register_reduce(KernelTable& t) {
-    t[idx(OpId::sum_dim)] = {&value_kernel<VK::sum>, &numeric_ok};
-    t[idx(OpId::mean_dim)] = {&value_kernel<VK::mean>, &numeric_ok};
-    t[idx(OpId::prod_dim)] = {&value_kernel<VK::prod>, &numeric_ok};
-    t[idx(OpId::any_dim)] = {&value_kernel<VK::any>, &any_ok};
-    t[idx(OpId::all_dim)] = {&value_kernel<VK::all>, &any_ok};
-    t[idx(OpId::max_dim)] = {&index_kernel<true, true>, &numeric_ok};
-    t[idx(OpId::min_dim)] = {&index_kernel<false, true>, &numeric_ok};
-    t[idx(OpId::argmax)] = {&index_kernel<true, false>, &numeric_ok};
-    t[idx(OpId::argmin)] = {&index_kernel<false, false>, &numeric_ok};
-    t[idx(OpId::cumsum)] = {&cumsum_kernel, &numeric_ok};
-    t[idx(OpId::softmax)] = {&softmax_kernel, &float_ok};
-    t[idx(OpId::log_softmax)] = {&softmax_kernel, &float_ok};
+    // f16/bf16 reduce in f32 and i16/i8/u8 in i64 (widening), as the CPU backend computes them.
+    t[idx(OpId::sum_dim)] = {&widening<&value_kernel<VK::sum>>, &numeric_ok};
+    t[idx(OpId::mean_dim)] = {&widening<&value_kernel<VK::mean>>, &numeric_ok};
+    t[idx(OpId::prod_dim)] = {&widening<&value_kernel<VK::prod>>, &numeric_ok};
+    t[idx(OpId::any_dim)] = {&widening<&value_kernel<VK::any>>, &any_ok};
+    t[idx(OpId::all_dim)] = {&widening<&value_kernel<VK::all>>, &any_ok};
+    t[idx(OpId::max_dim)] = {&widening<&index_kernel<true, true>>, &numeric_ok};
+    t[idx(OpId::min_dim)] = {&widening<&index_kernel<false, true>>, &numeric_ok};
+    t[idx(OpId::argmax)] = {&widening<&index_kernel<true, false>>, &numeric_ok};
+    t[idx(OpId::argmin)] = {&widening<&index_kernel<false, false>>, &numeric_ok};
+    t[idx(OpId::cumsum)] = {&widening<&cumsum_kernel>, &numeric_ok};
+    t[idx(OpId::softmax)] = {&widening<&softmax_kernel>, &float_ok};
+    t[idx(OpId::log_softmax)] = {&widening<&softmax_kernel>, &float_ok};
 }
 
 }  // namespace burn::cuda
