@@ -2,8 +2,11 @@
 // run asynchronously; the host waits only in to_host and sync. View ops edit strides like the CPU's.
 #include <cublas_v2.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -41,6 +44,49 @@ bool env_on(const char* name) {
     return v && *v && std::string(v) != "0";
 }
 bool g_fallback = env_on("BURN_CUDA_HOST_FALLBACK");
+bool g_profile = env_on("BURN_CUDA_PROFILE");
+
+/// BURN_CUDA_PROFILE=1: device time per op (events around each execute), printed at exit.
+struct Profile {
+    struct Pending {
+        OpId op;
+        cudaEvent_t start, end;
+    };
+    std::mutex mutex;
+    std::vector<Pending> pending;
+    std::map<std::string, std::pair<int64_t, double>> totals;  // op -> (calls, ms)
+    void drain() {
+        for (auto& p : pending) {
+            float ms = 0;
+            if (cudaEventSynchronize(p.end) == cudaSuccess && cudaEventElapsedTime(&ms, p.start, p.end) == cudaSuccess) {
+                auto& t = totals[std::string(op_name(p.op))];
+                t.first++;
+                t.second += ms;
+            }
+            cudaEventDestroy(p.start);
+            cudaEventDestroy(p.end);
+        }
+        pending.clear();
+    }
+    ~Profile() {
+        drain();
+        std::vector<std::pair<double, std::string>> rows;
+        double all = 0;
+        for (auto& [op, t] : totals) {
+            rows.push_back({t.second, op});
+            all += t.second;
+        }
+        std::sort(rows.rbegin(), rows.rend());
+        std::fprintf(stderr, "burn cuda profile: %.3f ms of device time in ops\n", all);
+        for (auto& [ms, op] : rows)
+            std::fprintf(stderr, "  %-28s %8lld calls %10.3f ms %5.1f%%\n", op.c_str(),
+                         static_cast<long long>(totals[op].first), ms, all > 0 ? 100 * ms / all : 0.0);
+    }
+};
+Profile& profile() {
+    static Profile p;  // destroyed at exit: prints the table
+    return p;
+}
 bool g_tf32 = env_on("BURN_CUDA_TF32");
 thread_local Context t_ctx;
 
@@ -139,7 +185,20 @@ public:
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
         Scope s(this, op_name(call.op).data());
         const KernelEntry& k = table_[idx(call.op)];
-        if (k.run && (!k.ok || k.ok(call, inputs))) return k.run(call, inputs);
+        if (k.run && (!k.ok || k.ok(call, inputs))) {
+            if (!g_profile) return k.run(call, inputs);
+            Profile& p = profile();
+            cudaEvent_t a, b;
+            cudaEventCreate(&a);
+            cudaEventCreate(&b);
+            cudaEventRecord(a, stream_);
+            TensorRefs out = k.run(call, inputs);
+            cudaEventRecord(b, stream_);
+            std::lock_guard<std::mutex> lock(p.mutex);
+            p.pending.push_back({call.op, a, b});
+            if (p.pending.size() > 4096) p.drain();
+            return out;
+        }
         BURN_CHECK_KIND(g_fallback, device, "[", call.op, "] not supported by the cuda backend for dtype ",
                         call.dtype, " (set BURN_CUDA_HOST_FALLBACK=1 to run it on the CPU)");
         return host_fallback(call, inputs);

@@ -51,6 +51,12 @@ __global__ void contig_kernel(Body body, int64_t n) {
     BURN_GRID_STRIDE(i, n - nv * V) body.at(nv * V + i);
 }
 
+/// One pass of U = 4 vectors per thread over the whole range (no grid-stride tail effects).
+inline unsigned dense_blocks(int64_t nv) {
+    int64_t b = (nv + 4 * kThreads - 1) / (4 * kThreads);
+    return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(b, int64_t(1) << 24)));
+}
+
 inline bool aligned(const void* p, int bytes) { return (reinterpret_cast<uintptr_t>(p) % bytes) == 0; }
 
 /// Launches body over out's n elements with operands ins (all of the output's shape).
@@ -63,7 +69,7 @@ void launch(const Body& body, const CudaTensor& out, const CudaTensor* const* in
         dense = dense && ins[k]->is_contiguous() && aligned(ins[k]->raw(), vec_bytes[k]);
     dense = dense && aligned(out.raw(), vec_bytes[Body::kN]);
     if (dense) {
-        contig_kernel<<<blocks_for(n, Body::kV * 4), kThreads, 0, ctx().stream>>>(body, n);
+        contig_kernel<<<dense_blocks(n / Body::kV), kThreads, 0, ctx().stream>>>(body, n);
     } else {
         const Dims* strides[Body::kN];
         int64_t base[Body::kN];

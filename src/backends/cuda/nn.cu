@@ -288,8 +288,7 @@ TensorRefs max_pool_kernel(const OpCall& call, TensorRefs& in) {
     return {y, ix};
 }
 
-/// Scatter of gy into dx by flat in-plane index: a thread per output, atomics only when windows
-/// overlap (stride < kernel); otherwise every input receives at most one value.
+/// Disjoint windows: dx[index] = gy, a thread per output (each input is written at most once).
 template <class T, class I>
 __global__ void max_pool_bwd_flat_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane, int64_t total) {
     BURN_GRID_STRIDE(t, total) {
@@ -309,8 +308,10 @@ TensorRefs max_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
     cudaStream_t s = ctx().stream;
     BURN_CUDA_CHECK(cudaMemsetAsync(dx->raw(), 0, call.shape.numel() * size_of(call.dtype), s));
     if (planes * oplane == 0) return {dx};
-    // Non-overlapping windows (the frontend passes the pooling geometry in ints when it has it):
-    const bool disjoint = call.ints.size() >= 4 && call.ints[2] >= call.ints[0] && call.ints[3] >= call.ints[1];
+    // Disjoint windows (stride >= dilated kernel extent; the autodiff rule passes the forward's ints):
+    // every input receives at most one gradient, so a thread per output stores it (no accumulation).
+    const auto& a = call.ints;
+    const bool disjoint = a.size() == 8 && a[2] >= (a[0] - 1) * a[6] + 1 && a[3] >= (a[1] - 1) * a[7] + 1;
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         auto run = [&](auto itag) {
