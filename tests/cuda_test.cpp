@@ -167,6 +167,39 @@ TEST(CudaAllocator, OutOfMemoryThrowsAndRecovers) {
     EXPECT_EQ(ok, 1000.0f);
 }
 
+TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
+    REQUIRE_CUDA();
+    const Device gpu = Device::cuda(0);
+    auto xv = randn(2 * 2 * 4 * 4 * 4, 8), wv = randn(3 * 2 * 2 * 2 * 2, 9);
+    auto cx = Tensor<5>::from_data(TensorData(xv, Dims{2, 2, 4, 4, 4}), Device::cpu());
+    auto cw = Tensor<5>::from_data(TensorData(wv, Dims{3, 2, 2, 2, 2}), Device::cpu());
+    auto gx = cx.to_device(gpu), gw = cw.to_device(gpu);
+    ASSERT_FALSE(cuda::host_fallback());
+    try {  // 3-D convolution has no CUDA kernel: the frontend names the op and the backend
+        (void)tensor::module::conv3d(gx, gw, std::nullopt, {});
+        ADD_FAILURE() << "conv3d on cuda did not throw";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("not supported by the cuda backend"), std::string::npos) << e.what();
+    }
+    cuda::set_host_fallback(true);
+    auto got = tensor::module::conv3d(gx, gw, std::nullopt, {});
+    cuda::set_host_fallback(false);
+    EXPECT_EQ(got.device(), gpu);
+    EXPECT_LT(max_rel_diff(got.into_data(), tensor::module::conv3d(cx, cw, std::nullopt, {}).into_data()), 1e-6);
+}
+
+TEST(CudaBackend, SortAndTopkMatchCpu) {
+    REQUIRE_CUDA();
+    const Device gpu = Device::cuda(0);
+    auto v = randn(5 * 3000, 10);
+    for (int i = 0; i < 300; ++i) v[static_cast<std::size_t>(i * 7)] = v[static_cast<std::size_t>(i * 7 + 1)];  // ties
+    auto c = Tensor<2>::from_data(TensorData(v, Dims{5, 3000}), Device::cpu());
+    auto g = c.to_device(gpu);
+    EXPECT_TRUE(g.sort(1).into_data() == c.sort(1).into_data());
+    EXPECT_TRUE(g.argsort(1, true).into_data() == c.argsort(1, true).into_data());
+    EXPECT_TRUE(g.topk(3, 0).into_data() == c.topk(3, 0).into_data());
+}
+
 struct Net {
     nn::Conv2d conv;
     nn::MaxPool2d pool;

@@ -144,6 +144,16 @@ public:
         BURN_CHECK_KIND(st == CUBLAS_STATUS_SUCCESS, device, "[cuda] cublasCreate failed on cuda:", index, " (",
                         cublasGetStatusName(st), ")");
         cublasSetStream(blas_, stream_);
+        void* pinned = nullptr;
+        if (cudaMallocHost(&pinned, kSlots * kSlotBytes) == cudaSuccess) {
+            staging_ = static_cast<uint8_t*>(pinned);
+            for (auto& e : slot_done_) {
+                BURN_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+                BURN_CUDA_CHECK(cudaEventRecord(e, stream_));
+            }
+        } else {
+            cudaGetLastError();  // no pinned memory: every upload takes the pageable path
+        }
         name_ = "cuda";
         register_views(table_);
         register_elementwise(table_);
@@ -152,6 +162,8 @@ public:
         register_reduce(table_);
         register_matmul(table_);
         register_nn(table_);
+        register_pool(table_);
+        register_interpolate(table_);
         register_sort(table_);
     }
     std::string_view name() const override { return name_; }
@@ -159,9 +171,22 @@ public:
     TensorRef from_host(const TensorData& data, const Device&) override {
         Scope s(this, "from_host");
         auto t = alloc(data.shape(), data.dtype());
-        if (!data.bytes().empty())
-            BURN_CUDA_CHECK(cudaMemcpyAsync(t->raw(), data.bytes().data(), data.bytes().size(),
-                                            cudaMemcpyHostToDevice, stream_));
+        const std::size_t n = data.bytes().size();
+        if (n == 0) return t;
+        if (n <= kSlotBytes && staging_) {
+            // Small uploads (optimizer hyper-parameters, labels) go through pinned slots: truly
+            // asynchronous, where a pageable copy may wait for the stream.
+            std::lock_guard<std::mutex> lock(staging_mutex_);  // data-loader threads upload too
+            const int k = next_slot_;
+            next_slot_ = (next_slot_ + 1) % kSlots;
+            BURN_CUDA_CHECK(cudaEventSynchronize(slot_done_[k]));  // the slot's last copy has finished
+            uint8_t* slot = staging_ + static_cast<std::size_t>(k) * kSlotBytes;
+            std::memcpy(slot, data.bytes().data(), n);
+            BURN_CUDA_CHECK(cudaMemcpyAsync(t->raw(), slot, n, cudaMemcpyHostToDevice, stream_));
+            BURN_CUDA_CHECK(cudaEventRecord(slot_done_[k], stream_));
+            return t;
+        }
+        BURN_CUDA_CHECK(cudaMemcpyAsync(t->raw(), data.bytes().data(), n, cudaMemcpyHostToDevice, stream_));
         return t;
     }
 
@@ -233,6 +258,12 @@ private:
         return back;
     }
 
+    static constexpr int kSlots = 64;
+    static constexpr std::size_t kSlotBytes = 64 * 1024;
+    uint8_t* staging_ = nullptr;  // kSlots pinned slots for small uploads
+    std::array<cudaEvent_t, kSlots> slot_done_{};
+    int next_slot_ = 0;
+    std::mutex staging_mutex_;
     int index_;
     Device device_;
     cudaStream_t stream_ = nullptr;

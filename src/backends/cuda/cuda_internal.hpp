@@ -86,7 +86,9 @@ void register_layout(KernelTable& t);       // layout.cu: fill, arange, random, 
 void register_index(KernelTable& t);        // index.cu
 void register_reduce(KernelTable& t);       // reduce.cu (softmax too)
 void register_matmul(KernelTable& t);       // matmul.cpp
-void register_nn(KernelTable& t);           // nn.cu: conv, pools, adam
+void register_nn(KernelTable& t);           // nn.cu: conv, adam
+void register_pool(KernelTable& t);         // pool.cu: max, avg and adaptive pooling
+void register_interpolate(KernelTable& t);  // interpolate.cu
 void register_sort(KernelTable& t);         // sort.cu: sort, topk
 
 /// A copy of t converted to dtype d (contiguous).
