@@ -30,9 +30,10 @@ print(f"copy {2 * x.numel() * 4 * 10 / (s.elapsed_time(e) / 1e3) / 1e12:.2f} TB/
 PY
   cat "$OUT/ceilings.log"
   build-cuda/bench/burn-bench --device cuda > "$OUT/bench.log" 2>&1; echo "bench rc=$?"; grep "^{" "$OUT/bench.log"
-  echo "per-op device time of cnn_train (BURN_CUDA_PROFILE=1):"
-  BURN_CUDA_PROFILE=1 build-cuda/bench/burn-bench --device cuda --only cnn_train 2>&1 | grep -v "^{" | head -24
-  echo "TF32 (BURN_CUDA_TF32=1):"; BURN_CUDA_TF32=1 build-cuda/bench/burn-bench --device cuda --only matmul_f32_8192 2>&1 | grep "^{"
+  [ -n "${PROFILE:-}" ] && { echo "per-op device time of cnn_train (BURN_CUDA_PROFILE=1):";
+    BURN_CUDA_PROFILE=1 build-cuda/bench/burn-bench --device cuda --only cnn_train 2>&1 | grep -v "^{" | head -24; }
+  echo "TF32 (BURN_CUDA_TF32=1; PyTorch's default for cuDNN convolutions):"
+  for w in matmul_f32_8192 cnn_train; do BURN_CUDA_TF32=1 build-cuda/bench/burn-bench --device cuda --only $w 2>&1 | grep "^{"; done
   if [ -n "$BENCH" ] && [ -f "$BENCH/compare.py" ]; then
     python3 "$BENCH/compare.py" --device cuda --threads 0 --burn build-cuda/bench/burn-bench --rounds 2 \
       --json "$OUT/compare.json" > "$OUT/compare.log" 2>&1; echo "compare rc=$?"; cat "$OUT/compare.log" | tail -25
