@@ -94,8 +94,9 @@ TEST(Cuda, StridedElementwiseMatchesCpu) {
     EXPECT_LT(max_rel_diff(got, want), 1e-6);
     // broadcast (stride 0) and a dense aligned vectorised path
     EXPECT_LT(max_rel_diff((ga + gb).into_data(), (ca + cb).into_data()), 1e-7);
-    EXPECT_LT(max_rel_diff(activation::relu(ga * ga - ga).into_data(), activation::relu(ca * ca - ca).into_data()),
-              1e-7);
+    EXPECT_LT(
+        max_rel_diff(activation::relu(ga * ga - ga).into_data(), activation::relu(ca * ca - ca).into_data()),
+        1e-7);
 }
 
 TEST(Cuda, ReductionsAndSoftmaxMatchCpu) {
@@ -110,7 +111,8 @@ TEST(Cuda, ReductionsAndSoftmaxMatchCpu) {
             EXPECT_LT(max_rel_diff(g.sum_dim(dim).into_data(), c.sum_dim(dim).into_data()), 1e-5);
             EXPECT_TRUE(g.max_dim(dim).into_data() == c.max_dim(dim).into_data());
             EXPECT_TRUE(g.argmax(dim).into_data() == c.argmax(dim).into_data());
-            EXPECT_LT(max_rel_diff(activation::softmax(g, dim).into_data(), activation::softmax(c, dim).into_data()),
+            EXPECT_LT(max_rel_diff(activation::softmax(g, dim).into_data(),
+                                   activation::softmax(c, dim).into_data()),
                       1e-5);
             EXPECT_LT(max_rel_diff(activation::log_softmax(g, dim).into_data(),
                                    activation::log_softmax(c, dim).into_data()),
@@ -127,11 +129,14 @@ TEST(Cuda, MatmulMatchesCpu) {
     auto cb = Tensor<2>::from_data(TensorData(b, Dims{50, 30}), Device::cpu());
     auto ga = ca.to_device(gpu);
     auto gb = cb.to_device(gpu);
-    EXPECT_LT(max_rel_diff(ga.matmul(gb.unsqueeze<3>()).into_data(), ca.matmul(cb.unsqueeze<3>()).into_data()), 1e-5);
+    EXPECT_LT(
+        max_rel_diff(ga.matmul(gb.unsqueeze<3>()).into_data(), ca.matmul(cb.unsqueeze<3>()).into_data()),
+        1e-5);
     // transposed operands go to cuBLAS without copies
     auto gt = gb.transpose();
     auto ct = cb.transpose();
-    EXPECT_LT(max_rel_diff(gt.matmul(gt.transpose()).into_data(), ct.matmul(ct.transpose()).into_data()), 1e-5);
+    EXPECT_LT(max_rel_diff(gt.matmul(gt.transpose()).into_data(), ct.matmul(ct.transpose()).into_data()),
+              1e-5);
 }
 
 #ifdef BURN_HAVE_CUDA
@@ -179,20 +184,23 @@ TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
         (void)tensor::module::conv3d(gx, gw, std::nullopt, {});
         ADD_FAILURE() << "conv3d on cuda did not throw";
     } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("not supported by the cuda backend"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not supported by the cuda backend"), std::string::npos)
+            << e.what();
     }
     cuda::set_host_fallback(true);
     auto got = tensor::module::conv3d(gx, gw, std::nullopt, {});
     cuda::set_host_fallback(false);
     EXPECT_EQ(got.device(), gpu);
-    EXPECT_LT(max_rel_diff(got.into_data(), tensor::module::conv3d(cx, cw, std::nullopt, {}).into_data()), 1e-6);
+    EXPECT_LT(max_rel_diff(got.into_data(), tensor::module::conv3d(cx, cw, std::nullopt, {}).into_data()),
+              1e-6);
 }
 
 TEST(CudaBackend, SortAndTopkMatchCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
     auto v = randn(5 * 3000, 10);
-    for (int i = 0; i < 300; ++i) v[static_cast<std::size_t>(i * 7)] = v[static_cast<std::size_t>(i * 7 + 1)];  // ties
+    for (int i = 0; i < 300; ++i)
+        v[static_cast<std::size_t>(i * 7)] = v[static_cast<std::size_t>(i * 7 + 1)];  // ties
     auto c = Tensor<2>::from_data(TensorData(v, Dims{5, 3000}), Device::cpu());
     auto g = c.to_device(gpu);
     EXPECT_TRUE(g.sort(1).into_data() == c.sort(1).into_data());

@@ -74,8 +74,9 @@ Storage::Storage(int dev, std::size_t n, const char* op) : bytes(n), device(dev)
         if (err != cudaSuccess) {
             cudaGetLastError();
             data = nullptr;
-            BURN_THROW_KIND(device, "[", op, "] CUDA out of memory on cuda:", dev, " (", cudaGetErrorName(err),
-                            "): tried to allocate ", block, " bytes with ", c.stats.allocated,
+            BURN_THROW_KIND(device, "[", op, "] CUDA out of memory on cuda:", dev, " (",
+                            cudaGetErrorName(err), "): tried to allocate ", block, " bytes with ",
+                            c.stats.allocated,
                             " bytes allocated and the cache emptied; free tensors or use smaller batches");
         }
         c.stats.device_mallocs++;

@@ -58,7 +58,8 @@ struct Profile {
     void drain() {
         for (auto& p : pending) {
             float ms = 0;
-            if (cudaEventSynchronize(p.end) == cudaSuccess && cudaEventElapsedTime(&ms, p.start, p.end) == cudaSuccess) {
+            if (cudaEventSynchronize(p.end) == cudaSuccess &&
+                cudaEventElapsedTime(&ms, p.start, p.end) == cudaSuccess) {
                 auto& t = totals[std::string(op_name(p.op))];
                 t.first++;
                 t.second += ms;
@@ -90,7 +91,8 @@ Profile& profile() {
 bool g_tf32 = env_on("BURN_CUDA_TF32");
 thread_local Context t_ctx;
 
-std::shared_ptr<CudaTensor> view_of(const CudaTensor& x, const Dims& shape, const Dims& strides, int64_t offset) {
+std::shared_ptr<CudaTensor> view_of(const CudaTensor& x, const Dims& shape, const Dims& strides,
+                                    int64_t offset) {
     return std::make_shared<CudaTensor>(shape, x.dtype, x.device, x.storage, strides, offset);
 }
 
@@ -136,13 +138,13 @@ TensorRefs slice_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 class CudaBackend final : public Backend {
-public:
+  public:
     explicit CudaBackend(int index) : index_(index), device_(Device::cuda(index)) {
         BURN_CUDA_CHECK(cudaSetDevice(index));
         BURN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         cublasStatus_t st = cublasCreate(&blas_);
-        BURN_CHECK_KIND(st == CUBLAS_STATUS_SUCCESS, device, "[cuda] cublasCreate failed on cuda:", index, " (",
-                        cublasGetStatusName(st), ")");
+        BURN_CHECK_KIND(st == CUBLAS_STATUS_SUCCESS, device, "[cuda] cublasCreate failed on cuda:", index,
+                        " (", cublasGetStatusName(st), ")");
         cublasSetStream(blas_, stream_);
         void* pinned = nullptr;
         if (cudaMallocHost(&pinned, kSlots * kSlotBytes) == cudaSuccess) {
@@ -236,7 +238,7 @@ public:
 
     ~CudaBackend() override = default;
 
-private:
+  private:
     struct Scope {
         Scope(CudaBackend* b, const char* op) : saved(t_ctx) {
             int cur = -1;
@@ -274,8 +276,12 @@ private:
 
 }  // namespace
 
-int device_count() { return discovery().count; }
-std::string unavailable_reason() { return discovery().reason; }
+int device_count() {
+    return discovery().count;
+}
+std::string unavailable_reason() {
+    return discovery().reason;
+}
 
 Backend& backend(int index) {
     static std::mutex m;
@@ -286,12 +292,22 @@ Backend& backend(int index) {
     return *b;
 }
 
-Context& ctx() { return t_ctx; }
+Context& ctx() {
+    return t_ctx;
+}
 
-void set_host_fallback(bool on) { g_fallback = on; }
-bool host_fallback() { return g_fallback; }
-void set_allow_tf32(bool on) { g_tf32 = on; }
-bool allow_tf32() { return g_tf32; }
+void set_host_fallback(bool on) {
+    g_fallback = on;
+}
+bool host_fallback() {
+    return g_fallback;
+}
+void set_allow_tf32(bool on) {
+    g_tf32 = on;
+}
+bool allow_tf32() {
+    return g_tf32;
+}
 
 bool CudaTensor::is_contiguous() const {
     int64_t expected = 1;
@@ -302,11 +318,14 @@ bool CudaTensor::is_contiguous() const {
     return true;
 }
 
-const CudaTensor& as_cuda(const TensorRef& t) { return static_cast<const CudaTensor&>(*t); }
+const CudaTensor& as_cuda(const TensorRef& t) {
+    return static_cast<const CudaTensor&>(*t);
+}
 
 std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype) {
     const Context& c = ctx();
-    auto storage = std::make_shared<Storage>(c.device, static_cast<std::size_t>(shape.numel()) * size_of(dtype), c.op);
+    auto storage =
+        std::make_shared<Storage>(c.device, static_cast<std::size_t>(shape.numel()) * size_of(dtype), c.op);
     return std::make_shared<CudaTensor>(shape, dtype, Device::cuda(c.device), std::move(storage),
                                         shape.contiguous_strides(), 0);
 }
@@ -315,7 +334,9 @@ std::shared_ptr<Storage> scratch(std::size_t bytes) {
     return std::make_shared<Storage>(ctx().device, bytes, ctx().op);
 }
 
-TensorRef contiguous(const TensorRef& t) { return as_cuda(t).is_contiguous() ? t : contiguous_copy(t); }
+TensorRef contiguous(const TensorRef& t) {
+    return as_cuda(t).is_contiguous() ? t : contiguous_copy(t);
+}
 
 std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
                                            const Dims& shape, DType dtype) {
@@ -333,8 +354,8 @@ std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_
 void throw_cuda(cudaError_t err, const char* what, const char* file, int line) {
     cudaGetLastError();
     const char* base = std::strrchr(file, '/');
-    BURN_THROW_KIND(device, "[", ctx().op, "] CUDA error ", cudaGetErrorName(err), " (", cudaGetErrorString(err),
-                    ") in ", what, " at ", base ? base + 1 : file, ":", line);
+    BURN_THROW_KIND(device, "[", ctx().op, "] CUDA error ", cudaGetErrorName(err), " (",
+                    cudaGetErrorString(err), ") in ", what, " at ", base ? base + 1 : file, ":", line);
 }
 
 void register_views(KernelTable& t) {

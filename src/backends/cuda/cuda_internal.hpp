@@ -20,15 +20,18 @@ struct Storage {
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
     void* data = nullptr;
-    std::size_t bytes = 0;   // requested
-    std::size_t block = 0;   // the block's size in the allocator
+    std::size_t bytes = 0;  // requested
+    std::size_t block = 0;  // the block's size in the allocator
     int device = 0;
 };
 
 struct CudaTensor final : TensorImpl {
     CudaTensor(Dims shape_, DType dtype_, Device device_, std::shared_ptr<Storage> storage_, Dims strides_,
                int64_t offset_)
-        : TensorImpl(shape_, dtype_, device_), storage(std::move(storage_)), strides(strides_), offset(offset_) {}
+        : TensorImpl(shape_, dtype_, device_),
+          storage(std::move(storage_)),
+          strides(strides_),
+          offset(offset_) {}
     std::shared_ptr<Storage> storage;
     Dims strides;    // elements; 0 broadcast, negative flipped
     int64_t offset;  // elements
@@ -36,7 +39,9 @@ struct CudaTensor final : TensorImpl {
     T* data() const {
         return reinterpret_cast<T*>(storage->data) + offset;
     }
-    void* raw() const { return static_cast<uint8_t*>(storage->data) + offset * static_cast<int64_t>(size_of(dtype)); }
+    void* raw() const {
+        return static_cast<uint8_t*>(storage->data) + offset * static_cast<int64_t>(size_of(dtype));
+    }
     bool is_contiguous() const;
 };
 
@@ -63,9 +68,9 @@ std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_
                                            const Dims& shape, DType dtype);
 
 [[noreturn]] void throw_cuda(cudaError_t err, const char* what, const char* file, int line);
-#define BURN_CUDA_CHECK(expr)                                                       \
-    do {                                                                            \
-        cudaError_t burn_err_ = (expr);                                             \
+#define BURN_CUDA_CHECK(expr)                                                                         \
+    do {                                                                                              \
+        cudaError_t burn_err_ = (expr);                                                               \
         if (burn_err_ != cudaSuccess) ::burn::cuda::throw_cuda(burn_err_, #expr, __FILE__, __LINE__); \
     } while (0)
 /// After a kernel launch.
@@ -78,7 +83,9 @@ struct KernelEntry {
     Supports ok = nullptr;  // nullptr: every call
 };
 using KernelTable = std::array<KernelEntry, kNumOps>;
-inline std::size_t idx(OpId id) { return static_cast<std::size_t>(id); }
+inline std::size_t idx(OpId id) {
+    return static_cast<std::size_t>(id);
+}
 
 void register_views(KernelTable& t);        // cuda_backend.cpp
 void register_elementwise(KernelTable& t);  // elementwise*.cu
@@ -110,12 +117,22 @@ TensorRefs widening(const OpCall& call, TensorRefs& in) {
 }
 
 /// Dtype families the kernels are instantiated for.
-inline bool is_float_k(DType d) { return d == DType::f32 || d == DType::f64; }
-inline bool is_numeric_k(DType d) { return is_float_k(d) || d == DType::i32 || d == DType::i64; }
-inline bool is_any_k(DType) { return true; }  // cast, fill, copies and gathers move any dtype
+inline bool is_float_k(DType d) {
+    return d == DType::f32 || d == DType::f64;
+}
+inline bool is_numeric_k(DType d) {
+    return is_float_k(d) || d == DType::i32 || d == DType::i64;
+}
+inline bool is_any_k(DType) {
+    return true;
+}  // cast, fill, copies and gathers move any dtype
 /// Elementwise kernels: every float width and every integer width.
-inline bool is_float_ew(DType d) { return is_float(d); }
-inline bool is_numeric_ew(DType d) { return d != DType::boolean; }
+inline bool is_float_ew(DType d) {
+    return is_float(d);
+}
+inline bool is_numeric_ew(DType d) {
+    return d != DType::boolean;
+}
 
 }  // namespace burn::cuda
 
@@ -128,7 +145,7 @@ struct MatRef {
 };
 /// C[b] = alpha * A[b] (m x k) * B[b] (k x n) + beta * C[b], C row-major with leading dim ldc, for
 /// f32 (TF32 when allowed) or f64, through cuBLAS. Each operand must be row- or column-major.
-void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const MatRef& b, void* c, int64_t ldc,
-          int64_t c_batch_stride, int64_t batches, double alpha, double beta);
+void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const MatRef& b, void* c,
+          int64_t ldc, int64_t c_batch_stride, int64_t batches, double alpha, double beta);
 
 }  // namespace burn::cuda

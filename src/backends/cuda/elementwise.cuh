@@ -57,7 +57,9 @@ inline unsigned dense_blocks(int64_t nv) {
     return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(b, int64_t(1) << 24)));
 }
 
-inline bool aligned(const void* p, int bytes) { return (reinterpret_cast<uintptr_t>(p) % bytes) == 0; }
+inline bool aligned(const void* p, int bytes) {
+    return (reinterpret_cast<uintptr_t>(p) % bytes) == 0;
+}
 
 /// Launches body over out's n elements with operands ins (all of the output's shape).
 template <class Body>
@@ -131,7 +133,9 @@ struct BinaryBody {
     const T* a;
     const T* b;
     TO* o;
-    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = TO(Fn{}(C(a[off[0]]), C(b[off[1]]))); }
+    __device__ void strided(int64_t i, const int64_t* off) const {
+        o[i] = TO(Fn{}(C(a[off[0]]), C(b[off[1]])));
+    }
     __device__ void at(int64_t i) const { o[i] = TO(Fn{}(C(a[i]), C(b[i]))); }
     struct Regs {
         Vec<T, kV> x, y;
@@ -155,7 +159,9 @@ struct TernaryBody {
     const T* a;
     const T* b;
     T* o;
-    __device__ void strided(int64_t i, const int64_t* off) const { o[i] = T(Fn{}(c[off[0]], C(a[off[1]]), C(b[off[2]]))); }
+    __device__ void strided(int64_t i, const int64_t* off) const {
+        o[i] = T(Fn{}(c[off[0]], C(a[off[1]]), C(b[off[2]])));
+    }
     __device__ void at(int64_t i) const { o[i] = T(Fn{}(c[i], C(a[i]), C(b[i]))); }
     struct Regs {
         Vec<bool, kV> m;
@@ -181,20 +187,28 @@ void dispatch_kinds(DType d, Fun&& f) {
     } else if constexpr (K == N) {
         dispatch_numeric_ew(d, f);
     } else if constexpr (K == B) {
-        if (d == DType::boolean) f(bool{});
-        else BURN_THROW_KIND(dtype, "[", ctx().op, "] needs bool, got ", d);
+        if (d == DType::boolean)
+            f(bool{});
+        else
+            BURN_THROW_KIND(dtype, "[", ctx().op, "] needs bool, got ", d);
     } else {
-        if (d == DType::boolean) f(bool{});
-        else dispatch_numeric_ew(d, f);
+        if (d == DType::boolean)
+            f(bool{});
+        else
+            dispatch_numeric_ew(d, f);
     }
 }
 
 template <int K>
 bool kinds_ok(DType d) {
-    if constexpr (K == F) return is_float_ew(d);
-    else if constexpr (K == N) return is_numeric_ew(d);
-    else if constexpr (K == B) return d == DType::boolean;
-    else return true;
+    if constexpr (K == F)
+        return is_float_ew(d);
+    else if constexpr (K == N)
+        return is_numeric_ew(d);
+    else if constexpr (K == B)
+        return d == DType::boolean;
+    else
+        return true;
 }
 
 template <int K>

@@ -12,21 +12,35 @@ namespace {
 
 const char* user_name(OpId op) {
     switch (op) {
-        case OpId::scatter_add: return "scatter";
-        case OpId::select_add: return "select_assign";
-        default: return op_name(op).data();
+        case OpId::scatter_add:
+            return "scatter";
+        case OpId::select_add:
+            return "select_assign";
+        default:
+            return op_name(op).data();
     }
 }
 
 template <class F>
 void dispatch_index(DType d, F&& f) {
     switch (d) {
-        case DType::i64: f(int64_t{}); return;
-        case DType::i32: f(int32_t{}); return;
-        case DType::i16: f(int16_t{}); return;
-        case DType::i8: f(int8_t{}); return;
-        case DType::u8: f(uint8_t{}); return;
-        default: break;
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        default:
+            break;
     }
     BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
 }
@@ -34,11 +48,20 @@ void dispatch_index(DType d, F&& f) {
 template <class F>
 void dispatch_bits(DType d, F&& f) {
     switch (size_of(d)) {
-        case 1: f(uint8_t{}); return;
-        case 2: f(uint16_t{}); return;
-        case 4: f(uint32_t{}); return;
-        case 8: f(uint64_t{}); return;
-        default: BURN_THROW("[", ctx().op, "] unsupported element size");
+        case 1:
+            f(uint8_t{});
+            return;
+        case 2:
+            f(uint16_t{});
+            return;
+        case 4:
+            f(uint32_t{});
+            return;
+        case 8:
+            f(uint64_t{});
+            return;
+        default:
+            BURN_THROW("[", ctx().op, "] unsupported element size");
     }
 }
 
@@ -178,7 +201,8 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
             using I = decltype(itag);
             scatter_k<T, I><<<blocks_for(ncols), kThreads, 0, ctx().stream>>>(
                 static_cast<const I*>(ix.tensor->storage->data), static_cast<const T*>(values.storage->data),
-                static_cast<T*>(out->storage->data), it, isd, vsd, osd, steps, out->shape[dim], ncols, bad.dev());
+                static_cast<T*>(out->storage->data), it, isd, vsd, osd, steps, out->shape[dim], ncols,
+                bad.dev());
         });
     });
     BURN_CUDA_LAUNCHED();
@@ -202,8 +226,12 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
 bool index_dtype_ok(const TensorRefs& in) {
     return in.size() > 1 && is_int(in[1]->dtype);
 }
-bool gather_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && is_any_k(call.dtype); }
-bool scatter_ok(const OpCall& call, const TensorRefs& in) { return index_dtype_ok(in) && call.dtype != DType::boolean; }
+bool gather_ok(const OpCall& call, const TensorRefs& in) {
+    return index_dtype_ok(in) && is_any_k(call.dtype);
+}
+bool scatter_ok(const OpCall& call, const TensorRefs& in) {
+    return index_dtype_ok(in) && call.dtype != DType::boolean;
+}
 
 }  // namespace
 

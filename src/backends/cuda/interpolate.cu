@@ -94,8 +94,8 @@ DevTaps<T> upload(const Taps<T>& t) {
     if (!t.idx.empty()) {
         BURN_CUDA_CHECK(cudaMemcpyAsync(d.idx->data, t.idx.data(), t.idx.size() * sizeof(int64_t),
                                         cudaMemcpyHostToDevice, ctx().stream));
-        BURN_CUDA_CHECK(
-            cudaMemcpyAsync(d.w->data, t.w.data(), t.w.size() * sizeof(T), cudaMemcpyHostToDevice, ctx().stream));
+        BURN_CUDA_CHECK(cudaMemcpyAsync(d.w->data, t.w.data(), t.w.size() * sizeof(T), cudaMemcpyHostToDevice,
+                                        ctx().stream));
     }
     return d;
 }
@@ -106,15 +106,16 @@ struct Geo {
 };
 
 template <class T>
-__global__ void interp_fwd_k(const T* x, T* y, const int64_t* hi, const T* hw, const int64_t* wi, const T* ww, Geo g,
-                             int64_t total) {
+__global__ void interp_fwd_k(const T* x, T* y, const int64_t* hi, const T* hw, const int64_t* wi, const T* ww,
+                             Geo g, int64_t total) {
     BURN_GRID_STRIDE(t, total) {
         const int64_t j = t % g.ow, i = (t / g.ow) % g.oh, pl = t / (g.ow * g.oh);
         const T* xp = x + pl * g.h * g.w;
         T sum = 0;
         for (int a = 0; a < g.nh; ++a) {
             T row = 0;
-            for (int c = 0; c < g.nw; ++c) row += ww[j * g.nw + c] * xp[hi[i * g.nh + a] * g.w + wi[j * g.nw + c]];
+            for (int c = 0; c < g.nw; ++c)
+                row += ww[j * g.nw + c] * xp[hi[i * g.nh + a] * g.w + wi[j * g.nw + c]];
             sum += hw[i * g.nh + a] * row;
         }
         y[t] = sum;
@@ -122,8 +123,8 @@ __global__ void interp_fwd_k(const T* x, T* y, const int64_t* hi, const T* hw, c
 }
 
 template <class T>
-__global__ void interp_bwd_k(const T* gy, T* gx, const int64_t* hi, const T* hw, const int64_t* wi, const T* ww,
-                             Geo g) {
+__global__ void interp_bwd_k(const T* gy, T* gx, const int64_t* hi, const T* hw, const int64_t* wi,
+                             const T* ww, Geo g) {
     BURN_GRID_STRIDE(pl, g.planes) {
         T* gxp = gx + pl * g.h * g.w;
         const T* gyp = gy + pl * g.oh * g.ow;
@@ -132,7 +133,8 @@ __global__ void interp_bwd_k(const T* gy, T* gx, const int64_t* hi, const T* hw,
                 const T v = gyp[i * g.ow + j];
                 for (int a = 0; a < g.nh; ++a)
                     for (int c = 0; c < g.nw; ++c)
-                        gxp[hi[i * g.nh + a] * g.w + wi[j * g.nw + c]] += hw[i * g.nh + a] * ww[j * g.nw + c] * v;
+                        gxp[hi[i * g.nh + a] * g.w + wi[j * g.nw + c]] +=
+                            hw[i * g.nh + a] * ww[j * g.nw + c] * v;
             }
     }
 }
@@ -154,10 +156,12 @@ void run(const OpCall& call, const Dims& xs, const Dims& ys, const T* src, T* ds
     cudaStream_t s = ctx().stream;
     if (backward) {
         BURN_CUDA_CHECK(cudaMemsetAsync(dst, 0, static_cast<std::size_t>(xs.numel()) * sizeof(T), s));
-        if (ys.numel() > 0) interp_bwd_k<T><<<blocks_for(g.planes), kThreads, 0, s>>>(src, dst, hi, hw, wi, ww, g);
+        if (ys.numel() > 0)
+            interp_bwd_k<T><<<blocks_for(g.planes), kThreads, 0, s>>>(src, dst, hi, hw, wi, ww, g);
     } else {
         const int64_t total = ys.numel();
-        if (total > 0) interp_fwd_k<T><<<blocks_for(total), kThreads, 0, s>>>(src, dst, hi, hw, wi, ww, g, total);
+        if (total > 0)
+            interp_fwd_k<T><<<blocks_for(total), kThreads, 0, s>>>(src, dst, hi, hw, wi, ww, g, total);
     }
     BURN_CUDA_LAUNCHED();
 }

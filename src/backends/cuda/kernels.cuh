@@ -21,7 +21,7 @@ inline unsigned blocks_for(int64_t n, int per_thread = 1) {
     return static_cast<unsigned>(b);
 }
 
-#define BURN_GRID_STRIDE(i, n)                                                           \
+#define BURN_GRID_STRIDE(i, n)                                                             \
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
          i += static_cast<int64_t>(blockDim.x) * gridDim.x)
 
@@ -87,37 +87,72 @@ using dc_t = std::conditional_t<is_half_v<T>, float, T>;
 template <class F>
 void dispatch_all(DType d, F&& f) {
     switch (d) {
-        case DType::f32: f(float{}); return;
-        case DType::f64: f(double{}); return;
-        case DType::f16: f(__half{}); return;
-        case DType::bf16: f(__nv_bfloat16{}); return;
-        case DType::i64: f(int64_t{}); return;
-        case DType::i32: f(int32_t{}); return;
-        case DType::i16: f(int16_t{}); return;
-        case DType::i8: f(int8_t{}); return;
-        case DType::u8: f(uint8_t{}); return;
-        case DType::boolean: f(bool{}); return;
-        default: break;
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        case DType::f16:
+            f(__half{});
+            return;
+        case DType::bf16:
+            f(__nv_bfloat16{});
+            return;
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        case DType::boolean:
+            f(bool{});
+            return;
+        default:
+            break;
     }
     BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
 }
 template <class F>
 void dispatch_numeric(DType d, F&& f) {
     switch (d) {
-        case DType::f32: f(float{}); return;
-        case DType::f64: f(double{}); return;
-        case DType::i64: f(int64_t{}); return;
-        case DType::i32: f(int32_t{}); return;
-        default: break;
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        default:
+            break;
     }
     BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
 }
 template <class F>
 void dispatch_float(DType d, F&& f) {
     switch (d) {
-        case DType::f32: f(float{}); return;
-        case DType::f64: f(double{}); return;
-        default: break;
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        default:
+            break;
     }
     BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
 }
@@ -126,30 +161,52 @@ void dispatch_float(DType d, F&& f) {
 template <class F>
 void dispatch_float_ew(DType d, F&& f) {
     switch (d) {
-        case DType::f32: f(float{}); return;
-        case DType::f64: f(double{}); return;
-        case DType::f16: f(__half{}); return;
-        case DType::bf16: f(__nv_bfloat16{}); return;
-        default: break;
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        case DType::f16:
+            f(__half{});
+            return;
+        case DType::bf16:
+            f(__nv_bfloat16{});
+            return;
+        default:
+            break;
     }
     BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
 }
 template <class F>
 void dispatch_numeric_ew(DType d, F&& f) {
     switch (d) {
-        case DType::i64: f(int64_t{}); return;
-        case DType::i32: f(int32_t{}); return;
-        case DType::i16: f(int16_t{}); return;
-        case DType::i8: f(int8_t{}); return;
-        case DType::u8: f(uint8_t{}); return;
-        default: dispatch_float_ew(d, f);
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        default:
+            dispatch_float_ew(d, f);
     }
 }
 
 template <class T>
 __device__ __forceinline__ bool dev_isnan(T v) {
-    if constexpr (std::is_floating_point_v<T>) return v != v;
-    else return false;
+    if constexpr (std::is_floating_point_v<T>)
+        return v != v;
+    else
+        return false;
 }
 
 }  // namespace burn::cuda

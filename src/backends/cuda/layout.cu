@@ -13,27 +13,51 @@ namespace {
 /// The storage type of a dtype's element size (copies move bits).
 template <int Bytes>
 struct bits_of;
-template <> struct bits_of<1> { using type = uint8_t; };
-template <> struct bits_of<2> { using type = uint16_t; };
-template <> struct bits_of<4> { using type = uint32_t; };
-template <> struct bits_of<8> { using type = uint64_t; };
+template <>
+struct bits_of<1> {
+    using type = uint8_t;
+};
+template <>
+struct bits_of<2> {
+    using type = uint16_t;
+};
+template <>
+struct bits_of<4> {
+    using type = uint32_t;
+};
+template <>
+struct bits_of<8> {
+    using type = uint64_t;
+};
 
 template <class F>
 void dispatch_bits(DType d, F&& f) {
     switch (size_of(d)) {
-        case 1: f(uint8_t{}); return;
-        case 2: f(uint16_t{}); return;
-        case 4: f(uint32_t{}); return;
-        case 8: f(uint64_t{}); return;
-        default: BURN_THROW("[", ctx().op, "] unsupported element size");
+        case 1:
+            f(uint8_t{});
+            return;
+        case 2:
+            f(uint16_t{});
+            return;
+        case 4:
+            f(uint32_t{});
+            return;
+        case 8:
+            f(uint64_t{});
+            return;
+        default:
+            BURN_THROW("[", ctx().op, "] unsupported element size");
     }
 }
 
 template <class T>
 __host__ __device__ __forceinline__ T from_double(double v) {
-    if constexpr (std::is_same_v<T, bool>) return v != 0.0;
-    else if constexpr (is_half_v<T>) return T(static_cast<float>(v));  // the CPU's rounding: via float
-    else return static_cast<T>(v);
+    if constexpr (std::is_same_v<T, bool>)
+        return v != 0.0;
+    else if constexpr (is_half_v<T>)
+        return T(static_cast<float>(v));  // the CPU's rounding: via float
+    else
+        return static_cast<T>(v);
 }
 
 template <class T>
@@ -71,8 +95,10 @@ __global__ void cast_k(const TIn* s, TOut* d, Iter<1> it, int64_t n) {
         int64_t off[1];
         it.offsets(i, off);
         const dc_t<TIn> v = dc_t<TIn>(s[off[0]]);
-        if constexpr (std::is_same_v<TOut, bool>) d[i] = static_cast<float>(v) != 0.0f;
-        else d[i] = TOut(static_cast<dc_t<TOut>>(v));
+        if constexpr (std::is_same_v<TOut, bool>)
+            d[i] = static_cast<float>(v) != 0.0f;
+        else
+            d[i] = TOut(static_cast<dc_t<TOut>>(v));
     }
 }
 
@@ -95,7 +121,8 @@ TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
     if (n == 0) return {out};
     dispatch_all(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        arange_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), call.scalars[0], call.scalars[1], n);
+        arange_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), call.scalars[0],
+                                                                  call.scalars[1], n);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -134,7 +161,7 @@ void copy_region(const CudaTensor& src, const CudaTensor& dst, const Dims& dst_s
             return;
         }
         copy_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(static_cast<const T*>(src.storage->data),
-                                                                 static_cast<T*>(dst.storage->data), it, n);
+                                                                static_cast<T*>(dst.storage->data), it, n);
         BURN_CUDA_LAUNCHED();
     });
 }
@@ -152,7 +179,8 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
         using TI = decltype(tin);
         dispatch_all(call.dtype, [&](auto tout) {
             using TO = decltype(tout);
-            cast_k<TI, TO><<<blocks_for(n), kThreads, 0, ctx().stream>>>(x.data<TI>(), out->data<TO>(), it, n);
+            cast_k<TI, TO>
+                <<<blocks_for(n), kThreads, 0, ctx().stream>>>(x.data<TI>(), out->data<TO>(), it, n);
         });
     });
     BURN_CUDA_LAUNCHED();
@@ -162,9 +190,13 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
 bool cast_ok(const OpCall& call, const TensorRefs& in) {
     return is_any_k(call.dtype) && (in.empty() || is_any_k(in[0]->dtype));
 }
-bool creation_ok(const OpCall& call, const TensorRefs&) { return is_any_k(call.dtype); }
+bool creation_ok(const OpCall& call, const TensorRefs&) {
+    return is_any_k(call.dtype);
+}
 
-TensorRefs copy_kernel(const OpCall&, TensorRefs& in) { return {contiguous_copy(in[0])}; }
+TensorRefs copy_kernel(const OpCall&, TensorRefs& in) {
+    return {contiguous_copy(in[0])};
+}
 
 TensorRefs cat_kernel(const OpCall& call, TensorRefs& in) {
     const int dim = static_cast<int>(call.ints[0]);
@@ -195,7 +227,9 @@ TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-bool same_dtype_ok(const OpCall& call, const TensorRefs&) { return is_any_k(call.dtype); }
+bool same_dtype_ok(const OpCall& call, const TensorRefs&) {
+    return is_any_k(call.dtype);
+}
 
 }  // namespace
 

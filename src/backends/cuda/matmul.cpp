@@ -59,7 +59,8 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
     const int64_t m = call.shape[r - 2], n = call.shape[r - 1], k = in[0]->shape[r - 1];
     if (call.shape.numel() == 0) return {out};
     if (k == 0) {
-        BURN_CUDA_CHECK(cudaMemsetAsync(out->raw(), 0, call.shape.numel() * size_of(call.dtype), ctx().stream));
+        BURN_CUDA_CHECK(
+            cudaMemsetAsync(out->raw(), 0, call.shape.numel() * size_of(call.dtype), ctx().stream));
         return {out};
     }
     const int64_t batches = call.shape.numel() / (m * n);
@@ -72,7 +73,8 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
             const CudaTensor& x = as_cuda(t);
             bool trans;
             int64_t ld, bs;
-            if (blas_layout(rows, cols, x.strides[r - 2], x.strides[r - 1], trans, ld) && batch_stride(x, bs)) {
+            if (blas_layout(rows, cols, x.strides[r - 2], x.strides[r - 1], trans, ld) &&
+                batch_stride(x, bs)) {
                 ops[i] = MatRef{x.raw(), x.strides[r - 2], x.strides[r - 1], bs};
                 break;
             }
@@ -83,7 +85,9 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-bool matmul_ok(const OpCall& call, const TensorRefs&) { return call.dtype != DType::boolean; }
+bool matmul_ok(const OpCall& call, const TensorRefs&) {
+    return call.dtype != DType::boolean;
+}
 
 /// Integer matmul: cuBLAS has no integer gemm of these types, so ints multiply in f64 (exact while
 /// every partial sum stays below 2^53 in magnitude) and convert back.
@@ -97,8 +101,8 @@ TensorRefs int_matmul_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
-void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const MatRef& b, void* c, int64_t ldc,
-          int64_t c_batch_stride, int64_t batches, double alpha, double beta) {
+void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const MatRef& b, void* c,
+          int64_t ldc, int64_t c_batch_stride, int64_t batches, double alpha, double beta) {
     BURN_CHECK(m <= INT_MAX && n <= INT_MAX && k <= INT_MAX && batches <= INT_MAX, "[", ctx().op,
                "] matrix too large for cuBLAS (", m, " x ", k, " x ", n, ")");
     bool ta, tb;
@@ -108,21 +112,26 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
     cublasHandle_t h = ctx().blas;
     // Column-major: C^T (n x m) = op(B^T) (n x k) * op(A^T) (k x m).
     const cublasOperation_t opb = tb ? CUBLAS_OP_T : CUBLAS_OP_N, opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const int N = static_cast<int>(n), M = static_cast<int>(m), K = static_cast<int>(k), B = static_cast<int>(batches);
+    const int N = static_cast<int>(n), M = static_cast<int>(m), K = static_cast<int>(k),
+              B = static_cast<int>(batches);
     if (dtype == DType::f32 || dtype == DType::f16 || dtype == DType::bf16) {
         // f16 / bf16 operands accumulate in f32 on the tensor cores; f32 is exact f32 unless TF32 is on.
         const float al = static_cast<float>(alpha), be = static_cast<float>(beta);
-        const cudaDataType_t t = dtype == DType::f32 ? CUDA_R_32F : dtype == DType::f16 ? CUDA_R_16F : CUDA_R_16BF;
+        const cudaDataType_t t = dtype == DType::f32   ? CUDA_R_32F
+                                 : dtype == DType::f16 ? CUDA_R_16F
+                                                       : CUDA_R_16BF;
         const cublasComputeType_t ct =
             dtype == DType::f32 && allow_tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
         check_blas(cublasGemmStridedBatchedEx(h, opb, opa, N, M, K, &al, b.data, t, static_cast<int>(ldb),
-                                              b.batch_stride, a.data, t, static_cast<int>(lda), a.batch_stride, &be, c,
-                                              t, static_cast<int>(ldc), c_batch_stride, B, ct, CUBLAS_GEMM_DEFAULT),
+                                              b.batch_stride, a.data, t, static_cast<int>(lda),
+                                              a.batch_stride, &be, c, t, static_cast<int>(ldc),
+                                              c_batch_stride, B, ct, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmStridedBatchedEx");
     } else if (dtype == DType::f64) {
         check_blas(cublasDgemmStridedBatched(h, opb, opa, N, M, K, &alpha, static_cast<const double*>(b.data),
-                                             static_cast<int>(ldb), b.batch_stride, static_cast<const double*>(a.data),
-                                             static_cast<int>(lda), a.batch_stride, &beta, static_cast<double*>(c),
+                                             static_cast<int>(ldb), b.batch_stride,
+                                             static_cast<const double*>(a.data), static_cast<int>(lda),
+                                             a.batch_stride, &beta, static_cast<double*>(c),
                                              static_cast<int>(ldc), c_batch_stride, B),
                    "cublasDgemmStridedBatched");
     } else {
@@ -130,6 +139,8 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
     }
 }
 
-void register_matmul(KernelTable& t) { t[idx(OpId::matmul)] = {&int_matmul_kernel, &matmul_ok}; }
+void register_matmul(KernelTable& t) {
+    t[idx(OpId::matmul)] = {&int_matmul_kernel, &matmul_ok};
+}
 
 }  // namespace burn::cuda

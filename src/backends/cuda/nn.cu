@@ -103,7 +103,8 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         if (bias) {
-            bias_fill_k<T><<<blocks_for(ny), kThreads, 0, s>>>(as_cuda(br).data<T>(), y->data<T>(), g.o, g.l, ny);
+            bias_fill_k<T>
+                <<<blocks_for(ny), kThreads, 0, s>>>(as_cuda(br).data<T>(), y->data<T>(), g.o, g.l, ny);
         } else {
             BURN_CUDA_CHECK(cudaMemsetAsync(y->raw(), 0, ny * sizeof(T), s));
         }
@@ -112,12 +113,14 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
         T* cp = static_cast<T*>(col->data);
         for (int64_t gi = 0; gi < g.groups; ++gi) {
             const int64_t total = g.n * g.ck * g.l;
-            im2col_k<T><<<blocks_for(total), kThreads, 0, s>>>(x.data<T>(), cp, g, gi * g.cg, g.ck * g.l, g.l, total);
+            im2col_k<T><<<blocks_for(total), kThreads, 0, s>>>(x.data<T>(), cp, g, gi * g.cg, g.ck * g.l, g.l,
+                                                               total);
             BURN_CUDA_LAUNCHED();
             // y[n][og rows of group] (og x L) = W_g (og x ck) * col[n] (ck x L)
             MatRef a{w.data<T>() + gi * g.og * g.ck, g.ck, 1, 0};
             MatRef b{cp, g.l, 1, g.ck * g.l};
-            gemm(call.dtype, g.og, g.l, g.ck, a, b, y->data<T>() + gi * g.og * g.l, g.l, g.o * g.l, g.n, 1.0, 1.0);
+            gemm(call.dtype, g.og, g.l, g.ck, a, b, y->data<T>() + gi * g.og * g.l, g.l, g.o * g.l, g.n, 1.0,
+                 1.0);
         }
     });
     BURN_CUDA_LAUNCHED();
@@ -233,8 +236,9 @@ TensorRefs adam_kernel(const OpCall& call, TensorRefs& in) {
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         adam_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(
-            as_cuda(in[0]).data<T>(), as_cuda(in[1]).data<T>(), as_cuda(in[2]).data<T>(), as_cuda(in[3]).data<T>(),
-            as_cuda(in[4]).data<double>(), p->data<T>(), m->data<T>(), v->data<T>(), n);
+            as_cuda(in[0]).data<T>(), as_cuda(in[1]).data<T>(), as_cuda(in[2]).data<T>(),
+            as_cuda(in[3]).data<T>(), as_cuda(in[4]).data<double>(), p->data<T>(), m->data<T>(), v->data<T>(),
+            n);
     });
     BURN_CUDA_LAUNCHED();
     return {p, m, v};

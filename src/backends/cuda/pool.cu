@@ -64,7 +64,8 @@ __global__ void max_pool_k(const T* x, T* y, int32_t* ix, Pool p, int64_t total)
 }
 
 template <class T, class I>
-__global__ void max_pool_bwd_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane, int64_t total) {
+__global__ void max_pool_bwd_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane,
+                               int64_t total) {
     // a thread per input plane: serial over the plane's outputs (deterministic, no atomics)
     BURN_GRID_STRIDE(pl, total) {
         for (int64_t q = 0; q < oplane; ++q) {
@@ -85,7 +86,7 @@ TensorRefs max_pool_kernel(const OpCall& call, TensorRefs& in) {
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         max_pool_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(x.data<T>(), y->data<T>(),
-                                                                          ix->data<int32_t>(), p, total);
+                                                                        ix->data<int32_t>(), p, total);
     });
     BURN_CUDA_LAUNCHED();
     return {y, ix};
@@ -93,7 +94,8 @@ TensorRefs max_pool_kernel(const OpCall& call, TensorRefs& in) {
 
 /// Disjoint windows: dx[index] = gy, a thread per output (each input is written at most once).
 template <class T, class I>
-__global__ void max_pool_bwd_flat_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane, int64_t total) {
+__global__ void max_pool_bwd_flat_k(const T* gy, const I* ix, T* dx, int64_t plane, int64_t oplane,
+                                    int64_t total) {
     BURN_GRID_STRIDE(t, total) {
         const int64_t pl = t / oplane;
         const int64_t at = static_cast<int64_t>(ix[t]);
@@ -123,11 +125,13 @@ TensorRefs max_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
                 max_pool_bwd_flat_k<T, I><<<blocks_for(planes * oplane), kThreads, 0, s>>>(
                     gy.data<T>(), ix.data<I>(), dx->data<T>(), plane, oplane, planes * oplane);
             else
-                max_pool_bwd_k<T, I><<<blocks_for(planes), kThreads, 0, s>>>(gy.data<T>(), ix.data<I>(),
-                                                                              dx->data<T>(), plane, oplane, planes);
+                max_pool_bwd_k<T, I><<<blocks_for(planes), kThreads, 0, s>>>(
+                    gy.data<T>(), ix.data<I>(), dx->data<T>(), plane, oplane, planes);
         };
-        if (ix.dtype == DType::i64) run(int64_t{});
-        else run(int32_t{});
+        if (ix.dtype == DType::i64)
+            run(int64_t{});
+        else
+            run(int32_t{});
     });
     BURN_CUDA_LAUNCHED();
     return {dx};
@@ -203,8 +207,8 @@ TensorRefs avg_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
     if (p.planes * p.oh * p.ow == 0) return {dx};
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        avg_pool_bwd_k<T><<<blocks_for(p.planes), kThreads, 0, ctx().stream>>>(gy.data<T>(), dx->data<T>(), p,
-                                                                                 p.planes);
+        avg_pool_bwd_k<T>
+            <<<blocks_for(p.planes), kThreads, 0, ctx().stream>>>(gy.data<T>(), dx->data<T>(), p, p.planes);
     });
     BURN_CUDA_LAUNCHED();
     return {dx};
@@ -215,8 +219,12 @@ bool pool_ok(const OpCall& call, const TensorRefs& in) {
 }
 
 // ---- adaptive average pooling: output i covers [floor(i * in / out), ceil((i + 1) * in / out))
-__device__ __forceinline__ int64_t bin_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
-__device__ __forceinline__ int64_t bin_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
+__device__ __forceinline__ int64_t bin_start(int64_t i, int64_t in, int64_t out) {
+    return (i * in) / out;
+}
+__device__ __forceinline__ int64_t bin_end(int64_t i, int64_t in, int64_t out) {
+    return ((i + 1) * in + out - 1) / out;
+}
 
 template <class T>
 __global__ void adaptive_avg_k(const T* x, T* y, Pool p, int64_t total) {
@@ -270,7 +278,8 @@ TensorRefs adaptive_avg_kernel(const OpCall& call, TensorRefs& in) {
     if (total == 0) return {y};
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        adaptive_avg_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(x.data<T>(), y->data<T>(), p, total);
+        adaptive_avg_k<T>
+            <<<blocks_for(total), kThreads, 0, ctx().stream>>>(x.data<T>(), y->data<T>(), p, total);
     });
     BURN_CUDA_LAUNCHED();
     return {y};
@@ -285,7 +294,8 @@ TensorRefs adaptive_avg_backward_kernel(const OpCall& call, TensorRefs& in) {
     if (total == 0) return {dx};
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        adaptive_avg_bwd_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(g.data<T>(), dx->data<T>(), p, total);
+        adaptive_avg_bwd_k<T>
+            <<<blocks_for(total), kThreads, 0, ctx().stream>>>(g.data<T>(), dx->data<T>(), p, total);
     });
     BURN_CUDA_LAUNCHED();
     return {dx};

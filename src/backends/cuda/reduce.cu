@@ -64,7 +64,8 @@ template <int TPR, class Red>
 __global__ void row_reduce_k(Red red, int64_t rows, int64_t n) {
     constexpr int kGroups = kThreads / TPR;
     const int g = threadIdx.x / TPR, t = threadIdx.x % TPR;
-    for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows; r0 += int64_t(gridDim.x) * kGroups) {
+    for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows;
+         r0 += int64_t(gridDim.x) * kGroups) {
         const int64_t r = r0 + g;
         auto acc = red.init();
         if (r < rows)
@@ -114,26 +115,37 @@ struct ValueRed {
     Out* out;
     int64_t n;
     __device__ Acc init() const {
-        if constexpr (K == VK::prod || K == VK::all) return Acc(1);
-        else return Acc(0);
+        if constexpr (K == VK::prod || K == VK::all)
+            return Acc(1);
+        else
+            return Acc(0);
     }
     __device__ Acc load(int64_t i, int64_t) const {
-        if constexpr (K == VK::any || K == VK::all) return x[i] != T(0) ? 1 : 0;
-        else if constexpr (std::is_floating_point_v<T>) return Acc(x[i]);
-        else return static_cast<Acc>(static_cast<long long>(x[i]));
+        if constexpr (K == VK::any || K == VK::all)
+            return x[i] != T(0) ? 1 : 0;
+        else if constexpr (std::is_floating_point_v<T>)
+            return Acc(x[i]);
+        else
+            return static_cast<Acc>(static_cast<long long>(x[i]));
     }
     __device__ Acc combine(Acc a, Acc b) const {
-        if constexpr (K == VK::prod) return a * b;
-        else if constexpr (K == VK::any) return a | b;
-        else if constexpr (K == VK::all) return a & b;
-        else return a + b;
+        if constexpr (K == VK::prod)
+            return a * b;
+        else if constexpr (K == VK::any)
+            return a | b;
+        else if constexpr (K == VK::all)
+            return a & b;
+        else
+            return a + b;
     }
     __device__ void store(int64_t r, Acc a) const {
         if constexpr (K == VK::any || K == VK::all) {
             out[r] = a != 0;
         } else if constexpr (K == VK::mean) {
-            if constexpr (std::is_floating_point_v<T>) out[r] = T(a / double(n));
-            else out[r] = T(static_cast<long long>(a) / n);
+            if constexpr (std::is_floating_point_v<T>)
+                out[r] = T(a / double(n));
+            else
+                out[r] = T(static_cast<long long>(a) / n);
         } else {
             out[r] = T(a);
         }
@@ -152,8 +164,10 @@ TensorRefs value_kernel(const OpCall& call, TensorRefs& in) {
         run_reduce(R{x.data<T>(), out->data<typename R::Out>(), g.n}, g);
     };
     if constexpr (K == VK::any || K == VK::all) {
-        if (x.dtype == DType::boolean) body(bool{});
-        else dispatch_numeric(x.dtype, body);
+        if (x.dtype == DType::boolean)
+            body(bool{});
+        else
+            dispatch_numeric(x.dtype, body);
     } else {
         dispatch_numeric(x.dtype, body);
     }
@@ -174,7 +188,9 @@ struct IndexRed {
     T* values;  // may be null
     int32_t* indices;
     __device__ Acc init() const { return Acc{decltype(Acc::v)(0), -1}; }
-    __device__ Acc load(int64_t i, int64_t k) const { return Acc{decltype(Acc::v)(x[i]), static_cast<int32_t>(k)}; }
+    __device__ Acc load(int64_t i, int64_t k) const {
+        return Acc{decltype(Acc::v)(x[i]), static_cast<int32_t>(k)};
+    }
     __device__ Acc combine(Acc a, Acc b) const {
         if (a.i < 0) return b;
         if (b.i < 0) return a;
@@ -203,7 +219,8 @@ TensorRefs index_kernel(const OpCall& call, TensorRefs& in) {
     auto indices = alloc(call.shape, DType::i32);
     dispatch_numeric(x.dtype, [&](auto tag) {
         using T = decltype(tag);
-        run_reduce(IndexRed<IsMax, T>{x.data<T>(), WithValues ? values->data<T>() : nullptr, indices->data<int32_t>()},
+        run_reduce(IndexRed<IsMax, T>{x.data<T>(), WithValues ? values->data<T>() : nullptr,
+                                      indices->data<int32_t>()},
                    g);
     });
     if (WithValues) return {values, indices};
@@ -219,8 +236,10 @@ __global__ void cumsum_k(const T* x, T* y, int64_t outer, int64_t n, int64_t inn
         const int64_t base = o * n * inner + j;
         A acc = 0;
         for (int64_t k = 0; k < n; ++k) {
-            if constexpr (std::is_floating_point_v<T>) acc += A(x[base + k * inner]);
-            else acc += static_cast<A>(static_cast<long long>(x[base + k * inner]));
+            if constexpr (std::is_floating_point_v<T>)
+                acc += A(x[base + k * inner]);
+            else
+                acc += static_cast<A>(static_cast<long long>(x[base + k * inner]));
             y[base + k * inner] = T(acc);
         }
     }
@@ -234,8 +253,8 @@ TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
     if (x.shape.numel() == 0) return {out};
     dispatch_numeric(x.dtype, [&](auto tag) {
         using T = decltype(tag);
-        cumsum_k<T><<<blocks_for(g.outer * g.inner), kThreads, 0, ctx().stream>>>(x.data<T>(), out->data<T>(), g.outer,
-                                                                                   g.n, g.inner);
+        cumsum_k<T><<<blocks_for(g.outer * g.inner), kThreads, 0, ctx().stream>>>(x.data<T>(), out->data<T>(),
+                                                                                  g.outer, g.n, g.inner);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -283,7 +302,8 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
     const int g = threadIdx.x / TPR, t = threadIdx.x % TPR;
     __shared__ MS<T> bcast[kGroups];
     const int64_t nv = n / V;
-    for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows; r0 += int64_t(gridDim.x) * kGroups) {
+    for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows;
+         r0 += int64_t(gridDim.x) * kGroups) {
         const int64_t r = r0 + g;
         const bool live = r < rows;
         const VT* xr = reinterpret_cast<const VT*>(x + r * n);
@@ -298,7 +318,10 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
         st = group_reduce<TPR>(MSRed<T>{}, st);
         if (TPR > 32) __syncthreads();
         if (t == 0) bcast[g] = st;
-        if (TPR > 32) __syncthreads(); else __syncwarp();
+        if (TPR > 32)
+            __syncthreads();
+        else
+            __syncwarp();
         st = bcast[g];
         if (live) {
             const T m = st.m == -INFINITY ? T(0) : st.m;  // a row of -inf: 0 / 0 = NaN like the CPU
@@ -311,7 +334,10 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
                 yr[k] = v;
             }
         }
-        if (TPR > 32) __syncthreads(); else __syncwarp();
+        if (TPR > 32)
+            __syncthreads();
+        else
+            __syncwarp();
     }
 }
 
@@ -408,24 +434,34 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
         const bool vec = g.n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(py) % 16 == 0;
         if (g.inner == 1 && g.n > 1024 && vec && g.n <= 1024 * 4 * V)
-            softmax_reg_k<T, V, 4><<<static_cast<unsigned>(std::min<int64_t>(g.outer, 1 << 20)), 1024, 0, s>>>(
-                px, py, g.outer, g.n, log);
+            softmax_reg_k<T, V, 4>
+                <<<static_cast<unsigned>(std::min<int64_t>(g.outer, 1 << 20)), 1024, 0, s>>>(px, py, g.outer,
+                                                                                             g.n, log);
         else if (g.inner == 1 && g.n > 1024 && vec)
-            softmax_row_k<kThreads, V, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_row_k<kThreads, V, T>
+                <<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else if (g.inner == 1 && g.n > 1024)
-            softmax_row_k<kThreads, 1, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_row_k<kThreads, 1, T>
+                <<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else if (g.inner == 1)
             softmax_row_k<32, 1, T><<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else
-            softmax_col_k<T><<<blocks_for(g.outer * g.inner), kThreads, 0, s>>>(px, py, g.outer, g.n, g.inner, log);
+            softmax_col_k<T>
+                <<<blocks_for(g.outer * g.inner), kThreads, 0, s>>>(px, py, g.outer, g.n, g.inner, log);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
 }
 
-bool numeric_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && in[0]->dtype != DType::boolean; }
-bool any_ok(const OpCall&, const TensorRefs& in) { return !in.empty(); }
-bool float_ok(const OpCall&, const TensorRefs& in) { return !in.empty() && is_float(in[0]->dtype); }
+bool numeric_ok(const OpCall&, const TensorRefs& in) {
+    return !in.empty() && in[0]->dtype != DType::boolean;
+}
+bool any_ok(const OpCall&, const TensorRefs& in) {
+    return !in.empty();
+}
+bool float_ok(const OpCall&, const TensorRefs& in) {
+    return !in.empty() && is_float(in[0]->dtype);
+}
 
 }  // namespace
 

@@ -121,6 +121,8 @@ bool sort_ok(const OpCall& call, const TensorRefs& in) {
 
 }  // namespace
 
-void register_sort(KernelTable& t) { t[idx(OpId::sort)] = {&sort_kernel, &sort_ok}; }
+void register_sort(KernelTable& t) {
+    t[idx(OpId::sort)] = {&sort_kernel, &sort_ok};
+}
 
 }  // namespace burn::cuda
