@@ -108,6 +108,7 @@ Workload cnn_train() {
 Workload cnn_infer_b1() {
     Workload w;
     w.name = "cnn_infer_b1";
+    w.warmup = 10;  // as torch_reference.py
     w.reps = 100;
     w.make = [](const Context& ctx) -> std::optional<Case> {
         struct State {
