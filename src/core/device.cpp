@@ -12,6 +12,9 @@
 #include "autodiff/graph.hpp"
 #include "core/registry.hpp"
 #include "platform/parallel.hpp"
+#ifdef BURN_HAVE_CUDA
+#include "backends/cuda/cuda.hpp"
+#endif
 
 namespace burn {
 
@@ -54,8 +57,16 @@ Device::Device() {
 Device Device::cpu() { return Device(DeviceKind::cpu, 0, false); }
 
 Device Device::cuda(int index) {
-    (void)index;
+#ifdef BURN_HAVE_CUDA
+    const int n = burn::cuda::device_count();
+    BURN_CHECK_KIND(n > 0, device, "Device::cuda(", index, "): no CUDA device is available (",
+                    burn::cuda::unavailable_reason(), ")");
+    BURN_CHECK_KIND(index >= 0 && index < n, device, "Device::cuda(", index, "): this machine has ", n,
+                    " CUDA device(s), cuda:0 to cuda:", n - 1);
+    return Device(DeviceKind::cuda, index, false);
+#else
     BURN_THROW_KIND(device, "Device::cuda(", index, "): CUDA backend not built; reconfigure with -DBURN_CUDA=ON");
+#endif
 }
 
 Device Device::vulkan(int index) {
@@ -64,7 +75,13 @@ Device Device::vulkan(int index) {
                     "): Vulkan backend not built; reconfigure with -DBURN_VULKAN=ON");
 }
 
-std::vector<Device> Device::available() { return {Device::cpu()}; }
+std::vector<Device> Device::available() {
+    std::vector<Device> out{Device::cpu()};
+#ifdef BURN_HAVE_CUDA
+    for (int i = 0; i < burn::cuda::device_count(); ++i) out.push_back(Device(DeviceKind::cuda, i, false));
+#endif
+    return out;
+}
 
 Device Device::autodiff() const {
     BURN_CHECK_KIND(!autodiff_, device, "[autodiff] ", *this,
@@ -94,6 +111,11 @@ Backend& Device::backend() const {
     switch (kind_) {
         case DeviceKind::cpu: return cpu::CpuBackend::instance();
         case DeviceKind::cuda:
+#ifdef BURN_HAVE_CUDA
+            return burn::cuda::backend(index_);
+#else
+            break;
+#endif
         case DeviceKind::vulkan: break;
     }
     BURN_THROW_KIND(device, "no backend for device ", *this);

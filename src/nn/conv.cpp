@@ -223,4 +223,28 @@ TensorAny ConvTranspose2d::forward_any(const TensorAny& input) const {
                                 groups, padding, padding_out);
 }
 
+ConvTranspose3d ConvTranspose3dConfig::init(const Device& device) const {
+    check_config("ConvTranspose3dConfig", channels[0], channels[1], kernel_size.data(), stride.data(),
+                 dilation.data(), 3, groups);
+    for (int i = 0; i < 3; ++i)
+        BURN_CHECK(padding_out[i] < stride[i] || padding_out[i] < dilation[i],
+                   "[ConvTranspose3dConfig] padding_out (", padding_out[0], " x ", padding_out[1], " x ",
+                   padding_out[2], ") must be smaller than the stride or the dilation");
+    ConvTranspose3d m;
+    init_params<5>(initializer, bias, channels[0], channels[1] / groups, kernel_size.data(), channels[1],
+                   device, m.weight, m.bias);
+    m.stride = stride;
+    m.kernel_size = kernel_size;
+    m.dilation = dilation;
+    m.groups = groups;
+    m.padding = padding;
+    m.padding_out = padding_out;
+    return m;
+}
+
+TensorAny ConvTranspose3d::forward_any(const TensorAny& input) const {
+    return transpose_forward<3>("ConvTranspose3d", input, weight.val().handle(), bias, stride, dilation,
+                                groups, padding, padding_out);
+}
+
 }  // namespace burn::nn

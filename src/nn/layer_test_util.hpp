@@ -2,6 +2,7 @@
 // Shared helpers of the nn layer tests: PyTorch fixtures (tests/fixtures/nn_layers/*.json, written by
 // scripts/gen_layer_fixtures.py) loaded with burn::config::parse, parameters copied into modules by
 // path, and element-wise comparisons.
+#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 
 #include <burn/burn.hpp>
@@ -15,7 +16,7 @@
 namespace burn::nn_test {
 
 inline std::filesystem::path fixture_dir() {
-    return std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "tests" / "fixtures" / "nn_layers";
+    return burn::testing::fixture_root() / "nn_layers";
 }
 
 struct Fixture {

@@ -2,6 +2,7 @@
 // Helpers of the layer tests (conv_test.cpp, pool_test.cpp, resample_test.cpp): the PyTorch fixtures in
 // tests/fixtures/nn/*.json (written by scripts/gen_conv_fixtures.py, values and gradients in float64)
 // and comparisons against them.
+#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,8 +58,7 @@ struct Fixture {
 };
 
 inline std::filesystem::path fixture_dir() {
-    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "tests" / "fixtures" /
-           "nn";
+    return burn::testing::fixture_root() / "nn";
 }
 
 /// Every case of tests/fixtures/nn/<file>.json.

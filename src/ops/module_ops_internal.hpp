@@ -61,7 +61,9 @@ TensorAny avg_pool2d_nd(TensorAny x, const PoolSpec& spec, const char* op);
 // ops.def rows with explicit shapes, for rules and the op database.
 std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints,
                                                 const Dims& out_shape);
-TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape);
+/// geometry: the forward's ints when known (a hint for backends: disjoint windows need no accumulation).
+TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape,
+                              std::vector<int64_t> geometry = {});
 TensorAny avg_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape);
 TensorAny avg_pool2d_backward(TensorAny g, std::vector<int64_t> ints, const Dims& x_shape);
 TensorAny adaptive_avg_pool2d_call(TensorAny x, const Dims& out_shape, const char* op);

@@ -85,14 +85,15 @@ std::pair<TensorAny, TensorAny> max_pool2d_nd(TensorAny x, const PoolSpec& p, co
                            out);
 }
 
-TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape) {
+TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape, std::vector<int64_t> geometry) {
     const char* op = "max_pool2d_backward";
     check_planes(g, op);
     check_int(indices, op, "indices");
     BURN_CHECK_KIND(indices.shape() == g.shape(), shape, "[", op, "] indices ", describe(indices),
                     " must have the gradient's shape ", g.shape());
     check_same_planes(x_shape, g, op);
-    auto c = call(OpId::max_pool2d_backward, g.dtype(), x_shape);
+    if (geometry.size() != 8) geometry.clear();  // only the forward's {kh, kw, sh, sw, ph, pw, dh, dw}
+    auto c = call(OpId::max_pool2d_backward, g.dtype(), x_shape, std::move(geometry));
     return run1(c, take(std::move(g), std::move(indices)));
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Shared by the optimizer tests: the fixture files and a three-parameter model.
+#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +18,7 @@ namespace burn::optim_test {
 /// tests/fixtures/optim/<name>, made by scripts/gen_optim_fixtures.py.
 inline config::Value load_fixture(const std::string& name) {
     auto path =
-        std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "tests" / "fixtures" / "optim" / name;
+        burn::testing::fixture_root() / "optim" / name;
     std::ifstream in(path);
     EXPECT_TRUE(in.good()) << "missing fixture " << path
                            << "; run /usr/bin/python3 scripts/gen_optim_fixtures.py";

@@ -211,17 +211,19 @@ TEST(BurnToPytorchAdapter, WritesPytorchNames) {
     EXPECT_EQ(values(src), values(dst));
 }
 
+// A user-defined module in burn's (Rust) per-gate layout (not the project's nn::Lstm, which keeps
+// PyTorch's fused tensors): the adapters fuse and split the gates.
 struct Gate {
     nn::Linear input_transform;
     nn::Linear hidden_transform;
     BURN_MODULE(Gate, input_transform, hidden_transform)
 };
-struct Lstm {
+struct PerGateLstm {
     Gate input_gate, forget_gate, cell_gate, output_gate;
-    BURN_MODULE(Lstm, input_gate, forget_gate, cell_gate, output_gate)
+    BURN_MODULE(PerGateLstm, input_gate, forget_gate, cell_gate, output_gate)
 };
 struct Seq {
-    Lstm rnn;
+    PerGateLstm rnn;
     nn::BatchNorm bn;
     BURN_MODULE(Seq, rnn, bn)
 };
@@ -229,7 +231,7 @@ struct Seq {
 Seq make_seq() {
     Device d;
     auto gate = [&] { return Gate{nn::LinearConfig{3, 5}.init(d), nn::LinearConfig{5, 5}.init(d)}; };
-    return Seq{Lstm{gate(), gate(), gate(), gate()}, nn::BatchNormConfig{4}.init(d)};
+    return Seq{PerGateLstm{gate(), gate(), gate(), gate()}, nn::BatchNormConfig{4}.init(d)};
 }
 
 TEST(BurnToPytorchAdapter, FusesGatesAndRoundTrips) {
@@ -254,6 +256,74 @@ TEST(BurnToPytorchAdapter, FusesGatesAndRoundTrips) {
     EXPECT_TRUE(r.is_success()) << r;
     EXPECT_EQ(r.skipped, std::vector<std::string>{"bn.num_batches_tracked"});
     auto a = module::snapshots(src), b = module::snapshots(dst);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        EXPECT_EQ(testing::bytes_of(a[i].tensor), testing::bytes_of(b[i].tensor)) << a[i].path;
+}
+
+// The project's own layers, written in PyTorch's names and layouts and read back.
+struct Layers {
+    nn::Linear linear;
+    nn::Conv1d conv;
+    nn::BatchNorm bn;
+    nn::LayerNorm ln;
+    nn::Embedding embed;
+    nn::Lstm lstm;
+    nn::BiLstm bilstm;
+    nn::Gru gru;
+    nn::MultiHeadAttention mha;
+    BURN_MODULE(Layers, linear, conv, bn, ln, embed, lstm, bilstm, gru, mha)
+};
+
+Layers make_layers() {
+    Device d;
+    return Layers{nn::LinearConfig{3, 4}.init(d),       nn::Conv1dConfig{2, 3, 3}.init(d),
+                  nn::BatchNormConfig{3}.init(d),       nn::LayerNormConfig{4}.init(d),
+                  nn::EmbeddingConfig{7, 4}.init(d),    nn::LstmConfig{3, 5}.init(d),
+                  nn::BiLstmConfig{3, 2}.init(d),       nn::GruConfig{3, 4}.init(d),
+                  nn::MultiHeadAttentionConfig{8, 2}.init(d)};
+}
+
+TEST(BurnToPytorchAdapter, ProjectLayersUsePytorchNamesAndRoundTrip) {
+    Layers src = make_layers();
+    auto mem = SafetensorsStore::in_memory().with_save_adapter(std::make_shared<BurnToPytorchAdapter>());
+    src.save_into(mem);
+    auto in = SafetensorsStore::from_bytes(mem.bytes());
+    auto t = in.load_tensors();
+    auto has = [&](const std::string& k, Dims shape) {
+        ASSERT_TRUE(t.count(k)) << "PyTorch name " << k << " was not written";
+        EXPECT_EQ(t[k].shape(), shape) << k;
+    };
+    has("linear.weight", {4, 3});
+    has("conv.weight", {3, 2, 3});
+    has("bn.weight", {3});
+    has("bn.running_mean", {3});
+    has("bn.running_var", {3});
+    ASSERT_TRUE(t.count("bn.num_batches_tracked"));
+    EXPECT_EQ(t["bn.num_batches_tracked"].dtype(), DType::i64);
+    has("ln.weight", {4});
+    has("ln.bias", {4});
+    has("embed.weight", {7, 4});
+    has("lstm.weight_ih_l0", {20, 3});
+    has("lstm.weight_hh_l0", {20, 5});
+    has("lstm.bias_ih_l0", {20});
+    has("bilstm.weight_ih_l0", {8, 3});
+    has("bilstm.weight_ih_l0_reverse", {8, 3});
+    has("gru.weight_hh_l0", {12, 4});
+    has("mha.in_proj_weight", {24, 8});
+    has("mha.in_proj_bias", {24});
+    has("mha.out_proj.weight", {8, 8});
+    // PyTorch's in_proj_weight rows [8, 16) are the key projection.
+    auto fused = ops::into_data(t["mha.in_proj_weight"]).to_vec<float>();
+    auto key = src.mha.key.weight.val().into_data().to_vec<float>();
+    EXPECT_EQ(std::vector<float>(fused.begin() + 64, fused.begin() + 128), key);
+
+    Layers dst = make_layers();
+    auto r = dst.load_from(in);
+    EXPECT_TRUE(r.is_success()) << r;
+    EXPECT_TRUE(r.unused.empty()) << r;
+    EXPECT_EQ(r.skipped, std::vector<std::string>{"bn.num_batches_tracked"});
+    auto a = module::snapshots(src), b = module::snapshots(dst);
+    ASSERT_EQ(a.size(), b.size());
     for (std::size_t i = 0; i < a.size(); ++i)
         EXPECT_EQ(testing::bytes_of(a[i].tensor), testing::bytes_of(b[i].tensor)) << a[i].path;
 }

@@ -1,7 +1,9 @@
 // Real PyTorch models (tests/fixtures/store, written by scripts/gen_store_fixtures.py with Debian's
-// python3-torch) loaded with no configuration into C++ modules named as this project names them, from
-// every format: zip, legacy, nested under "state_dict" (both), SafeTensors. The forward passes,
-// written here with tensor ops, reproduce PyTorch's outputs to 1e-5.
+// python3-torch) loaded with no configuration into the project's own layers (nn::Linear, nn::Conv2d,
+// nn::BatchNorm, nn::Embedding, nn::LayerNorm, nn::Lstm, nn::Gru, nn::TransformerEncoderLayer), from
+// every format: zip, legacy, nested under "state_dict" (both), SafeTensors. The layers' own forward
+// passes reproduce PyTorch's outputs to 1e-5. One test also loads into a user-defined module with
+// burn's (Rust) per-gate Linear layout, which the adapter fills by splitting PyTorch's fused gates.
 #include <cmath>
 
 #include "store/store_test_util.hpp"
@@ -10,9 +12,6 @@ namespace burn::store {
 namespace {
 
 using activation::relu;
-using activation::sigmoid;
-using activation::softmax;
-using activation::tanh;
 using testing::fixture;
 
 std::vector<std::unique_ptr<ModuleStore>> stores_for(const std::string& stem) {
@@ -65,10 +64,6 @@ bool matmul_available() {
 #define REQUIRE_MATMUL() \
     if (!matmul_available()) GTEST_SKIP() << "matmul is not implemented in this build yet"
 
-Tensor<2> lin(const Tensor<2>& x, const Tensor<2>& w, const Tensor<1>& b) {
-    return x.matmul(w.t()) + b.unsqueeze<2>();
-}
-
 // ---------------------------------------------------------------- MLP
 
 struct Mlp {
@@ -92,34 +87,32 @@ TEST(PytorchModels, Mlp) {
 
 // ---------------------------------------------------------------- Conv + BatchNorm
 
-struct Conv2d {  // PyTorch's layout [out, in, kh, kw]
-    Param<Tensor<4>> weight;
-    Param<Tensor<1>> bias;
-    BURN_MODULE(Conv2d, weight, bias)
-};
 struct ConvBn {
-    Conv2d conv;
+    nn::Conv2d conv;
     nn::BatchNorm bn;
     BURN_MODULE(ConvBn, conv, bn)
 };
+
+ConvBn make_convbn() {
+    return ConvBn{nn::Conv2dConfig{{2, 4}, {3, 3}}.with_padding(nn::Explicit2d{1, 1}).init(),
+                  nn::BatchNormConfig{4}.init()};
+}
 
 TEST(PytorchModels, ConvBatchNormRunningStatistics) {
     auto data = io("convbn");
     auto weights = SafetensorsStore(fixture("convbn.safetensors")).load_tensors();
     check_all_formats<ConvBn>(
         "convbn",
-        [] {
-            return ConvBn{Conv2d{Tensor<4>::zeros({4, 2, 3, 3}), Tensor<1>::zeros({4})},
-                          nn::BatchNormConfig{4}.init()};
-        },
+        make_convbn,
         [&](const ConvBn& m) {
             EXPECT_EQ(testing::bytes_of(m.conv.weight.val().handle()),
                       testing::bytes_of(weights["conv.weight"]));
             EXPECT_EQ(testing::bytes_of(m.bn.running_var.val().handle()),
                       testing::bytes_of(weights["bn.running_var"]));
-            // Inference uses the running statistics PyTorch accumulated.
-            auto y = m.bn.forward(Tensor<4>(data["conv_output"]));
-            expect_close(y.handle(), data["output"]);
+            auto conv = m.conv.forward(Tensor<4>(data["input"]));
+            expect_close(conv.handle(), data["conv_output"]);
+            // Inference (no autodiff device) uses the running statistics PyTorch accumulated.
+            expect_close(m.bn.forward(conv).handle(), data["output"]);
         },
         {"bn.num_batches_tracked"});
 }
@@ -145,70 +138,37 @@ TEST(PytorchModels, EmbeddingLayerNorm) {
         });
 }
 
-// ---------------------------------------------------------------- LSTM / GRU (fused layout, nn/rnn.hpp)
+// ---------------------------------------------------------------- LSTM / GRU (nn/rnn.hpp, PyTorch's fused layout)
 
-struct Recurrent {
-    Param<Tensor<2>> weight_ih, weight_hh;
-    Param<Tensor<1>> bias_ih, bias_hh;
-    BURN_MODULE(Recurrent, weight_ih, weight_hh, bias_ih, bias_hh)
-};
-struct RecurrentNet {
-    Recurrent rnn;
+struct LstmNet {
+    nn::Lstm rnn;
     nn::Linear head;
-    BURN_MODULE(RecurrentNet, rnn, head)
+    BURN_MODULE(LstmNet, rnn, head)
+};
+struct GruNet {
+    nn::Gru rnn;
+    nn::Linear head;
+    BURN_MODULE(GruNet, rnn, head)
 };
 
-RecurrentNet make_recurrent(std::size_t gates) {
-    const std::size_t h = 5;
-    return RecurrentNet{Recurrent{Tensor<2>::zeros({gates * h, 3}), Tensor<2>::zeros({gates * h, h}),
-                                  Tensor<1>::zeros({gates * h}), Tensor<1>::zeros({gates * h})},
-                        nn::LinearConfig{5, 2}.init()};
-}
-
-Tensor<3> run_recurrent(const RecurrentNet& m, const Tensor<3>& x, bool lstm) {
-    const int64_t b = static_cast<int64_t>(x.dims()[0]), t_len = static_cast<int64_t>(x.dims()[1]), h = 5;
-    auto hid = Tensor<2>::zeros({static_cast<std::size_t>(b), 5}), cell = hid;
-    std::vector<Tensor<2>> outs;
-    const auto& r = m.rnn;
-    for (int64_t t = 0; t < t_len; ++t) {
-        Tensor<2> xt = x.narrow(1, t, 1).reshape({b, 3});
-        auto gi = lin(xt, r.weight_ih.val(), r.bias_ih.val());
-        auto gh = lin(hid, r.weight_hh.val(), r.bias_hh.val());
-        if (lstm) {
-            auto g = gi + gh;
-            auto i = sigmoid(g.narrow(1, 0, h)), f = sigmoid(g.narrow(1, h, h));
-            auto c = tanh(g.narrow(1, 2 * h, h)), o = sigmoid(g.narrow(1, 3 * h, h));
-            cell = f * cell + i * c;
-            hid = o * tanh(cell);
-        } else {
-            auto rr = sigmoid(gi.narrow(1, 0, h) + gh.narrow(1, 0, h));
-            auto z = sigmoid(gi.narrow(1, h, h) + gh.narrow(1, h, h));
-            auto n = tanh(gi.narrow(1, 2 * h, h) + rr * gh.narrow(1, 2 * h, h));
-            hid = (1.0 - z) * n + z * hid;
-        }
-        outs.push_back(hid);
-    }
-    return m.head.forward(Tensor<2>::stack<3>(outs, 1));
-}
+LstmNet make_lstm() { return LstmNet{nn::LstmConfig{3, 5}.init(), nn::LinearConfig{5, 2}.init()}; }
+GruNet make_gru() { return GruNet{nn::GruConfig{3, 5}.init(), nn::LinearConfig{5, 2}.init()}; }
 
 TEST(PytorchModels, LstmGateOrder) {
     REQUIRE_MATMUL();
     auto data = io("lstm");
-    check_all_formats<RecurrentNet>(
-        "lstm", [] { return make_recurrent(4); },
-        [&](const RecurrentNet& m) {
-            expect_close(run_recurrent(m, Tensor<3>(data["input"]), true).handle(), data["output"]);
-        });
+    check_all_formats<LstmNet>("lstm", make_lstm, [&](const LstmNet& m) {
+        auto [out, state] = m.rnn.forward(Tensor<3>(data["input"]));
+        expect_close(m.head.forward(out).handle(), data["output"]);
+    });
 }
 
 TEST(PytorchModels, GruGateOrder) {
     REQUIRE_MATMUL();
     auto data = io("gru");
-    check_all_formats<RecurrentNet>(
-        "gru", [] { return make_recurrent(3); },
-        [&](const RecurrentNet& m) {
-            expect_close(run_recurrent(m, Tensor<3>(data["input"]), false).handle(), data["output"]);
-        });
+    check_all_formats<GruNet>("gru", make_gru, [&](const GruNet& m) {
+        expect_close(m.head.forward(m.rnn.forward(Tensor<3>(data["input"]))).handle(), data["output"]);
+    });
 }
 
 // burn's layout: one Linear per gate; PyTorch's fused tensors are split in gate order.
@@ -236,71 +196,49 @@ TEST(PytorchModels, LstmSplitIntoPerGateLinears) {
             return GateLstmNet{GateLstm{gate(), gate(), gate(), gate()}, nn::LinearConfig{5, 2}.init()};
         },
         [&](const GateLstmNet& g) {
-            // Reassemble the fused layout and run the same reference forward.
+            // Reassemble PyTorch's fused layout into the project's nn::Lstm and run its forward.
             auto cat = [](std::vector<Tensor<2>> w) { return Tensor<2>::cat(w, 0); };
             auto cat1 = [](std::vector<Tensor<1>> w) { return Tensor<1>::cat(w, 0); };
             const auto& r = g.rnn;
-            RecurrentNet m{
-                Recurrent{
-                    cat({r.input_gate.input_transform.weight.val(),
-                         r.forget_gate.input_transform.weight.val(), r.cell_gate.input_transform.weight.val(),
-                         r.output_gate.input_transform.weight.val()}),
-                    cat({r.input_gate.hidden_transform.weight.val(),
-                         r.forget_gate.hidden_transform.weight.val(),
-                         r.cell_gate.hidden_transform.weight.val(),
-                         r.output_gate.hidden_transform.weight.val()}),
-                    cat1({r.input_gate.input_transform.bias->val(), r.forget_gate.input_transform.bias->val(),
-                          r.cell_gate.input_transform.bias->val(),
-                          r.output_gate.input_transform.bias->val()}),
-                    cat1({r.input_gate.hidden_transform.bias->val(),
-                          r.forget_gate.hidden_transform.bias->val(),
-                          r.cell_gate.hidden_transform.bias->val(),
-                          r.output_gate.hidden_transform.bias->val()})},
-                g.head};
-            expect_close(run_recurrent(m, Tensor<3>(data["input"]), true).handle(), data["output"]);
+            LstmNet m = make_lstm();
+            m.rnn.weight_ih.set(cat({r.input_gate.input_transform.weight.val(),
+                                     r.forget_gate.input_transform.weight.val(),
+                                     r.cell_gate.input_transform.weight.val(),
+                                     r.output_gate.input_transform.weight.val()}));
+            m.rnn.weight_hh.set(cat({r.input_gate.hidden_transform.weight.val(),
+                                     r.forget_gate.hidden_transform.weight.val(),
+                                     r.cell_gate.hidden_transform.weight.val(),
+                                     r.output_gate.hidden_transform.weight.val()}));
+            m.rnn.bias_ih->set(cat1({r.input_gate.input_transform.bias->val(),
+                                     r.forget_gate.input_transform.bias->val(),
+                                     r.cell_gate.input_transform.bias->val(),
+                                     r.output_gate.input_transform.bias->val()}));
+            m.rnn.bias_hh->set(cat1({r.input_gate.hidden_transform.bias->val(),
+                                     r.forget_gate.hidden_transform.bias->val(),
+                                     r.cell_gate.hidden_transform.bias->val(),
+                                     r.output_gate.hidden_transform.bias->val()}));
+            m.head = g.head;
+            auto [out, state] = m.rnn.forward(Tensor<3>(data["input"]));
+            expect_close(m.head.forward(out).handle(), data["output"]);
         });
 }
 
 // ---------------------------------------------------------------- Transformer encoder layer
 
-struct Mha {  // nn/attention.hpp's names
-    nn::Linear query, key, value, output;
-    BURN_MODULE(Mha, query, key, value, output)
-};
-struct Pwff {
-    nn::Linear linear_inner, linear_outer;
-    BURN_MODULE(Pwff, linear_inner, linear_outer)
-};
-struct EncoderLayer {  // nn/transformer.hpp's names
-    Mha mha;
-    Pwff pwff;
-    nn::LayerNorm norm_1, norm_2;
-    BURN_MODULE(EncoderLayer, mha, pwff, norm_1, norm_2)
-};
-
-EncoderLayer make_encoder() {
-    auto l = [](std::size_t i, std::size_t o) { return nn::LinearConfig{i, o}.init(); };
-    return EncoderLayer{Mha{l(8, 8), l(8, 8), l(8, 8), l(8, 8)}, Pwff{l(8, 16), l(16, 8)},
-                        nn::LayerNormConfig{8}.init(), nn::LayerNormConfig{8}.init()};
-}
-
-Tensor<3> run_encoder(const EncoderLayer& m, const Tensor<3>& x) {
-    const int64_t b = static_cast<int64_t>(x.dims()[0]), s = static_cast<int64_t>(x.dims()[1]), heads = 2,
-                  dk = 4;
-    auto split = [&](const Tensor<3>& t) { return t.reshape({b, s, heads, dk}).swap_dims(1, 2); };
-    auto q = split(m.mha.query.forward(x)), k = split(m.mha.key.forward(x)),
-         v = split(m.mha.value.forward(x));
-    auto attn = softmax(q.matmul(k.swap_dims(2, 3)) * (1.0 / std::sqrt(static_cast<double>(dk))), 3);
-    Tensor<3> ctx = attn.matmul(v).swap_dims(1, 2).reshape({b, s, heads * dk});
-    auto x1 = m.norm_1.forward(x + m.mha.output.forward(ctx));
-    return m.norm_2.forward(x1 + m.pwff.linear_outer.forward(relu(m.pwff.linear_inner.forward(x1))));
+nn::TransformerEncoderLayer make_encoder() {
+    // PyTorch's TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0), post-norm, ReLU.
+    return nn::TransformerEncoderConfig{8, 16, 2, 1}
+        .with_dropout(0.0)
+        .with_activation(nn::FeedForwardActivation::relu)
+        .init()
+        .layers.at(0);
 }
 
 TEST(PytorchModels, TransformerEncoderLayer) {
     REQUIRE_MATMUL();
     auto data = io("encoder");
-    check_all_formats<EncoderLayer>("encoder", make_encoder, [&](const EncoderLayer& m) {
-        expect_close(run_encoder(m, Tensor<3>(data["input"])).handle(), data["output"]);
+    check_all_formats<nn::TransformerEncoderLayer>("encoder", make_encoder, [&](const nn::TransformerEncoderLayer& m) {
+        expect_close(m.forward(Tensor<3>(data["input"]), std::nullopt, std::nullopt).handle(), data["output"]);
     });
 }
 
@@ -321,17 +259,18 @@ std::vector<uint8_t> expect_pytorch_state_dict(M m, const std::string& stem) {
             continue;
         }
         EXPECT_EQ(written[k].shape(), t.shape()) << k;
-        if (k.find("num_batches_tracked") == std::string::npos)
+        if (k.find("num_batches_tracked") == std::string::npos) {
             EXPECT_EQ(testing::bytes_of(written[k]), testing::bytes_of(t)) << stem << ": " << k;
+        }
     }
     return mem.bytes();
 }
 
 TEST(PytorchModels, ReverseAdapterWritesPytorchStateDicts) {
     expect_pytorch_state_dict(make_encoder(), "encoder");
-    expect_pytorch_state_dict(make_recurrent(4), "lstm");
-    expect_pytorch_state_dict(
-        ConvBn{Conv2d{Tensor<4>::zeros({4, 2, 3, 3}), Tensor<1>::zeros({4})}, nn::BatchNormConfig{4}.init()}, "convbn");
+    expect_pytorch_state_dict(make_lstm(), "lstm");
+    expect_pytorch_state_dict(make_gru(), "gru");
+    expect_pytorch_state_dict(make_convbn(), "convbn");
     expect_pytorch_state_dict(EmbedNorm{nn::EmbeddingConfig{10, 6}.init(), nn::LayerNormConfig{6}.init()},
                               "embednorm");
 }

@@ -29,8 +29,7 @@ std::vector<TensorEntry> StoreBase::entries() {
     return entries;
 }
 
-std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> StoreBase::load(
-    const std::vector<TensorSlot>& slots) {
+std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vector<TensorSlot>& slots) {
     ApplyResult result;
     std::vector<TensorEntry> source = entries();
     std::set<std::string> paths;
@@ -81,7 +80,7 @@ std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> StoreBase
     for (std::size_t j = 0; j < source.size(); ++j)
         if (!used[j]) result.unused.push_back(source[j].name);
 
-    std::vector<std::pair<std::size_t, TensorAny>> values;
+    std::vector<LoadedTensor> values;
     bool load_ok = result.errors.empty() && (opts_.allow_partial || result.missing.empty());
     if (!load_ok) return {std::move(result), std::move(values)};
     for (auto [i, j] : matches) {
@@ -91,7 +90,7 @@ std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> StoreBase
             BURN_CHECK(d.shape() == source[j].shape && d.dtype() == source[j].dtype, "the data reads as ",
                        d.dtype(), " ", d.shape(), " instead of ", describe(source[j]));
             if (d.dtype() != slot.dtype) d = d.convert(slot.dtype);
-            values.emplace_back(i, ops::from_data(d, slot.device));
+            values.push_back({i, ops::from_data(d, slot.device), source[j].param_id});
         } catch (const Error& e) {
             result.errors.push_back({slot.path, std::string("cannot read the tensor: ") + e.what()});
         }

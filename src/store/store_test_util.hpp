@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the store tests: fixture paths, temporary files, random data of any dtype, byte
 // mutations for fuzzing, and a check that a call throws burn::Error mentioning some text.
+#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,8 +16,7 @@
 namespace burn::store::testing {
 
 inline std::filesystem::path fixture(const std::string& name) {
-    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "tests" / "fixtures" /
-           "store" / name;
+    return burn::testing::fixture_root() / "store" / name;
 }
 
 /// A path in the temporary directory unique to this process; removed by the destructor.

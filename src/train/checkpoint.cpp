@@ -60,10 +60,10 @@ void RecordModuleStore::save(const std::vector<store::TensorSnapshot>& snapshots
     for (const auto& s : snapshots) record_.tensors[s.path] = ops::inner_of(s.tensor);
 }
 
-std::pair<store::ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> RecordModuleStore::load(
+std::pair<store::ApplyResult, std::vector<store::LoadedTensor>> RecordModuleStore::load(
     const std::vector<store::TensorSlot>& slots) {
     store::ApplyResult result;
-    std::vector<std::pair<std::size_t, TensorAny>> values;
+    std::vector<store::LoadedTensor> values;
     std::vector<std::string> used;
     for (std::size_t i = 0; i < slots.size(); ++i) {
         const auto& slot = slots[i];
@@ -84,7 +84,7 @@ std::pair<store::ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> Re
                                                             slot.dtype, " in the model")});
             continue;
         }
-        values.emplace_back(i, ops::to_device(t, slot.device));
+        values.push_back({i, ops::to_device(t, slot.device), std::nullopt});
         result.applied.push_back(slot.path);
     }
     std::sort(used.begin(), used.end());

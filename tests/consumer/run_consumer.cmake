@@ -45,8 +45,10 @@ else()
 endif()
 
 if(MODE STREQUAL "add_subdirectory")
+  # BURN_CUDA=OFF: building the CUDA kernels a second time would cost CI minutes; the find_package
+  # mode links the calling build's library, CUDA backend included.
   list(APPEND configure_args -DBURN_SOURCE_DIR=${BURN_SOURCE_DIR} -DBURN_TESTS=OFF -DBURN_BENCH=OFF
-       -DBURN_EXAMPLES=OFF)
+       -DBURN_EXAMPLES=OFF -DBURN_CUDA=OFF)
 elseif(MODE STREQUAL "find_package")
   if("${BURN_BINARY_DIR}" STREQUAL "")
     message(FATAL_ERROR "run_consumer.cmake: find_package needs -DBURN_BINARY_DIR=<burn build>")

@@ -400,6 +400,14 @@ T load(const std::filesystem::path& path) {
 
 // ---------------------------------------------------------------- macros
 
+namespace burn::config::detail {
+/// T, spelled so that it depends on U: delays instantiation in the macros' templates until use.
+template <class T, class U>
+struct Dependent {
+    using type = T;
+};
+}  // namespace burn::config::detail
+
 /// Inside an aggregate, after its fields: BURN_CONFIG(Type, field1, field2, ...) (up to 63 fields, or
 /// none). Adds with_<field>(value) const, burn_visit_config(fn), to_json(), from_json(value),
 /// to_json_string(indent), from_json_string(text), save(path), load(path), operator<< (the JSON) and
@@ -417,22 +425,37 @@ T load(const std::filesystem::path& path) {
     void burn_visit_config([[maybe_unused]] BurnFn&& burn_fn) const {                                 \
         BURN_PP_FOR_EACH(BURN_CONFIG_VISIT_, __VA_ARGS__)                                             \
     }                                                                                                 \
-    ::burn::config::Value to_json() const { return ::burn::config::to_json(*this); }                 \
-    static Type from_json(const ::burn::config::Value& burn_json) {                                   \
-        return ::burn::config::from_json<Type>(burn_json);                                            \
+    /* Members below are templates (BurnSelf = Type) so that they are instantiated only when used:  */ \
+    /* the prelude declares dozens of configs, and eager instantiation would cost every user file.   */ \
+    template <class BurnSelf = Type>                                                                  \
+    ::burn::config::Value to_json() const {                                                           \
+        return ::burn::config::to_json(static_cast<const BurnSelf&>(*this));                          \
     }                                                                                                 \
+    template <class BurnSelf = Type>                                                                  \
+    static BurnSelf from_json(const ::burn::config::Value& burn_json) {                               \
+        return ::burn::config::from_json<BurnSelf>(burn_json);                                        \
+    }                                                                                                 \
+    template <class BurnSelf = Type>                                                                  \
     ::std::string to_json_string(int burn_indent = 2) const {                                         \
-        return ::burn::config::dump(to_json(), burn_indent);                                          \
+        return ::burn::config::dump(::burn::config::to_json(static_cast<const BurnSelf&>(*this)), burn_indent); \
     }                                                                                                 \
-    static Type from_json_string(const ::std::string& burn_text) {                                    \
-        return ::burn::config::from_json_string<Type>(burn_text);                                     \
+    template <class BurnSelf = Type>                                                                  \
+    static BurnSelf from_json_string(const ::std::string& burn_text) {                                \
+        return ::burn::config::from_json_string<BurnSelf>(burn_text);                                 \
     }                                                                                                 \
-    void save(const ::std::filesystem::path& burn_path) const { ::burn::config::save(*this, burn_path); } \
-    static Type load(const ::std::filesystem::path& burn_path) {                                      \
-        return ::burn::config::load<Type>(burn_path);                                                 \
+    template <class BurnSelf = Type>                                                                  \
+    void save(const ::std::filesystem::path& burn_path) const {                                       \
+        ::burn::config::save(static_cast<const BurnSelf&>(*this), burn_path);                         \
     }                                                                                                 \
-    friend ::std::ostream& operator<<(::std::ostream& burn_os, const Type& burn_config) {              \
-        return burn_os << burn_config.to_json_string();                                               \
+    template <class BurnSelf = Type>                                                                  \
+    static BurnSelf load(const ::std::filesystem::path& burn_path) {                                  \
+        return ::burn::config::load<BurnSelf>(burn_path);                                             \
+    }                                                                                                 \
+    template <class BurnChar, class BurnTraits>                                                       \
+    friend ::std::basic_ostream<BurnChar, BurnTraits>& operator<<(                                    \
+        ::std::basic_ostream<BurnChar, BurnTraits>& burn_os, const Type& burn_config) {               \
+        const typename ::burn::config::detail::Dependent<Type, BurnChar>::type& burn_c = burn_config; \
+        return burn_os << burn_c.to_json_string();                                                    \
     }                                                                                                 \
     friend bool operator==(const Type&, const Type&) = default;
 

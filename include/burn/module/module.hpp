@@ -166,7 +166,10 @@ void save_into(const M& m, store::ModuleStore& s) {
 /// Throws (naming what failed) when a load must not be applied.
 void check_load(const store::ApplyResult& result, bool partial_allowed);
 
-/// Loads tensors from store into m: all or nothing (nothing is applied if the load fails).
+/// Loads tensors from store into m: all or nothing (nothing is applied if the load fails). Parameters
+/// and buffers also take the ids the file saved for them (Burnpack files keep ids; formats without
+/// ids leave them as they are), so optimizer state saved by id (Optimizer::to_record) lines up with
+/// the loaded module.
 template <class M>
 store::ApplyResult load_from(M& m, store::ModuleStore& s) {
     std::vector<store::TensorSlot> slots;
@@ -175,13 +178,15 @@ store::ApplyResult load_from(M& m, store::ModuleStore& s) {
                          snap.is_buffer});
     auto [result, values] = s.load(slots);
     check_load(result, s.partial_allowed());
-    std::vector<TensorAny> by_slot(slots.size());
-    for (auto& [i, t] : values) by_slot[i] = std::move(t);
+    std::vector<store::LoadedTensor> by_slot(slots.size());
+    for (auto& v : values) by_slot[v.slot] = std::move(v);
     std::size_t i = 0;
     auto apply = [&](const std::string&, auto& p) {
-        TensorAny& t = by_slot[i++];
+        store::LoadedTensor& t = by_slot[i++];
         using T = typename std::remove_reference_t<decltype(p)>::value_type;
-        if (t.defined()) p.set(T(std::move(t)));
+        if (!t.tensor.defined()) return;
+        p.set(T(std::move(t.tensor)));
+        if (t.param_id && *t.param_id != 0) p.set_id(ParamId(*t.param_id));
     };
     auto v = visitor(apply, apply);
     walk(m, "", v);
@@ -236,8 +241,12 @@ std::string format(const M& m) {
     void burn_visit_fields(BurnFn&& burn_fn) const {                                                      \
         BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
     }                                                                                                     \
+    /* The members below are templates (BurnSelf = Type) so that they are instantiated only when used. */ \
     /** Number of trainable scalars (buffers excluded). */                                                \
-    std::size_t num_params() const { return ::burn::module::num_params(*this); }                          \
+    template <class BurnSelf = Type>                                                                      \
+    std::size_t num_params() const {                                                                      \
+        return ::burn::module::num_params(static_cast<const BurnSelf&>(*this));                           \
+    }                                                                                                     \
     /** fn(path, param) for every parameter, in declaration order. */                                     \
     template <class BurnFn>                                                                               \
     void visit_params(BurnFn&& burn_fn) const {                                                           \
@@ -251,20 +260,26 @@ std::string format(const M& m) {
         return burn_copy;                                                                                 \
     }                                                                                                     \
     /** A copy on device (parameters keep their ids). */                                                  \
-    Type to_device(const ::burn::Device& burn_device) const {                                             \
-        Type burn_copy = *this;                                                                           \
+    template <class BurnSelf = Type>                                                                      \
+    BurnSelf to_device(const ::burn::Device& burn_device) const {                                         \
+        BurnSelf burn_copy = *this;                                                                       \
         ::burn::module::to_device(burn_copy, burn_device);                                                \
         return burn_copy;                                                                                 \
     }                                                                                                     \
-    std::vector<::burn::Device> devices() const { return ::burn::module::devices(*this); }                \
+    template <class BurnSelf = Type>                                                                      \
+    std::vector<::burn::Device> devices() const {                                                         \
+        return ::burn::module::devices(static_cast<const BurnSelf&>(*this));                              \
+    }                                                                                                     \
     /** The same module on the inner (non-autodiff) device, for evaluation. */                           \
-    Type valid() const {                                                                                  \
-        auto burn_devs = devices();                                                                       \
-        return burn_devs.empty() ? *this : to_device(burn_devs.front().inner());                          \
+    template <class BurnSelf = Type>                                                                      \
+    BurnSelf valid() const {                                                                              \
+        auto burn_devs = devices<BurnSelf>();                                                             \
+        return burn_devs.empty() ? BurnSelf(*this) : to_device<BurnSelf>(burn_devs.front().inner());      \
     }                                                                                                     \
     /** A copy whose parameters require no gradient. */                                                   \
-    Type no_grad() const {                                                                                \
-        Type burn_copy = *this;                                                                           \
+    template <class BurnSelf = Type>                                                                      \
+    BurnSelf no_grad() const {                                                                            \
+        BurnSelf burn_copy = *this;                                                                       \
         ::burn::module::set_require_grad_where(burn_copy, false, [](const std::string&) { return true; }); \
         return burn_copy;                                                                                 \
     }                                                                                                     \
@@ -275,8 +290,15 @@ std::string format(const M& m) {
         ::burn::module::set_require_grad_where(burn_copy, false, burn_pred);                              \
         return burn_copy;                                                                                 \
     }                                                                                                     \
-    void save_into(::burn::store::ModuleStore& burn_store) const { ::burn::module::save_into(*this, burn_store); } \
-    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                        \
-        return ::burn::module::load_from(*this, burn_store);                                              \
+    template <class BurnSelf = Type>                                                                      \
+    void save_into(::burn::store::ModuleStore& burn_store) const {                                        \
+        ::burn::module::save_into(static_cast<const BurnSelf&>(*this), burn_store);                       \
     }                                                                                                     \
-    std::string to_string() const { return ::burn::module::format(*this); }
+    template <class BurnSelf = Type>                                                                      \
+    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                        \
+        return ::burn::module::load_from(static_cast<BurnSelf&>(*this), burn_store);                      \
+    }                                                                                                     \
+    template <class BurnSelf = Type>                                                                      \
+    std::string to_string() const {                                                                       \
+        return ::burn::module::format(static_cast<const BurnSelf&>(*this));                               \
+    }

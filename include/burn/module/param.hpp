@@ -42,6 +42,9 @@ public:
 
     /// Replaces the tensor, keeping the id and the grad flag (what an optimizer step does).
     void set(T value) { value_ = mark(std::move(value), require_grad_); }
+    /// Replaces the id (what load_from does with the ids a Burnpack file saved, so that optimizer
+    /// state keyed by id lines up with the loaded parameters).
+    void set_id(ParamId id) { id_ = id; }
     /// Freezes (false) or unfreezes (true) the parameter.
     void set_require_grad(bool on) {
         require_grad_ = on;
@@ -66,6 +69,7 @@ public:
     const T& val() const { return value_; }
     ParamId id() const { return id_; }
     void set(T value) { value_ = value.detach(); }
+    void set_id(ParamId id) { id_ = id; }
 
 private:
     ParamId id_{};

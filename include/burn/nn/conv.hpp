@@ -177,4 +177,38 @@ struct ConvTranspose2dConfig {
                 bias, initializer)
 };
 
+struct ConvTranspose3d {
+    Param<Tensor<5>> weight;               // [channels_in, channels_out / groups, kernel_d, kernel_h, kernel_w]
+    std::optional<Param<Tensor<1>>> bias;  // [channels_out]
+    std::array<std::size_t, 3> stride{1, 1, 1};
+    std::array<std::size_t, 3> kernel_size{1, 1, 1};
+    std::array<std::size_t, 3> dilation{1, 1, 1};
+    std::size_t groups = 1;
+    std::array<std::size_t, 3> padding{0, 0, 0};
+    std::array<std::size_t, 3> padding_out{0, 0, 0};
+
+    /// [batch, channels_in, d, h, w] -> [batch, channels_out, d_out, h_out, w_out]
+    Tensor<5> forward(const Tensor<5>& input) const { return Tensor<5>(forward_any(input.handle())); }
+    TensorAny forward_any(const TensorAny& input) const;
+
+    BURN_MODULE(ConvTranspose3d, weight, bias, stride, kernel_size, dilation, groups, padding, padding_out)
+};
+
+struct ConvTranspose3dConfig {
+    std::array<std::size_t, 2> channels{0, 0};  // {in, out}
+    std::array<std::size_t, 3> kernel_size{0, 0, 0};
+    std::array<std::size_t, 3> stride{1, 1, 1};
+    std::array<std::size_t, 3> dilation{1, 1, 1};
+    std::size_t groups = 1;
+    std::array<std::size_t, 3> padding{0, 0, 0};
+    std::array<std::size_t, 3> padding_out{0, 0, 0};
+    bool bias = true;
+    Initializer initializer = default_layer_initializer();
+
+    ConvTranspose3d init(const Device& device = Device()) const;
+
+    BURN_CONFIG(ConvTranspose3dConfig, channels, kernel_size, stride, dilation, groups, padding, padding_out,
+                bias, initializer)
+};
+
 }  // namespace burn::nn

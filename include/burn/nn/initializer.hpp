@@ -1,6 +1,6 @@
 #pragma once
 /// Parameter initialisers (burn's Initializer): constant, ones, zeros, uniform, normal, Kaiming and
-/// Xavier (uniform and normal). Kaiming/Xavier use the fan-in/fan-out the layer passes.
+/// Xavier (uniform and normal), orthogonal. Kaiming/Xavier use the fan-in/fan-out the layer passes.
 #include <optional>
 
 #include "burn/config/config.hpp"
@@ -17,10 +17,11 @@ enum class InitializerKind {
     kaiming_uniform,
     kaiming_normal,
     xavier_uniform,
-    xavier_normal
+    xavier_normal,
+    orthogonal
 };
 BURN_ENUM(InitializerKind, constant, ones, zeros, uniform, normal, kaiming_uniform, kaiming_normal, xavier_uniform,
-          xavier_normal)
+          xavier_normal, orthogonal)
 
 struct Initializer {
     InitializerKind kind = InitializerKind::kaiming_uniform;
@@ -42,6 +43,11 @@ struct Initializer {
     }
     static Initializer XavierUniform(double gain) { return {InitializerKind::xavier_uniform, 0, 0, gain, false}; }
     static Initializer XavierNormal(double gain) { return {InitializerKind::xavier_normal, 0, 0, gain, false}; }
+    /// torch.nn.init.orthogonal_: the tensor viewed as [shape[0], rest] is gain * Q, Q from the QR
+    /// decomposition of a standard normal matrix with the signs fixed (R's diagonal positive), so
+    /// W W^T = gain^2 I (rows <= columns) or W^T W = gain^2 I (rows > columns). Tensors of rank < 2
+    /// (a layer's bias) are zeros.
+    static Initializer Orthogonal(double gain = 1.0) { return {InitializerKind::orthogonal, 0, 0, gain, false}; }
 
     /// A rank-erased tensor of shape initialised by this rule.
     TensorAny init_any(const Dims& shape, std::optional<int64_t> fan_in, std::optional<int64_t> fan_out,

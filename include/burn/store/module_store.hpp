@@ -50,17 +50,24 @@ struct ApplyResult {
 };
 std::ostream& operator<<(std::ostream& os, const ApplyResult& r);
 
+/// A tensor a load applies to slot `slot` (already of the slot's shape, dtype and device), with the
+/// parameter id the file saved for it, if any (Burnpack files keep ids; load_from restores them).
+struct LoadedTensor {
+    std::size_t slot = 0;
+    TensorAny tensor;
+    std::optional<uint64_t> param_id;
+};
+
 /// What a store implements.
 class ModuleStore {
   public:
     virtual ~ModuleStore() = default;
     /// Writes the snapshots (the whole module). Must not leave a half-written file behind.
     virtual void save(const std::vector<TensorSnapshot>& snapshots) = 0;
-    /// Reads tensors for the slots. Returns the report and, per slot index, the tensor to apply
-    /// (already of the slot's shape, dtype and device). Applying is the module's job, and it applies
-    /// nothing unless the load succeeded (or partial loads are allowed).
-    virtual std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> load(
-        const std::vector<TensorSlot>& slots) = 0;
+    /// Reads tensors for the slots. Returns the report and the tensors to apply (by slot index).
+    /// Applying is the module's job, and it applies nothing unless the load succeeded (or partial
+    /// loads are allowed).
+    virtual std::pair<ApplyResult, std::vector<LoadedTensor>> load(const std::vector<TensorSlot>& slots) = 0;
     /// Whether missing tensors are acceptable (allow_partial(true)).
     virtual bool partial_allowed() const { return false; }
 };

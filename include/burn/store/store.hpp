@@ -41,8 +41,7 @@ struct StoreOptions {
 class StoreBase : public ModuleStore {
   public:
     void save(const std::vector<TensorSnapshot>& snapshots) override;
-    std::pair<ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> load(
-        const std::vector<TensorSlot>& slots) override;
+    std::pair<ApplyResult, std::vector<LoadedTensor>> load(const std::vector<TensorSlot>& slots) override;
     bool partial_allowed() const override { return opts_.allow_partial; }
 
     /// The names of the tensors in the source, after key remapping (before adapters, which need the

@@ -54,7 +54,7 @@ class RecordModuleStore final : public store::ModuleStore {
     RecordModuleStore() = default;
     explicit RecordModuleStore(CheckpointRecord record) : record_(std::move(record)) {}
     void save(const std::vector<store::TensorSnapshot>& snapshots) override;
-    std::pair<store::ApplyResult, std::vector<std::pair<std::size_t, TensorAny>>> load(
+    std::pair<store::ApplyResult, std::vector<store::LoadedTensor>> load(
         const std::vector<store::TensorSlot>& slots) override;
     CheckpointRecord& record() { return record_; }
 

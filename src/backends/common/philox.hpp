@@ -7,7 +7,11 @@
 #include <cstdint>
 
 #ifndef BURN_HD
+#ifdef __CUDACC__
+#define BURN_HD __host__ __device__
+#else
 #define BURN_HD
+#endif
 #endif
 
 namespace burn::rng {

@@ -7,7 +7,11 @@
 #include <type_traits>
 
 #ifndef BURN_HD
+#ifdef __CUDACC__
+#define BURN_HD __host__ __device__
+#else
 #define BURN_HD
+#endif
 #endif
 
 namespace burn::bm {
@@ -57,7 +61,25 @@ BURN_HD inline T trunc(T x) { return std::trunc(x); }
 template <class T>
 BURN_HD inline T round_even(T x) { return std::nearbyint(x); }
 template <class T>
-BURN_HD inline T pow(T a, T b) { return std::pow(a, b); }
+BURN_HD inline T pow(T a, T b) {
+#ifdef __CUDA_ARCH__
+    // CUDA's pow is not exact for integral results (pow(-3.0, 1.0) can give -2.9999...); small
+    // integral exponents go through exact repeated squaring, as the host's pow rounds them.
+    if (b == T(int(b)) && b >= T(-64) && b <= T(64)) {
+        int n = int(b);
+        const bool inv = n < 0;
+        if (inv) n = -n;
+        T r = T(1), base = a;
+        while (n) {
+            if (n & 1) r *= base;
+            base *= base;
+            n >>= 1;
+        }
+        return inv ? T(1) / r : r;
+    }
+#endif
+    return std::pow(a, b);
+}
 template <class T>
 BURN_HD inline bool isnan(T x) { return std::isnan(x); }
 template <class T>

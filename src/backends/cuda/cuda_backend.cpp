@@ -1,0 +1,368 @@
+// The CUDA backend: one instance per device, one stream per device. Ops are queued on the stream and
+// run asynchronously; the host waits only in to_host and sync. View ops edit strides like the CPU's.
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cuda/cuda_internal.hpp"
+#include "burn/tensor/slice.hpp"
+
+namespace burn::cuda {
+
+namespace {
+
+struct Discovery {
+    int count = 0;
+    std::string reason;
+};
+const Discovery& discovery() {
+    static const Discovery d = [] {
+        Discovery r;
+        cudaError_t err = cudaGetDeviceCount(&r.count);
+        if (err != cudaSuccess) {
+            r.count = 0;
+            r.reason = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+            cudaGetLastError();
+        } else if (r.count == 0) {
+            r.reason = "no CUDA device found";
+        }
+        return r;
+    }();
+    return d;
+}
+
+bool env_on(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && std::string(v) != "0";
+}
+bool g_fallback = env_on("BURN_CUDA_HOST_FALLBACK");
+bool g_profile = env_on("BURN_CUDA_PROFILE");
+
+/// BURN_CUDA_PROFILE=1: device time per op (events around each execute), printed at exit.
+struct Profile {
+    struct Pending {
+        OpId op;
+        cudaEvent_t start, end;
+    };
+    std::mutex mutex;
+    std::vector<Pending> pending;
+    std::map<std::string, std::pair<int64_t, double>> totals;  // op -> (calls, ms)
+    void drain() {
+        for (auto& p : pending) {
+            float ms = 0;
+            if (cudaEventSynchronize(p.end) == cudaSuccess &&
+                cudaEventElapsedTime(&ms, p.start, p.end) == cudaSuccess) {
+                auto& t = totals[std::string(op_name(p.op))];
+                t.first++;
+                t.second += ms;
+            }
+            cudaEventDestroy(p.start);
+            cudaEventDestroy(p.end);
+        }
+        pending.clear();
+    }
+    ~Profile() {
+        drain();
+        std::vector<std::pair<double, std::string>> rows;
+        double all = 0;
+        for (auto& [op, t] : totals) {
+            rows.push_back({t.second, op});
+            all += t.second;
+        }
+        std::sort(rows.rbegin(), rows.rend());
+        std::fprintf(stderr, "burn cuda profile: %.3f ms of device time in ops\n", all);
+        for (auto& [ms, op] : rows)
+            std::fprintf(stderr, "  %-28s %8lld calls %10.3f ms %5.1f%%\n", op.c_str(),
+                         static_cast<long long>(totals[op].first), ms, all > 0 ? 100 * ms / all : 0.0);
+    }
+};
+Profile& profile() {
+    static Profile p;  // destroyed at exit: prints the table
+    return p;
+}
+bool g_tf32 = env_on("BURN_CUDA_TF32");
+thread_local Context t_ctx;
+
+std::shared_ptr<CudaTensor> view_of(const CudaTensor& x, const Dims& shape, const Dims& strides,
+                                    int64_t offset) {
+    return std::make_shared<CudaTensor>(shape, x.dtype, x.device, x.storage, strides, offset);
+}
+
+TensorRefs reshape_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef src = contiguous(in[0]);
+    const CudaTensor& x = as_cuda(src);
+    return {view_of(x, call.shape, call.shape.contiguous_strides(), x.offset)};
+}
+
+TensorRefs permute_kernel(const OpCall& call, TensorRefs& in) {
+    const CudaTensor& x = as_cuda(in[0]);
+    Dims shape = x.shape, strides = x.strides;
+    for (int i = 0; i < x.shape.rank(); ++i) {
+        shape[i] = x.shape[static_cast<int>(call.ints[i])];
+        strides[i] = x.strides[static_cast<int>(call.ints[i])];
+    }
+    return {view_of(x, shape, strides, x.offset)};
+}
+
+TensorRefs expand_kernel(const OpCall& call, TensorRefs& in) {
+    const CudaTensor& x = as_cuda(in[0]);
+    const int lead = call.shape.rank() - x.shape.rank();
+    Dims strides = Dims::filled(call.shape.rank(), 0);
+    for (int i = 0; i < x.shape.rank(); ++i)
+        strides[lead + i] = (x.shape[i] == call.shape[lead + i]) ? x.strides[i] : 0;
+    return {view_of(x, call.shape, strides, x.offset)};
+}
+
+TensorRefs slice_kernel(const OpCall& call, TensorRefs& in) {
+    const CudaTensor& x = as_cuda(in[0]);
+    Dims shape = x.shape, strides = x.strides;
+    int64_t offset = x.offset;
+    for (int d = 0; d < x.shape.rank(); ++d) {
+        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        int64_t len = r.length();
+        shape[d] = len;
+        if (len == 0) continue;
+        int64_t first = r.step > 0 ? r.start : r.end - 1;
+        offset += first * x.strides[d];
+        strides[d] = x.strides[d] * r.step;
+    }
+    return {view_of(x, shape, strides, offset)};
+}
+
+class CudaBackend final : public Backend {
+  public:
+    explicit CudaBackend(int index) : index_(index), device_(Device::cuda(index)) {
+        BURN_CUDA_CHECK(cudaSetDevice(index));
+        BURN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        cublasStatus_t st = cublasCreate(&blas_);
+        BURN_CHECK_KIND(st == CUBLAS_STATUS_SUCCESS, device, "[cuda] cublasCreate failed on cuda:", index,
+                        " (", cublasGetStatusName(st), ")");
+        cublasSetStream(blas_, stream_);
+        void* pinned = nullptr;
+        if (cudaMallocHost(&pinned, kSlots * kSlotBytes) == cudaSuccess) {
+            staging_ = static_cast<uint8_t*>(pinned);
+            for (auto& e : slot_done_) {
+                BURN_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+                BURN_CUDA_CHECK(cudaEventRecord(e, stream_));
+            }
+        } else {
+            cudaGetLastError();  // no pinned memory: every upload takes the pageable path
+        }
+        name_ = "cuda";
+        register_views(table_);
+        register_elementwise(table_);
+        register_layout(table_);
+        register_index(table_);
+        register_reduce(table_);
+        register_matmul(table_);
+        register_nn(table_);
+        register_pool(table_);
+        register_interpolate(table_);
+        register_sort(table_);
+    }
+    std::string_view name() const override { return name_; }
+
+    TensorRef from_host(const TensorData& data, const Device&) override {
+        Scope s(this, "from_host");
+        auto t = alloc(data.shape(), data.dtype());
+        const std::size_t n = data.bytes().size();
+        if (n == 0) return t;
+        if (n <= kSlotBytes && staging_) {
+            // Small uploads (optimizer hyper-parameters, labels) go through pinned slots: truly
+            // asynchronous, where a pageable copy may wait for the stream.
+            std::lock_guard<std::mutex> lock(staging_mutex_);  // data-loader threads upload too
+            const int k = next_slot_;
+            next_slot_ = (next_slot_ + 1) % kSlots;
+            BURN_CUDA_CHECK(cudaEventSynchronize(slot_done_[k]));  // the slot's last copy has finished
+            uint8_t* slot = staging_ + static_cast<std::size_t>(k) * kSlotBytes;
+            std::memcpy(slot, data.bytes().data(), n);
+            BURN_CUDA_CHECK(cudaMemcpyAsync(t->raw(), slot, n, cudaMemcpyHostToDevice, stream_));
+            BURN_CUDA_CHECK(cudaEventRecord(slot_done_[k], stream_));
+            return t;
+        }
+        BURN_CUDA_CHECK(cudaMemcpyAsync(t->raw(), data.bytes().data(), n, cudaMemcpyHostToDevice, stream_));
+        return t;
+    }
+
+    TensorData to_host(const TensorRef& tensor) override {
+        Scope s(this, "to_host");
+        TensorRef t = contiguous(tensor);
+        const auto& c = as_cuda(t);
+        std::size_t n = static_cast<std::size_t>(c.shape.numel()) * size_of(c.dtype);
+        std::vector<uint8_t> bytes(n);
+        if (n) BURN_CUDA_CHECK(cudaMemcpyAsync(bytes.data(), c.raw(), n, cudaMemcpyDeviceToHost, stream_));
+        BURN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return TensorData(std::move(bytes), c.shape, c.dtype);
+    }
+
+    bool supports(const OpCall& call, const TensorRefs& inputs) const override {
+        const KernelEntry& k = table_[idx(call.op)];
+        if (k.run && (!k.ok || k.ok(call, inputs))) return true;
+        return g_fallback && cpu::CpuBackend::instance().supports(call, {});
+    }
+
+    TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
+        Scope s(this, op_name(call.op).data());
+        const KernelEntry& k = table_[idx(call.op)];
+        if (k.run && (!k.ok || k.ok(call, inputs))) {
+            if (!g_profile) return k.run(call, inputs);
+            Profile& p = profile();
+            cudaEvent_t a, b;
+            cudaEventCreate(&a);
+            cudaEventCreate(&b);
+            cudaEventRecord(a, stream_);
+            TensorRefs out = k.run(call, inputs);
+            cudaEventRecord(b, stream_);
+            std::lock_guard<std::mutex> lock(p.mutex);
+            p.pending.push_back({call.op, a, b});
+            if (p.pending.size() > 4096) p.drain();
+            return out;
+        }
+        BURN_CHECK_KIND(g_fallback, device, "[", call.op, "] not supported by the cuda backend for dtype ",
+                        call.dtype, " (set BURN_CUDA_HOST_FALLBACK=1 to run it on the CPU)");
+        return host_fallback(call, inputs);
+    }
+
+    void sync() override {
+        Scope s(this, "sync");
+        BURN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    ~CudaBackend() override = default;
+
+  private:
+    struct Scope {
+        Scope(CudaBackend* b, const char* op) : saved(t_ctx) {
+            int cur = -1;
+            cudaGetDevice(&cur);
+            if (cur != b->index_) BURN_CUDA_CHECK(cudaSetDevice(b->index_));
+            t_ctx = Context{b->index_, b->stream_, b->blas_, op};
+        }
+        ~Scope() { t_ctx = saved; }
+        Context saved;
+    };
+
+    TensorRefs host_fallback(const OpCall& call, TensorRefs& inputs) {
+        Backend& cpu = cpu::CpuBackend::instance();
+        TensorRefs host;
+        for (const auto& t : inputs) host.push_back(cpu.from_host(to_host(t), Device::cpu()));
+        TensorRefs outs = cpu.execute(call, std::move(host));
+        TensorRefs back;
+        for (const auto& t : outs) back.push_back(from_host(cpu.to_host(t), device_));
+        return back;
+    }
+
+    static constexpr int kSlots = 64;
+    static constexpr std::size_t kSlotBytes = 64 * 1024;
+    uint8_t* staging_ = nullptr;  // kSlots pinned slots for small uploads
+    std::array<cudaEvent_t, kSlots> slot_done_{};
+    int next_slot_ = 0;
+    std::mutex staging_mutex_;
+    int index_;
+    Device device_;
+    cudaStream_t stream_ = nullptr;
+    cublasHandle_t blas_ = nullptr;
+    std::string name_;
+    KernelTable table_{};
+};
+
+}  // namespace
+
+int device_count() {
+    return discovery().count;
+}
+std::string unavailable_reason() {
+    return discovery().reason;
+}
+
+Backend& backend(int index) {
+    static std::mutex m;
+    static auto* backends = new std::vector<CudaBackend*>(64, nullptr);  // live for the process
+    std::lock_guard<std::mutex> lock(m);
+    auto& b = (*backends)[static_cast<std::size_t>(index)];
+    if (!b) b = new CudaBackend(index);
+    return *b;
+}
+
+Context& ctx() {
+    return t_ctx;
+}
+
+void set_host_fallback(bool on) {
+    g_fallback = on;
+}
+bool host_fallback() {
+    return g_fallback;
+}
+void set_allow_tf32(bool on) {
+    g_tf32 = on;
+}
+bool allow_tf32() {
+    return g_tf32;
+}
+
+bool CudaTensor::is_contiguous() const {
+    int64_t expected = 1;
+    for (int d = shape.rank() - 1; d >= 0; --d) {
+        if (shape[d] != 1 && strides[d] != expected) return false;
+        expected *= shape[d];
+    }
+    return true;
+}
+
+const CudaTensor& as_cuda(const TensorRef& t) {
+    return static_cast<const CudaTensor&>(*t);
+}
+
+std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype) {
+    const Context& c = ctx();
+    auto storage =
+        std::make_shared<Storage>(c.device, static_cast<std::size_t>(shape.numel()) * size_of(dtype), c.op);
+    return std::make_shared<CudaTensor>(shape, dtype, Device::cuda(c.device), std::move(storage),
+                                        shape.contiguous_strides(), 0);
+}
+
+std::shared_ptr<Storage> scratch(std::size_t bytes) {
+    return std::make_shared<Storage>(ctx().device, bytes, ctx().op);
+}
+
+TensorRef contiguous(const TensorRef& t) {
+    return as_cuda(t).is_contiguous() ? t : contiguous_copy(t);
+}
+
+std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
+                                           const Dims& shape, DType dtype) {
+    for (int i : candidates) {
+        const TensorRef& t = inputs[static_cast<std::size_t>(i)];
+        const auto& c = as_cuda(t);
+        if (c.dtype == dtype && c.shape == shape && t.use_count() == 1 && c.storage.use_count() == 1 &&
+            c.offset == 0 && c.is_contiguous() &&
+            static_cast<std::size_t>(shape.numel()) * size_of(dtype) <= c.storage->bytes)
+            return std::static_pointer_cast<CudaTensor>(t);
+    }
+    return alloc(shape, dtype);
+}
+
+void throw_cuda(cudaError_t err, const char* what, const char* file, int line) {
+    cudaGetLastError();
+    const char* base = std::strrchr(file, '/');
+    BURN_THROW_KIND(device, "[", ctx().op, "] CUDA error ", cudaGetErrorName(err), " (",
+                    cudaGetErrorString(err), ") in ", what, " at ", base ? base + 1 : file, ":", line);
+}
+
+void register_views(KernelTable& t) {
+    t[idx(OpId::reshape)] = {&reshape_kernel, nullptr};
+    t[idx(OpId::permute)] = {&permute_kernel, nullptr};
+    t[idx(OpId::expand)] = {&expand_kernel, nullptr};
+    t[idx(OpId::slice)] = {&slice_kernel, nullptr};
+}
+
+}  // namespace burn::cuda

@@ -1,0 +1,245 @@
+// Index kernels: gather/select (one gather core) and scatter_add/select_add (one scatter core: a
+// thread per column off `dim`, serial along `dim`, so duplicate indices add in the CPU's order and
+// results are deterministic). A bad index is flagged on the device; the host reads the flag after
+// the launch (a synchronisation: index errors must surface at the op that caused them).
+#include <climits>
+
+#include "backends/cuda/kernels.cuh"
+
+namespace burn::cuda {
+
+namespace {
+
+const char* user_name(OpId op) {
+    switch (op) {
+        case OpId::scatter_add:
+            return "scatter";
+        case OpId::select_add:
+            return "select_assign";
+        default:
+            return op_name(op).data();
+    }
+}
+
+template <class F>
+void dispatch_index(DType d, F&& f) {
+    switch (d) {
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        default:
+            break;
+    }
+    BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
+}
+
+template <class F>
+void dispatch_bits(DType d, F&& f) {
+    switch (size_of(d)) {
+        case 1:
+            f(uint8_t{});
+            return;
+        case 2:
+            f(uint16_t{});
+            return;
+        case 4:
+            f(uint32_t{});
+            return;
+        case 8:
+            f(uint64_t{});
+            return;
+        default:
+            BURN_THROW("[", ctx().op, "] unsupported element size");
+    }
+}
+
+/// A device flag: the first bad index value seen (any thread), and whether one was.
+struct BadFlag {
+    std::shared_ptr<Storage> mem = scratch(2 * sizeof(long long));
+    long long* dev() const { return static_cast<long long*>(mem->data); }
+    BadFlag() { BURN_CUDA_CHECK(cudaMemsetAsync(mem->data, 0, 2 * sizeof(long long), ctx().stream)); }
+    void throw_if_hit(const char* op, int dim, int64_t size, const Dims& target) const {
+        long long h[2] = {0, 0};
+        BURN_CUDA_CHECK(cudaMemcpyAsync(h, mem->data, sizeof(h), cudaMemcpyDeviceToHost, ctx().stream));
+        BURN_CUDA_CHECK(cudaStreamSynchronize(ctx().stream));
+        if (!h[0]) return;
+        BURN_THROW_KIND(index, "[", op, "] index ", h[1], " is out of range for dim ", dim, " of size ", size,
+                        " (tensor shape ", target, "); indices must lie in [0, ", size,
+                        ") and negative indices are not supported");
+    }
+};
+
+__device__ void flag_bad(long long* flag, long long v) {
+    if (atomicExch(reinterpret_cast<unsigned long long*>(flag), 1ull) == 0ull) flag[1] = v;
+}
+
+/// o[p] = x[off_x(p) + index(p) * sd] over the iteration shape (o contiguous).
+template <class T, class I>
+__global__ void gather_k(const I* ib, const T* xb, T* o, Iter<2> it, int64_t sd, int64_t n, int64_t total,
+                         long long* flag) {
+    BURN_GRID_STRIDE(i, total) {
+        int64_t off[2];
+        it.offsets(i, off);
+        const int64_t v = static_cast<int64_t>(ib[off[0]]);
+        if (v < 0 || v >= n) {
+            flag_bad(flag, v);
+            o[i] = T{};
+            continue;
+        }
+        o[i] = xb[off[1] + v * sd];
+    }
+}
+
+struct IndexView {
+    const CudaTensor* tensor;
+    Dims strides;
+    int64_t offset;
+};
+
+TensorRef run_gather(const OpCall& call, const CudaTensor& x, const IndexView& ix, int dim) {
+    auto out = alloc(call.shape, call.dtype);
+    const int64_t total = call.shape.numel();
+    if (total == 0) return out;
+    BadFlag bad;
+    Dims xs = x.strides;
+    const int64_t sd = xs[dim];
+    xs[dim] = 0;
+    const Dims* st[2] = {&ix.strides, &xs};
+    const int64_t base[2] = {ix.offset, x.offset};
+    auto it = make_iter<2>(call.shape, st, base);
+    dispatch_bits(x.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        dispatch_index(ix.tensor->dtype, [&](auto itag) {
+            using I = decltype(itag);
+            gather_k<T, I><<<blocks_for(total), kThreads, 0, ctx().stream>>>(
+                static_cast<const I*>(ix.tensor->storage->data), static_cast<const T*>(x.storage->data),
+                out->data<T>(), it, sd, x.shape[dim], total, bad.dev());
+        });
+    });
+    BURN_CUDA_LAUNCHED();
+    bad.throw_if_hit(user_name(call.op), dim, x.shape[dim], x.shape);
+    return out;
+}
+
+IndexView broadcast_index(const CudaTensor& indices, int rank, int dim) {
+    Dims strides = Dims::filled(rank, 0);
+    strides[dim] = indices.strides[0];
+    return IndexView{&indices, strides, indices.offset};
+}
+
+TensorRefs gather_kernel(const OpCall& call, TensorRefs& in) {
+    const CudaTensor& x = as_cuda(in[0]);
+    const CudaTensor& ix = as_cuda(in[1]);
+    return {run_gather(call, x, IndexView{&ix, ix.strides, ix.offset}, static_cast<int>(call.ints[0]))};
+}
+
+TensorRefs select_kernel(const OpCall& call, TensorRefs& in) {
+    const CudaTensor& x = as_cuda(in[0]);
+    const CudaTensor& ix = as_cuda(in[1]);
+    const int dim = static_cast<int>(call.ints[0]);
+    return {run_gather(call, x, broadcast_index(ix, x.shape.rank(), dim), dim)};
+}
+
+/// For each column c (positions off dim), for k in [0, steps): out[c, index(c, k)] += values[c, k].
+template <class T, class I>
+__global__ void scatter_k(const I* ib, const T* vb, T* ob, Iter<3> it, int64_t isd, int64_t vsd, int64_t osd,
+                          int64_t steps, int64_t n, int64_t cols, long long* flag) {
+    BURN_GRID_STRIDE(c, cols) {
+        int64_t off[3];
+        it.offsets(c, off);
+        for (int64_t k = 0; k < steps; ++k) {
+            const int64_t v = static_cast<int64_t>(ib[off[0] + k * isd]);
+            if (v < 0 || v >= n) {
+                flag_bad(flag, v);
+                continue;
+            }
+            T& dst = ob[off[2] + v * osd];
+            const T add = vb[off[1] + k * vsd];
+            if constexpr (std::is_integral_v<T>) {
+                using U = std::make_unsigned_t<T>;
+                dst = static_cast<T>(static_cast<U>(static_cast<U>(dst) + static_cast<U>(add)));
+            } else {
+                dst = dst + add;
+            }
+        }
+    }
+}
+
+TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, const IndexView& ix, int dim) {
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    if (out.get() != in[0].get()) {
+        TensorRef c = contiguous_copy(in[0]);
+        out = std::static_pointer_cast<CudaTensor>(std::const_pointer_cast<TensorImpl>(c));
+    }
+    const CudaTensor& values = as_cuda(in[2]);
+    const int64_t steps = shape[dim];
+    Dims cols = shape;
+    cols[dim] = 1;
+    const int64_t ncols = cols.numel();
+    if (steps == 0 || ncols == 0) return out;
+    BadFlag bad;
+    Dims is = ix.strides, vs = values.strides, os = out->strides;
+    const int64_t isd = is[dim], vsd = vs[dim], osd = os[dim];
+    const Dims* st[3] = {&is, &vs, &os};
+    const int64_t base[3] = {ix.offset, values.offset, out->offset};
+    auto it = make_iter<3>(cols, st, base);
+    dispatch_numeric(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        dispatch_index(ix.tensor->dtype, [&](auto itag) {
+            using I = decltype(itag);
+            scatter_k<T, I><<<blocks_for(ncols), kThreads, 0, ctx().stream>>>(
+                static_cast<const I*>(ix.tensor->storage->data), static_cast<const T*>(values.storage->data),
+                static_cast<T*>(out->storage->data), it, isd, vsd, osd, steps, out->shape[dim], ncols,
+                bad.dev());
+        });
+    });
+    BURN_CUDA_LAUNCHED();
+    bad.throw_if_hit(user_name(call.op), dim, out->shape[dim], out->shape);
+    return out;
+}
+
+TensorRefs scatter_add_kernel(const OpCall& call, TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    const CudaTensor& ic = as_cuda(in[1]);
+    return {run_scatter(call, in, ic.shape, IndexView{&ic, ic.strides, ic.offset}, dim)};
+}
+
+TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    const CudaTensor& ic = as_cuda(in[1]);
+    const Dims shape = in[2]->shape;
+    return {run_scatter(call, in, shape, broadcast_index(ic, shape.rank(), dim), dim)};
+}
+
+bool index_dtype_ok(const TensorRefs& in) {
+    return in.size() > 1 && is_int(in[1]->dtype);
+}
+bool gather_ok(const OpCall& call, const TensorRefs& in) {
+    return index_dtype_ok(in) && is_any_k(call.dtype);
+}
+bool scatter_ok(const OpCall& call, const TensorRefs& in) {
+    return index_dtype_ok(in) && call.dtype != DType::boolean;
+}
+
+}  // namespace
+
+void register_index(KernelTable& t) {
+    t[idx(OpId::gather)] = {&gather_kernel, &gather_ok};
+    t[idx(OpId::select)] = {&select_kernel, &gather_ok};
+    t[idx(OpId::scatter_add)] = {&widening<&scatter_add_kernel>, &scatter_ok};
+    t[idx(OpId::select_add)] = {&widening<&select_add_kernel>, &scatter_ok};
+}
+
+}  // namespace burn::cuda

@@ -1,0 +1,212 @@
+#pragma once
+// Device-side helpers shared by the .cu files: launch geometry, strided iteration over up to N
+// operands of one shape (dims coalesced on the host), dtype dispatch for the instantiated families.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "backends/cuda/cuda_internal.hpp"
+
+namespace burn::cuda {
+
+constexpr int kThreads = 256;
+
+/// Blocks for a grid-stride loop over n items (enough to fill the chip several times over).
+inline unsigned blocks_for(int64_t n, int per_thread = 1) {
+    int64_t b = (n / per_thread + kThreads - 1) / kThreads;
+    if (b < 1) b = 1;
+    if (b > 132 * 32) b = 132 * 32;
+    return static_cast<unsigned>(b);
+}
+
+#define BURN_GRID_STRIDE(i, n)                                                             \
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+
+/// Element offsets of N operands over one iteration shape, coalesced (rank <= kMaxRank).
+template <int N>
+struct Iter {
+    int rank = 1;
+    int64_t size[kMaxRank];
+    int64_t stride[N][kMaxRank];
+    int64_t base[N];
+    __device__ __forceinline__ void offsets(int64_t i, int64_t* off) const {
+#pragma unroll
+        for (int k = 0; k < N; ++k) off[k] = base[k];
+        for (int d = rank - 1; d >= 0; --d) {
+            const int64_t s = size[d];
+            const int64_t q = i / s;
+            const int64_t r = i - q * s;
+            i = q;
+#pragma unroll
+            for (int k = 0; k < N; ++k) off[k] += r * stride[k][d];
+        }
+    }
+};
+
+/// Builds an Iter over `shape` for operands with the given strides and offsets (elements).
+template <int N>
+Iter<N> make_iter(const Dims& shape, const Dims* const* strides, const int64_t* base) {
+    Iter<N> it{};
+    int r = 0;
+    for (int d = 0; d < shape.rank(); ++d) {
+        if (shape[d] == 1) continue;
+        if (r > 0) {
+            bool merge = true;
+            for (int k = 0; k < N; ++k)
+                if (it.stride[k][r - 1] != (*strides[k])[d] * shape[d]) merge = false;
+            if (merge) {
+                it.size[r - 1] *= shape[d];
+                for (int k = 0; k < N; ++k) it.stride[k][r - 1] = (*strides[k])[d];
+                continue;
+            }
+        }
+        it.size[r] = shape[d];
+        for (int k = 0; k < N; ++k) it.stride[k][r] = (*strides[k])[d];
+        ++r;
+    }
+    if (r == 0) {
+        it.size[0] = 1;
+        for (int k = 0; k < N; ++k) it.stride[k][0] = 0;
+        r = 1;
+    }
+    it.rank = r;
+    for (int k = 0; k < N; ++k) it.base[k] = base[k];
+    return it;
+}
+
+/// 16-bit floats are stored as CUDA's __half / __nv_bfloat16 and computed in float.
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+template <class T>
+using dc_t = std::conditional_t<is_half_v<T>, float, T>;
+
+/// Calls f(T{}) for the storage types the CUDA kernels are built for.
+template <class F>
+void dispatch_all(DType d, F&& f) {
+    switch (d) {
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        case DType::f16:
+            f(__half{});
+            return;
+        case DType::bf16:
+            f(__nv_bfloat16{});
+            return;
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        case DType::boolean:
+            f(bool{});
+            return;
+        default:
+            break;
+    }
+    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+template <class F>
+void dispatch_numeric(DType d, F&& f) {
+    switch (d) {
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        default:
+            break;
+    }
+    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+template <class F>
+void dispatch_float(DType d, F&& f) {
+    switch (d) {
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        default:
+            break;
+    }
+    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+
+/// The elementwise families: every float (16-bit too) and every integer width.
+template <class F>
+void dispatch_float_ew(DType d, F&& f) {
+    switch (d) {
+        case DType::f32:
+            f(float{});
+            return;
+        case DType::f64:
+            f(double{});
+            return;
+        case DType::f16:
+            f(__half{});
+            return;
+        case DType::bf16:
+            f(__nv_bfloat16{});
+            return;
+        default:
+            break;
+    }
+    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+template <class F>
+void dispatch_numeric_ew(DType d, F&& f) {
+    switch (d) {
+        case DType::i64:
+            f(int64_t{});
+            return;
+        case DType::i32:
+            f(int32_t{});
+            return;
+        case DType::i16:
+            f(int16_t{});
+            return;
+        case DType::i8:
+            f(int8_t{});
+            return;
+        case DType::u8:
+            f(uint8_t{});
+            return;
+        default:
+            dispatch_float_ew(d, f);
+    }
+}
+
+template <class T>
+__device__ __forceinline__ bool dev_isnan(T v) {
+    if constexpr (std::is_floating_point_v<T>)
+        return v != v;
+    else
+        return false;
+}
+
+}  // namespace burn::cuda

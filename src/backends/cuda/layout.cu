@@ -1,0 +1,271 @@
+// Creation and layout kernels: fill, arange, random (Philox, the CPU's sampler), cast/copy of
+// strided views, cat and slice_assign (strided region copies).
+#include <cmath>
+
+#include "backends/common/philox.hpp"
+#include "backends/cuda/kernels.cuh"
+#include "burn/tensor/slice.hpp"
+
+namespace burn::cuda {
+
+namespace {
+
+/// The storage type of a dtype's element size (copies move bits).
+template <int Bytes>
+struct bits_of;
+template <>
+struct bits_of<1> {
+    using type = uint8_t;
+};
+template <>
+struct bits_of<2> {
+    using type = uint16_t;
+};
+template <>
+struct bits_of<4> {
+    using type = uint32_t;
+};
+template <>
+struct bits_of<8> {
+    using type = uint64_t;
+};
+
+template <class F>
+void dispatch_bits(DType d, F&& f) {
+    switch (size_of(d)) {
+        case 1:
+            f(uint8_t{});
+            return;
+        case 2:
+            f(uint16_t{});
+            return;
+        case 4:
+            f(uint32_t{});
+            return;
+        case 8:
+            f(uint64_t{});
+            return;
+        default:
+            BURN_THROW("[", ctx().op, "] unsupported element size");
+    }
+}
+
+template <class T>
+__host__ __device__ __forceinline__ T from_double(double v) {
+    if constexpr (std::is_same_v<T, bool>)
+        return v != 0.0;
+    else if constexpr (is_half_v<T>)
+        return T(static_cast<float>(v));  // the CPU's rounding: via float
+    else
+        return static_cast<T>(v);
+}
+
+template <class T>
+__global__ void fill_k(T* o, T v, int64_t n) {
+    BURN_GRID_STRIDE(i, n) o[i] = v;
+}
+
+template <class T>
+__global__ void arange_k(T* o, double start, double step, int64_t n) {
+    BURN_GRID_STRIDE(i, n) o[i] = from_double<T>(start + step * static_cast<double>(i));
+}
+
+template <class T>
+__global__ void random_k(T* o, int kind, double a, double b, uint64_t key, uint64_t offset, int64_t n) {
+    BURN_GRID_STRIDE(i, n) {
+        double v = rng::sample(kind, a, b, key, offset + static_cast<uint64_t>(i));
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) v = floor(v);
+        o[i] = from_double<T>(v);
+    }
+}
+
+/// dst[off1] = src[off0] over an iteration shape (a strided region copy).
+template <class T>
+__global__ void copy_k(const T* s, T* d, Iter<2> it, int64_t n) {
+    BURN_GRID_STRIDE(i, n) {
+        int64_t off[2];
+        it.offsets(i, off);
+        d[off[1]] = s[off[0]];
+    }
+}
+
+template <class TIn, class TOut>
+__global__ void cast_k(const TIn* s, TOut* d, Iter<1> it, int64_t n) {
+    BURN_GRID_STRIDE(i, n) {
+        int64_t off[1];
+        it.offsets(i, off);
+        const dc_t<TIn> v = dc_t<TIn>(s[off[0]]);
+        if constexpr (std::is_same_v<TOut, bool>)
+            d[i] = static_cast<float>(v) != 0.0f;
+        else
+            d[i] = TOut(static_cast<dc_t<TOut>>(v));
+    }
+}
+
+TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
+    auto out = alloc(call.shape, call.dtype);
+    const int64_t n = call.shape.numel();
+    if (n == 0) return {out};
+    dispatch_all(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const T v = from_double<T>(call.scalars[0]);
+        fill_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), v, n);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {out};
+}
+
+TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
+    auto out = alloc(call.shape, call.dtype);
+    const int64_t n = call.shape.numel();
+    if (n == 0) return {out};
+    dispatch_all(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        arange_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), call.scalars[0],
+                                                                  call.scalars[1], n);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {out};
+}
+
+TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
+    auto out = alloc(call.shape, call.dtype);
+    const int64_t n = call.shape.numel();
+    if (n == 0) return {out};
+    const int kind = static_cast<int>(call.ints[0]);
+    const uint64_t key = static_cast<uint64_t>(call.ints[1]);
+    const uint64_t offset = static_cast<uint64_t>(call.ints[2]);
+    dispatch_all(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        random_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), kind, call.scalars[0],
+                                                                  call.scalars[1], key, offset, n);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {out};
+}
+
+/// dst's region (src's shape, dst_strides from dst_offset) = src.
+void copy_region(const CudaTensor& src, const CudaTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
+    const int64_t n = src.shape.numel();
+    if (n == 0) return;
+    const Dims* st[2] = {&src.strides, &dst_strides};
+    const int64_t base[2] = {src.offset, dst_offset};
+    auto it = make_iter<2>(src.shape, st, base);
+    dispatch_bits(src.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        if (it.rank == 1 && it.stride[0][0] == 1 && it.stride[1][0] == 1) {
+            BURN_CUDA_CHECK(cudaMemcpyAsync(static_cast<T*>(dst.storage->data) + dst_offset,
+                                            static_cast<const T*>(src.storage->data) + src.offset,
+                                            static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice,
+                                            ctx().stream));
+            return;
+        }
+        copy_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(static_cast<const T*>(src.storage->data),
+                                                                static_cast<T*>(dst.storage->data), it, n);
+        BURN_CUDA_LAUNCHED();
+    });
+}
+
+TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
+    const CudaTensor& x = as_cuda(in[0]);
+    if (x.dtype == call.dtype) return {contiguous_copy(in[0])};
+    auto out = alloc(call.shape, call.dtype);
+    const int64_t n = x.shape.numel();
+    if (n == 0) return {out};
+    const Dims* st[1] = {&x.strides};
+    const int64_t base[1] = {0};
+    auto it = make_iter<1>(x.shape, st, base);
+    dispatch_all(x.dtype, [&](auto tin) {
+        using TI = decltype(tin);
+        dispatch_all(call.dtype, [&](auto tout) {
+            using TO = decltype(tout);
+            cast_k<TI, TO>
+                <<<blocks_for(n), kThreads, 0, ctx().stream>>>(x.data<TI>(), out->data<TO>(), it, n);
+        });
+    });
+    BURN_CUDA_LAUNCHED();
+    return {out};
+}
+
+bool cast_ok(const OpCall& call, const TensorRefs& in) {
+    return is_any_k(call.dtype) && (in.empty() || is_any_k(in[0]->dtype));
+}
+bool creation_ok(const OpCall& call, const TensorRefs&) {
+    return is_any_k(call.dtype);
+}
+
+TensorRefs copy_kernel(const OpCall&, TensorRefs& in) {
+    return {contiguous_copy(in[0])};
+}
+
+TensorRefs cat_kernel(const OpCall& call, TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    auto out = alloc(call.shape, call.dtype);
+    int64_t at = 0;
+    for (const TensorRef& t : in) {
+        const CudaTensor& x = as_cuda(t);
+        if (x.shape.numel() > 0) copy_region(x, *out, out->strides, at * out->strides[dim]);
+        at += x.shape[dim];
+    }
+    return {out};
+}
+
+TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    if (out.get() != in[0].get()) copy_region(as_cuda(in[0]), *out, out->strides, 0);
+    const CudaTensor& values = as_cuda(in[1]);
+    if (values.shape.numel() == 0) return {out};
+    Dims strides = out->strides;
+    int64_t offset = out->offset;
+    for (int d = 0; d < out->shape.rank(); ++d) {
+        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        const int64_t first = r.step > 0 ? r.start : r.end - 1;
+        offset += first * out->strides[d];
+        strides[d] = out->strides[d] * r.step;
+    }
+    copy_region(values, *out, strides, offset);
+    return {out};
+}
+
+bool same_dtype_ok(const OpCall& call, const TensorRefs&) {
+    return is_any_k(call.dtype);
+}
+
+}  // namespace
+
+TensorRef cast_to(const TensorRef& t, DType d) {
+    OpCall c{OpId::cast, d, t->shape, {}, {0, 0}};
+    TensorRefs in{t};
+    return cast_kernel(c, in)[0];
+}
+
+TensorRefs run_widened(Kernel k, const OpCall& call, TensorRefs& in) {
+    const DType d = in[0]->dtype, w = widened(d);
+    TensorRefs wide;
+    for (const auto& t : in) wide.push_back(t->dtype == d ? cast_to(t, w) : t);
+    OpCall c = call;
+    if (c.dtype == d) c.dtype = w;
+    TensorRefs out = k(c, wide);
+    for (auto& t : out)
+        if (t->dtype == w) t = cast_to(t, d);
+    return out;
+}
+
+TensorRef contiguous_copy(const TensorRef& t) {
+    const CudaTensor& x = as_cuda(t);
+    auto out = alloc(x.shape, x.dtype);
+    copy_region(x, *out, out->strides, 0);
+    return out;
+}
+
+void register_layout(KernelTable& t) {
+    t[idx(OpId::fill)] = {&fill_kernel, &creation_ok};
+    t[idx(OpId::arange)] = {&arange_kernel, &creation_ok};
+    t[idx(OpId::random)] = {&random_kernel, &creation_ok};
+    t[idx(OpId::cast)] = {&cast_kernel, &cast_ok};
+    t[idx(OpId::copy)] = {&copy_kernel, nullptr};
+    t[idx(OpId::cat)] = {&cat_kernel, nullptr};
+    t[idx(OpId::slice_assign)] = {&slice_assign_kernel, &same_dtype_ok};
+}
+
+}  // namespace burn::cuda
