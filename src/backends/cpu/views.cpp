@@ -2,6 +2,7 @@
 // storage; reshape of a non-contiguous tensor copies first.
 #include <cmath>
 
+#include "backends/common/view_geometry.hpp"
 #include "backends/common/philox.hpp"
 #include "backends/cpu/kernels.hpp"
 #include "burn/tensor/slice.hpp"
@@ -69,37 +70,20 @@ TensorRefs reshape_kernel(const OpCall& call, TensorRefs& in) {
 
 TensorRefs permute_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
-    Dims shape = x.shape, strides = x.strides;
-    for (int i = 0; i < x.shape.rank(); ++i) {
-        shape[i] = x.shape[static_cast<int>(call.ints[i])];
-        strides[i] = x.strides[static_cast<int>(call.ints[i])];
-    }
-    return {view_of(x, shape, strides, x.offset)};
+    const view::Geometry g = view::permute(call, x.shape, x.strides, x.offset);
+    return {view_of(x, g.shape, g.strides, g.offset)};
 }
 
 TensorRefs expand_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
-    const int lead = call.shape.rank() - x.shape.rank();
-    Dims strides = Dims::filled(call.shape.rank(), 0);
-    for (int i = 0; i < x.shape.rank(); ++i)
-        strides[lead + i] = (x.shape[i] == call.shape[lead + i]) ? x.strides[i] : 0;
-    return {view_of(x, call.shape, strides, x.offset)};
+    const view::Geometry g = view::expand(call, x.shape, x.strides, x.offset);
+    return {view_of(x, g.shape, g.strides, g.offset)};
 }
 
 TensorRefs slice_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
-    Dims shape = x.shape, strides = x.strides;
-    int64_t offset = x.offset;
-    for (int d = 0; d < x.shape.rank(); ++d) {
-        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
-        int64_t len = r.length();
-        shape[d] = len;
-        if (len == 0) continue;
-        int64_t first = r.step > 0 ? r.start : r.end - 1;  // a negative step walks [start, end) backwards
-        offset += first * x.strides[d];
-        strides[d] = x.strides[d] * r.step;
-    }
-    return {view_of(x, shape, strides, offset)};
+    const view::Geometry g = view::slice(call, x.shape, x.strides, x.offset);
+    return {view_of(x, g.shape, g.strides, g.offset)};
 }
 
 }  // namespace
