@@ -2,8 +2,8 @@
 // storage; reshape of a non-contiguous tensor copies first.
 #include <cmath>
 
-#include "backends/common/view_geometry.hpp"
 #include "backends/common/philox.hpp"
+#include "backends/common/view_geometry.hpp"
 #include "backends/cpu/kernels.hpp"
 #include "burn/tensor/slice.hpp"
 
@@ -11,7 +11,8 @@ namespace burn::cpu {
 
 namespace {
 
-std::shared_ptr<CpuTensor> view_of(const CpuTensor& x, const Dims& shape, const Dims& strides, int64_t offset) {
+std::shared_ptr<CpuTensor> view_of(const CpuTensor& x, const Dims& shape, const Dims& strides,
+                                   int64_t offset) {
     return std::make_shared<CpuTensor>(shape, x.dtype, x.device, x.storage, strides, offset);
 }
 
