@@ -34,7 +34,11 @@ const char* scalar_key(Scalar::Kind k) {
 Scalar parse_scalar(const std::string& name, const json& v) {
     BURN_CHECK(v.is_object() && v.size() == 1, "[", kOp, "] scalar '", name,
                "' is not a one-entry map {type: value} (the file is corrupt)");
-    const auto& [type, value] = *v.items().begin();
+    // Not `*v.items().begin()`: that dereferences a temporary proxy, and a binding to its key outlives
+    // it (AddressSanitizer found the read after scope on the seed corpus).
+    const auto entry = v.begin();
+    const std::string& type = entry.key();
+    const json& value = entry.value();
     if (type == "i64" && value.is_number_integer()) {
         if (value.is_number_unsigned()) {
             auto u = value.get<uint64_t>();

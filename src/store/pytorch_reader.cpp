@@ -251,7 +251,10 @@ std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
     Flattener f{limits, {}, 0};
     f.walk(root, "", 0);
     std::vector<TensorEntry> entries;
-    for (const auto& [name, v] : f.out) {
+    for (const auto& item : f.out) {
+        // Not a structured binding: lambdas cannot capture those before clang 16 (emscripten, fuzzing).
+        const auto& name = item.first;
+        const auto& v = item.second;
         const pickle::TensorRef& t = *v->tensor;
         const pickle::StorageRef& ref = *t.storage->storage;
         TensorEntry e;
