@@ -23,26 +23,7 @@ const char* user_name(OpId op) {
 
 template <class F>
 void dispatch_index(DType d, F&& f) {
-    switch (d) {
-        case DType::i64:
-            f(int64_t{});
-            return;
-        case DType::i32:
-            f(int32_t{});
-            return;
-        case DType::i16:
-            f(int16_t{});
-            return;
-        case DType::i8:
-            f(int8_t{});
-            return;
-        case DType::u8:
-            f(uint8_t{});
-            return;
-        default:
-            break;
-    }
-    BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
+    if (!dispatch_int_if(d, f)) BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
 }
 
 template <class F>

@@ -83,44 +83,61 @@ inline constexpr bool is_half_v = std::is_same_v<T, __half> || std::is_same_v<T,
 template <class T>
 using dc_t = std::conditional_t<is_half_v<T>, float, T>;
 
-/// Calls f(T{}) for the storage types the CUDA kernels are built for.
+[[noreturn]] inline void no_kernel_for(DType d) {
+    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+
+/// Calls f(T{}) when d is a float dtype (16-bit ones as __half / __nv_bfloat16); says whether it did.
 template <class F>
-void dispatch_all(DType d, F&& f) {
+bool dispatch_float_if(DType d, F&& f) {
     switch (d) {
         case DType::f32:
             f(float{});
-            return;
+            return true;
         case DType::f64:
             f(double{});
-            return;
+            return true;
         case DType::f16:
             f(__half{});
-            return;
+            return true;
         case DType::bf16:
             f(__nv_bfloat16{});
-            return;
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// Calls f(T{}) when d is an integer dtype (bool is not one); says whether it did.
+template <class F>
+bool dispatch_int_if(DType d, F&& f) {
+    switch (d) {
         case DType::i64:
             f(int64_t{});
-            return;
+            return true;
         case DType::i32:
             f(int32_t{});
-            return;
+            return true;
         case DType::i16:
             f(int16_t{});
-            return;
+            return true;
         case DType::i8:
             f(int8_t{});
-            return;
+            return true;
         case DType::u8:
             f(uint8_t{});
-            return;
-        case DType::boolean:
-            f(bool{});
-            return;
+            return true;
         default:
-            break;
+            return false;
     }
-    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+}
+
+/// Calls f(T{}) for the storage types the CUDA kernels are built for.
+template <class F>
+void dispatch_all(DType d, F&& f) {
+    if (dispatch_float_if(d, f) || dispatch_int_if(d, f)) return;
+    if (d != DType::boolean) no_kernel_for(d);
+    f(bool{});
 }
 template <class F>
 void dispatch_numeric(DType d, F&& f) {
@@ -160,45 +177,11 @@ void dispatch_float(DType d, F&& f) {
 /// The elementwise families: every float (16-bit too) and every integer width.
 template <class F>
 void dispatch_float_ew(DType d, F&& f) {
-    switch (d) {
-        case DType::f32:
-            f(float{});
-            return;
-        case DType::f64:
-            f(double{});
-            return;
-        case DType::f16:
-            f(__half{});
-            return;
-        case DType::bf16:
-            f(__nv_bfloat16{});
-            return;
-        default:
-            break;
-    }
-    BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
+    if (!dispatch_float_if(d, f)) no_kernel_for(d);
 }
 template <class F>
 void dispatch_numeric_ew(DType d, F&& f) {
-    switch (d) {
-        case DType::i64:
-            f(int64_t{});
-            return;
-        case DType::i32:
-            f(int32_t{});
-            return;
-        case DType::i16:
-            f(int16_t{});
-            return;
-        case DType::i8:
-            f(int8_t{});
-            return;
-        case DType::u8:
-            f(uint8_t{});
-            return;
-        default:
-            dispatch_float_ew(d, f);
-    }
+    if (!dispatch_int_if(d, f)) dispatch_float_ew(d, f);
 }
 
 template <class T>
