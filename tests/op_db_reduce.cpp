@@ -290,6 +290,51 @@ void add_lane_maps(std::vector<OpEntry>& db) {
         e.grad_inputs = {0};
         db.push_back(std::move(e));
     }
+    for (bool log : {false, true}) {
+        // The fused gradient of softmax / log_softmax from (y, g); y need not be a softmax output.
+        const std::string name = log ? "log_softmax_backward" : "softmax_backward";
+        OpEntry e = entry(name, {OpId::softmax_backward}, kFloat);
+        e.samples = [name](DType dt) {
+            InputGen g{name, dt};
+            std::vector<Sample> s;
+            for (const auto& c : dim_cases(false)) s.push_back(sample(c.tag, {g(c.shape), g(c.shape)}, c.ints));
+            return s;
+        };
+        e.forward = [log](V in, A a) { return ops::softmax_backward(in[0], in[1], a.ints[0], log); };
+        e.reference = [log](In in, A a) {
+            ref::Host y = ref::host(in[0]), g = ref::host(in[1]);
+            const int d = ref::norm_dim(a.ints.at(0), y.rank());
+            int64_t outer = 1, inner = 1;
+            for (int i = 0; i < d; ++i) outer *= y.shape[i];
+            for (int i = d + 1; i < y.rank(); ++i) inner *= y.shape[i];
+            const int64_t n = y.shape[d];
+            ref::Host o = ref::filled(y.shape, 0);
+            auto at = [&](int64_t p, int64_t k, int64_t j) { return static_cast<std::size_t>((p * n + k) * inner + j); };
+            for (int64_t p = 0; p < outer; ++p)
+                for (int64_t j = 0; j < inner; ++j) {
+                    double sum = 0;
+                    for (int64_t k = 0; k < n; ++k) sum += log ? g.v[at(p, k, j)] : g.v[at(p, k, j)] * y.v[at(p, k, j)];
+                    for (int64_t k = 0; k < n; ++k) {
+                        const double yv = y.v[at(p, k, j)], gv = g.v[at(p, k, j)];
+                        o.v[at(p, k, j)] = log ? gv - std::exp(yv) * sum : yv * (gv - sum);
+                    }
+                }
+            return ref::to_data(o, value_dtype(a.dtype));
+        };
+        e.bad.push_back(bad("shape mismatch", "[softmax_backward]", [log](const Device& d) {
+            ops::softmax_backward(f32({2, 3}, d), f32({3, 2}, d), 1, log);
+        }));
+        e.bad.push_back(bad("int input", "[softmax_backward]", [log](const Device& d) {
+            auto x = ops::full({2, 3}, 1, DType::i32, d);
+            ops::softmax_backward(x, x, 1, log);
+        }));
+        e.bad.push_back(bad("dim out of range", "[softmax_backward]", [log](const Device& d) {
+            ops::softmax_backward(f32({2, 3}, d), f32({2, 3}, d), 2, log);
+        }));
+        e.differentiable = true;
+        e.grad_inputs = {0, 1};
+        db.push_back(std::move(e));
+    }
     {
         LaneSpec s{"cumsum",
                    {OpId::cumsum},

@@ -107,13 +107,32 @@ Grads index_route_rule(const VjpContext& c) {  // max_dim, min_dim, sort: route 
     return {scatter(zeros_as(c.x[0]), c.call.ints[0], c.y[1], c.g[0])};
 }
 Grads softmax_rule(const VjpContext& c) {
-    const auto& y = c.y[0];
-    auto s = sum_dim(mul(c.g[0], y), c.call.ints[0]);
-    return {mul(y, sub(c.g[0], s))};
+    return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], false)};
 }
 Grads log_softmax_rule(const VjpContext& c) {
-    auto s = sum_dim(c.g[0], c.call.ints[0]);
-    return {sub(c.g[0], mul(exp(c.y[0]), s))};
+    return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], true)};
+}
+/// dx = y * (g - s), s = sum(g * y) (softmax); dx = g - e * S, e = exp(y), S = sum(g) (log_softmax).
+/// With h the gradient of dx: softmax: d/dg = softmax_backward(y, h) (the Jacobian diag(y) - y y^T is
+/// symmetric), d/dy = h * (g - s) - g * sum(h * y); log: d/dg = h - sum(h * e), d/dy = -h * e * S.
+Grads softmax_backward_rule(const VjpContext& c) {
+    const auto& y = c.x[0];
+    const auto& g = c.x[1];
+    const auto& h = c.g[0];
+    const int64_t dim = c.call.ints[0];
+    Grads out(2);
+    if (c.call.ints[1] == 0) {
+        if (c.needs[0]) {
+            auto s = sum_dim(mul(g, y), dim);
+            out[0] = sub(mul(h, sub(g, s)), mul(g, sum_dim(mul(h, y), dim)));
+        }
+        if (c.needs[1]) out[1] = softmax_backward(y, h, dim, false);
+    } else {
+        auto e = exp(y);
+        if (c.needs[0]) out[0] = neg(mul(mul(h, e), sum_dim(g, dim)));
+        if (c.needs[1]) out[1] = sub(h, sum_dim(mul(h, e), dim));
+    }
+    return out;
 }
 Grads cumsum_rule(const VjpContext& c) {
     Dims axis{c.call.ints[0]};
@@ -156,6 +175,7 @@ void register_structural_rules(RuleTable& t) {
     t[static_cast<std::size_t>(OpId::sort)] = &index_route_rule;
     t[static_cast<std::size_t>(OpId::softmax)] = &softmax_rule;
     t[static_cast<std::size_t>(OpId::log_softmax)] = &log_softmax_rule;
+    t[static_cast<std::size_t>(OpId::softmax_backward)] = &softmax_backward_rule;
     t[static_cast<std::size_t>(OpId::cumsum)] = &cumsum_rule;
     t[static_cast<std::size_t>(OpId::matmul)] = &matmul_rule;
     t[static_cast<std::size_t>(OpId::where)] = &where_rule;

@@ -75,6 +75,22 @@ TensorAny log_softmax(TensorAny x, int64_t dim) {
     return softmax_op(OpId::log_softmax, std::move(x), dim, "log_softmax");
 }
 
+TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log) {
+    const char* name = "softmax_backward";
+    check_defined(y, name);
+    check_defined(g, name);
+    BURN_CHECK_KIND(is_float(y.dtype()), dtype, "[", name, "] needs float tensors, got y ", describe(y));
+    check_same_dtype(y, g, name);
+    BURN_CHECK_KIND(y.shape() == g.shape(), shape, "[", name, "] y ", describe(y), " and g ", describe(g),
+                    " must have the same shape");
+    BURN_CHECK_KIND(y.device() == g.device(), device, "[", name, "] y is on ", y.device(), " but g on ",
+                    g.device(), "; move one with to_device");
+    BURN_CHECK_KIND(y.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(y));
+    int d = normalize_dim(dim, y.rank(), name);
+    auto c = call(OpId::softmax_backward, y.dtype(), y.shape(), {d, log ? 1 : 0});
+    return run1(c, take(std::move(y), std::move(g)));
+}
+
 TensorAny sum_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "sum_dim", false);
     DType dt = x.dtype();

@@ -46,6 +46,9 @@ TensorAny powi(TensorAny x, TensorAny exponent);
 // ---- activations that are compositions or fused kernels
 TensorAny softmax(TensorAny x, int64_t dim);
 TensorAny log_softmax(TensorAny x, int64_t dim);
+/// The vector-Jacobian product of softmax (log = false) or log_softmax (log = true) along dim, from
+/// the forward's output y and the output gradient g: one fused pass (the autodiff rules use it).
+TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log);
 
 // ---- reductions (keep the reduced dim with size 1)
 TensorAny sum_dim(TensorAny x, int64_t dim);

@@ -306,6 +306,7 @@ void register_reduce(KernelTable& t) {
     t[idx(OpId::all_dim)] = &bool_kernel<AllOp>;
     t[idx(OpId::softmax)] = &softmax_kernel;
     t[idx(OpId::log_softmax)] = &softmax_kernel;
+    t[idx(OpId::softmax_backward)] = &softmax_backward_kernel;
 }
 
 }  // namespace burn::cpu

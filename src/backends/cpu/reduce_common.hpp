@@ -12,6 +12,8 @@ namespace burn::cpu {
 
 /// softmax and log_softmax (softmax.cpp), registered by register_reduce.
 TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in);
+/// softmax_backward (softmax_backward.cpp), registered by register_reduce.
+TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in);
 
 /// A contiguous tensor seen as [outer, n, inner] around the reduced dim.
 struct Geometry {

@@ -146,6 +146,7 @@ class CudaBackend final : public Backend {
         register_layout(table_);
         register_index(table_);
         register_reduce(table_);
+        register_softmax(table_);
         register_matmul(table_);
         register_nn(table_);
         register_pool(table_);

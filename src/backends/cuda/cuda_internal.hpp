@@ -91,7 +91,8 @@ void register_views(KernelTable& t);        // cuda_backend.cpp
 void register_elementwise(KernelTable& t);  // elementwise*.cu
 void register_layout(KernelTable& t);       // layout.cu: fill, arange, random, cast, copy, cat, slice_assign
 void register_index(KernelTable& t);        // index.cu
-void register_reduce(KernelTable& t);       // reduce.cu (softmax too)
+void register_reduce(KernelTable& t);       // reduce.cu
+void register_softmax(KernelTable& t);      // softmax.cu: softmax, log_softmax, softmax_backward
 void register_matmul(KernelTable& t);       // matmul.cpp
 void register_nn(KernelTable& t);           // nn.cu: conv, adam
 void register_pool(KernelTable& t);         // pool.cu: max, avg and adaptive pooling

@@ -25,16 +25,42 @@ inline unsigned blocks_for(int64_t n, int per_thread = 1) {
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
          i += static_cast<int64_t>(blockDim.x) * gridDim.x)
 
+/// Division by a fixed divisor d >= 1 of numerators below 2^31 as a multiply-high and a shift (the
+/// round-up method of Granlund and Montgomery): 64-bit division is a long software sequence on the GPU
+/// and dominated the strided (broadcast, transposed) elementwise kernels.
+struct FastDiv {
+    uint32_t mul = 1, shift = 0;
+    void init(uint32_t d) {
+        shift = 0;
+        while (shift < 32 && (uint64_t(1) << shift) < d) ++shift;
+        mul = static_cast<uint32_t>(((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d)) / d + 1);
+    }
+    __device__ __forceinline__ uint32_t div(uint32_t n) const { return (__umulhi(n, mul) + n) >> shift; }
+};
+
 /// Element offsets of N operands over one iteration shape, coalesced (rank <= kMaxRank).
 template <int N>
 struct Iter {
     int rank = 1;
+    bool narrow = false;  // every index is below 2^31: the FastDiv path
     int64_t size[kMaxRank];
+    FastDiv fdiv[kMaxRank];
     int64_t stride[N][kMaxRank];
     int64_t base[N];
     __device__ __forceinline__ void offsets(int64_t i, int64_t* off) const {
 #pragma unroll
         for (int k = 0; k < N; ++k) off[k] = base[k];
+        if (narrow) {
+            uint32_t u = static_cast<uint32_t>(i);
+            for (int d = rank - 1; d >= 0; --d) {
+                const uint32_t q = fdiv[d].div(u);
+                const int64_t r = u - q * static_cast<uint32_t>(size[d]);
+                u = q;
+#pragma unroll
+                for (int k = 0; k < N; ++k) off[k] += r * stride[k][d];
+            }
+            return;
+        }
         for (int d = rank - 1; d >= 0; --d) {
             const int64_t s = size[d];
             const int64_t q = i / s;
@@ -74,6 +100,9 @@ Iter<N> make_iter(const Dims& shape, const Dims* const* strides, const int64_t* 
     }
     it.rank = r;
     for (int k = 0; k < N; ++k) it.base[k] = base[k];
+    it.narrow = shape.numel() < (int64_t(1) << 31);
+    if (it.narrow)
+        for (int d = 0; d < r; ++d) it.fdiv[d].init(static_cast<uint32_t>(it.size[d]));
     return it;
 }
 
