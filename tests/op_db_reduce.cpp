@@ -260,6 +260,114 @@ void add_reductions(std::vector<OpEntry>& db) {
     full("all", kAll, Domain::ties, true, &ops::all, all, true);
 }
 
+/// m (same rank as shape, dims of 1 broadcast) expanded to shape.
+ref::Host expand_host(const ref::Host& m, const Dims& shape) {
+    ref::Host o = ref::filled(shape, 0);
+    for (int64_t i = 0; i < shape.numel(); ++i) {
+        int64_t r = i, src = 0, step = 1;
+        for (int d = shape.rank() - 1; d >= 0; --d) {
+            const int64_t k = r % shape[d];
+            r /= shape[d];
+            if (m.shape[d] != 1) src += k * step;
+            step *= m.shape[d];
+        }
+        o.v[static_cast<std::size_t>(i)] = m.v[static_cast<std::size_t>(src)];
+    }
+    return o;
+}
+
+/// masked_softmax(x, mask, dim, fill) = softmax(where(mask, fill, x)) and softmax_backward with a mask
+/// (0 where it is true): masks of x's shape and broadcast ones ([1, n], [rows, 1]), fully masked rows
+/// (uniform), a composed non-last dim.
+void add_masked_softmax(std::vector<OpEntry>& db) {
+    struct Case {
+        Dims x, mask;
+        int64_t dim;
+        Tag tag;
+    };
+    const std::vector<Case> cases = {{{3, 5}, {3, 5}, 1, Tag::basic},       {{2, 3, 8}, {1, 3, 8}, -1, Tag::basic},
+                                     {{4, 6}, {1, 6}, 1, Tag::broadcast},    {{4, 6}, {4, 1}, 1, Tag::broadcast},
+                                     {{2, 3, 4}, {2, 3, 4}, 1, Tag::basic},  {{0, 3}, {0, 3}, 1, Tag::empty},
+                                     {{2, 2, 40}, {2, 2, 40}, 2, Tag::basic}};
+    // the reference: where(mask, fill, x) then softmax along dim, then (backward) zero where masked
+    auto lanes = [](const ref::Host& x, int d, const std::function<void(std::vector<std::size_t>&)>& f) {
+        int64_t outer = 1, inner = 1;
+        for (int i = 0; i < d; ++i) outer *= x.shape[i];
+        for (int i = d + 1; i < x.rank(); ++i) inner *= x.shape[i];
+        const int64_t n = x.shape[d];
+        std::vector<std::size_t> at(static_cast<std::size_t>(n));
+        for (int64_t p = 0; p < outer; ++p)
+            for (int64_t j = 0; j < inner; ++j) {
+                for (int64_t k = 0; k < n; ++k) at[static_cast<std::size_t>(k)] = static_cast<std::size_t>((p * n + k) * inner + j);
+                f(at);
+            }
+    };
+    const double fill = -1e30;
+    {
+        OpEntry e = entry("masked_softmax", {OpId::masked_softmax}, kFloat);
+        e.samples = [cases](DType dt) {
+            InputGen g{"masked_softmax", dt};
+            std::vector<Sample> s;
+            for (const auto& c : cases) s.push_back(sample(c.tag, {g(c.x), g.mask(c.mask)}, {c.dim}));
+            // a fully masked row: uniform, like mask_fill + softmax
+            s.push_back(sample(Tag::basic, {g({2, 4}), ref::make_data({2, 4}, {1, 1, 1, 1, 0, 1, 0, 1}, DType::boolean)}, {1}));
+            return s;
+        };
+        e.forward = [fill](V in, A a) { return ops::masked_softmax(in[0], in[1], a.ints[0], fill); };
+        e.reference = [lanes, fill](In in, A a) {
+            ref::Host x = ref::host(in[0]);
+            ref::Host m = expand_host(ref::host(in[1]), x.shape);
+            const int d = ref::norm_dim(a.ints.at(0), x.rank());
+            ref::Host o = ref::filled(x.shape, 0);
+            lanes(x, d, [&](std::vector<std::size_t>& at) {
+                double mx = -INFINITY, z = 0;
+                auto v = [&](std::size_t i) { return m.v[i] != 0 ? fill : x.v[i]; };
+                for (auto i : at) mx = std::max(mx, v(i));
+                for (auto i : at) z += std::exp(v(i) - mx);
+                for (auto i : at) o.v[i] = std::exp(v(i) - mx) / z;
+            });
+            return ref::to_data(o, value_dtype(a.dtype));
+        };
+        e.bad.push_back(bad("int mask", "[masked_softmax]", [](const Device& d) {
+            ops::masked_softmax(f32({2, 3}, d), ops::full({2, 3}, 1, DType::i32, d), 1, -1e9);
+        }));
+        e.bad.push_back(bad("mask does not broadcast", "[masked_softmax]", [](const Device& d) {
+            ops::masked_softmax(f32({2, 3}, d), ops::full({3, 3}, 1, DType::boolean, d), 1, -1e9);
+        }));
+        e.bad.push_back(bad("int input", "[masked_softmax]", [](const Device& d) {
+            ops::masked_softmax(ops::full({2, 3}, 1, DType::i32, d), ops::full({2, 3}, 1, DType::boolean, d), 1, 0);
+        }));
+        e.differentiable = true;
+        e.grad_inputs = {0};
+        db.push_back(std::move(e));
+    }
+    {
+        OpEntry e = entry("softmax_backward_masked", {OpId::softmax_backward}, kFloat);
+        e.samples = [cases](DType dt) {
+            InputGen g{"softmax_backward_masked", dt};
+            std::vector<Sample> s;
+            for (const auto& c : cases) s.push_back(sample(c.tag, {g(c.x), g(c.x), g.mask(c.mask)}, {c.dim}));
+            return s;
+        };
+        e.forward = [](V in, A a) { return ops::softmax_backward(in[0], in[1], a.ints[0], false, in[2]); };
+        e.reference = [lanes](In in, A a) {
+            ref::Host y = ref::host(in[0]), g = ref::host(in[1]);
+            ref::Host m = expand_host(ref::host(in[2]), y.shape);
+            const int d = ref::norm_dim(a.ints.at(0), y.rank());
+            ref::Host o = ref::filled(y.shape, 0);
+            lanes(y, d, [&](std::vector<std::size_t>& at) {
+                double sum = 0;
+                for (auto i : at) sum += g.v[i] * y.v[i];
+                for (auto i : at) o.v[i] = m.v[i] != 0 ? 0.0 : y.v[i] * (g.v[i] - sum);
+            });
+            return ref::to_data(o, value_dtype(a.dtype));
+        };
+        e.differentiable = true;
+        e.grad_inputs = {0, 1};
+        db.push_back(std::move(e));
+    }
+}
+
 void add_lane_maps(std::vector<OpEntry>& db) {
     const auto same_len = [](int64_t n, A) { return n; };
     for (bool log : {false, true}) {
@@ -335,6 +443,7 @@ void add_lane_maps(std::vector<OpEntry>& db) {
         e.grad_inputs = {0, 1};
         db.push_back(std::move(e));
     }
+    add_masked_softmax(db);
     {
         LaneSpec s{"cumsum",
                    {OpId::cumsum},

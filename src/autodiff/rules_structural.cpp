@@ -106,6 +106,9 @@ Grads index_route_rule(const VjpContext& c) {  // max_dim, min_dim, sort: route 
     if (!c.g[0].defined()) return {TensorAny()};
     return {scatter(zeros_as(c.x[0]), c.call.ints[0], c.y[1], c.g[0])};
 }
+Grads masked_softmax_rule(const VjpContext& c) {  // no gradient for the mask
+    return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], false, c.x[1]), TensorAny()};
+}
 Grads softmax_rule(const VjpContext& c) {
     return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], false)};
 }
@@ -115,12 +118,14 @@ Grads log_softmax_rule(const VjpContext& c) {
 /// dx = y * (g - s), s = sum(g * y) (softmax); dx = g - e * S, e = exp(y), S = sum(g) (log_softmax).
 /// With h the gradient of dx: softmax: d/dg = softmax_backward(y, h) (the Jacobian diag(y) - y y^T is
 /// symmetric), d/dy = h * (g - s) - g * sum(h * y); log: d/dg = h - sum(h * e), d/dy = -h * e * S.
+/// With a mask (dx = 0 where it is true), h is first zeroed there.
 Grads softmax_backward_rule(const VjpContext& c) {
     const auto& y = c.x[0];
     const auto& g = c.x[1];
-    const auto& h = c.g[0];
+    const bool masked = c.x.size() > 2 && c.x[2].defined();
+    const auto h = masked ? where(c.x[2], zeros_as(c.g[0]), c.g[0]) : c.g[0];
     const int64_t dim = c.call.ints[0];
-    Grads out(2);
+    Grads out(c.x.size());
     if (c.call.ints[1] == 0) {
         if (c.needs[0]) {
             auto s = sum_dim(mul(g, y), dim);
@@ -176,6 +181,7 @@ void register_structural_rules(RuleTable& t) {
     t[static_cast<std::size_t>(OpId::softmax)] = &softmax_rule;
     t[static_cast<std::size_t>(OpId::log_softmax)] = &log_softmax_rule;
     t[static_cast<std::size_t>(OpId::softmax_backward)] = &softmax_backward_rule;
+    t[static_cast<std::size_t>(OpId::masked_softmax)] = &masked_softmax_rule;
     t[static_cast<std::size_t>(OpId::cumsum)] = &cumsum_rule;
     t[static_cast<std::size_t>(OpId::matmul)] = &matmul_rule;
     t[static_cast<std::size_t>(OpId::where)] = &where_rule;

@@ -1,5 +1,5 @@
 // Multi-head attention: the projections are GEMMs over [batch * seq, d]; the heads are [b, h, t, d_k]
-// views of them (no copy), scores and context one batched matmul each, one softmax, one mask pass.
+// views of them (no copy), scores and context one batched matmul each, one fused masked softmax.
 #include "burn/nn/attention.hpp"
 
 #include <algorithm>
@@ -85,9 +85,14 @@ struct Heads {
         // Scale q (tq * d_k elements) rather than the scores (tq * tk); also makes q contiguous.
         TensorAny qs = mul_scalar(q, 1.0 / std::sqrt(static_cast<double>(m.d_k)));
         TensorAny scores = matmul(std::move(qs), swap_dims(k, 2, 3));
-        if (mask.defined()) scores = mask_fill(std::move(scores), mask, m.min_float);
-        TensorAny w =
-            m.quiet_softmax ? activation::any::quiet_softmax(scores, 3) : softmax(std::move(scores), 3);
+        TensorAny w;
+        if (m.quiet_softmax) {
+            if (mask.defined()) scores = mask_fill(std::move(scores), mask, m.min_float);
+            w = activation::any::quiet_softmax(scores, 3);
+        } else {
+            // one fused pass (and one in the backward) instead of a mask pass plus softmax
+            w = mask.defined() ? masked_softmax(std::move(scores), mask, 3, m.min_float) : softmax(std::move(scores), 3);
+        }
         TensorAny ctx = matmul(m.dropout.forward_any(w), v);  // [b, h, tq, d_k]
         ctx = reshape(swap_dims(std::move(ctx), 1, 2), Dims{b, tq, static_cast<int64_t>(m.d_model)});
         return MhaOutput{Tensor<4>(std::move(w)), Tensor<3>(m.output.forward_any(ctx))};

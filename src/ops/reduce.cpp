@@ -1,5 +1,6 @@
 // Frontend of the reductions, scans and fused softmax. Reductions keep the reduced dim with size 1;
 // full reductions flatten to [numel] and reduce dim 0, giving shape [1].
+#include "burn/core/half.hpp"
 #include "ops/common.hpp"
 
 namespace burn::ops {
@@ -75,7 +76,7 @@ TensorAny log_softmax(TensorAny x, int64_t dim) {
     return softmax_op(OpId::log_softmax, std::move(x), dim, "log_softmax");
 }
 
-TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log) {
+TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log, TensorAny mask) {
     const char* name = "softmax_backward";
     check_defined(y, name);
     check_defined(g, name);
@@ -88,7 +89,42 @@ TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log) {
     BURN_CHECK_KIND(y.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(y));
     int d = normalize_dim(dim, y.rank(), name);
     auto c = call(OpId::softmax_backward, y.dtype(), y.shape(), {d, log ? 1 : 0});
-    return run1(c, take(std::move(y), std::move(g)));
+    if (!mask.defined()) return run1(c, take(std::move(y), std::move(g)));
+    check_bool(mask, name, "the mask");
+    BURN_CHECK_KIND(mask.device() == y.device(), device, "[", name, "] the mask is on ", mask.device(),
+                    " but y on ", y.device(), "; move it with to_device");
+    BURN_CHECK_KIND(broadcast_shapes(mask.shape(), y.shape(), name) == y.shape(), shape, "[", name,
+                    "] the mask ", describe(mask), " does not broadcast to y ", describe(y));
+    if (d != y.rank() - 1) {  // the kernels take a mask along the last dim only
+        auto dx = softmax_backward(std::move(y), std::move(g), d, log);
+        auto zero = full(Dims::filled(dx.rank(), 1), 0.0, dx.dtype(), dx.device());
+        return where(std::move(mask), std::move(zero), std::move(dx));
+    }
+    mask = broadcast_to(std::move(mask), y.shape(), name);
+    return run1(c, take(std::move(y), std::move(g), std::move(mask)));
+}
+
+TensorAny masked_softmax(TensorAny x, TensorAny mask, int64_t dim, double fill) {
+    const char* name = "masked_softmax";
+    check_defined(x, name);
+    check_defined(mask, name);
+    BURN_CHECK_KIND(is_float(x.dtype()), dtype, "[", name, "] needs a float tensor, got ", describe(x),
+                    "; convert with .float_()");
+    check_bool(mask, name, "the mask");
+    BURN_CHECK_KIND(x.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(x));
+    BURN_CHECK_KIND(mask.device() == x.device(), device, "[", name, "] the mask is on ", mask.device(),
+                    " but x on ", x.device(), "; move it with to_device");
+    int d = normalize_dim(dim, x.rank(), name);
+    BURN_CHECK_KIND(broadcast_shapes(mask.shape(), x.shape(), name) == x.shape(), shape, "[", name,
+                    "] the mask ", describe(mask), " does not broadcast to x ", describe(x));
+    mask = broadcast_to(std::move(mask), x.shape(), name);
+    if (d != x.rank() - 1) return softmax(mask_fill(std::move(x), std::move(mask), fill), d);
+    // the fill value as x's dtype holds it (what mask_fill would write: f16 turns -3.4e38 into -inf)
+    if (x.dtype() == DType::f16) fill = double(float(f16(static_cast<float>(fill))));
+    if (x.dtype() == DType::bf16) fill = double(float(bf16(static_cast<float>(fill))));
+    if (x.dtype() == DType::f32) fill = double(static_cast<float>(fill));
+    auto c = call(OpId::masked_softmax, x.dtype(), x.shape(), {d}, fill);
+    return run1(c, take(std::move(x), std::move(mask)));
 }
 
 TensorAny sum_dim(TensorAny x, int64_t dim) {

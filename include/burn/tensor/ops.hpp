@@ -48,7 +48,10 @@ TensorAny softmax(TensorAny x, int64_t dim);
 TensorAny log_softmax(TensorAny x, int64_t dim);
 /// The vector-Jacobian product of softmax (log = false) or log_softmax (log = true) along dim, from
 /// the forward's output y and the output gradient g: one fused pass (the autodiff rules use it).
-TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log);
+TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log, TensorAny mask = {});
+/// softmax(mask_fill(x, mask, fill), dim) in one pass (attention scores): mask is a bool tensor that
+/// broadcasts to x. Fused when dim is the last; composed otherwise. Its gradient is 0 where mask is true.
+TensorAny masked_softmax(TensorAny x, TensorAny mask, int64_t dim, double fill);
 
 // ---- reductions (keep the reduced dim with size 1)
 TensorAny sum_dim(TensorAny x, int64_t dim);

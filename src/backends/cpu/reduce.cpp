@@ -307,6 +307,7 @@ void register_reduce(KernelTable& t) {
     t[idx(OpId::softmax)] = &softmax_kernel;
     t[idx(OpId::log_softmax)] = &softmax_kernel;
     t[idx(OpId::softmax_backward)] = &softmax_backward_kernel;
+    t[idx(OpId::masked_softmax)] = &masked_softmax_kernel;
 }
 
 }  // namespace burn::cpu

@@ -14,6 +14,8 @@ namespace burn::cpu {
 TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in);
 /// softmax_backward (softmax_backward.cpp), registered by register_reduce.
 TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in);
+/// masked_softmax (softmax_backward.cpp), registered by register_reduce.
+TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in);
 
 /// A contiguous tensor seen as [outer, n, inner] around the reduced dim.
 struct Geometry {

@@ -1,4 +1,4 @@
-// Fused softmax / log_softmax and their gradient (softmax_backward), along any dim of a contiguous
+// Fused softmax / log_softmax, masked_softmax and the gradient (softmax_backward), along any dim of a contiguous
 // input seen as [outer, n, inner]. Rows (inner == 1): online max and sum of exponentials in one read
 // (rows up to 16,384 held in registers, so one read and one write), a warp per short row; columns:
 // a thread per column.
@@ -42,6 +42,36 @@ template <class T, int V>
 struct alignas(sizeof(T) * V) VecT {
     T v[V];
 };
+
+/// The bool mask of masked_softmax / softmax_backward along the last dim: a strided view of x's shape;
+/// row r's values start at p + row(r) and step by ms. Null p: no mask.
+struct MaskRef {
+    const bool* p = nullptr;
+    Iter<1> it{};
+    int64_t ms = 0;
+    __device__ __forceinline__ const bool* row(int64_t r) const {
+        int64_t off;
+        it.offsets(r, &off);
+        return p + off;
+    }
+};
+
+MaskRef mask_ref(const CudaTensor* m) {
+    MaskRef ref;
+    if (!m) return ref;
+    const int r = m->shape.rank();
+    Dims outer, strides;
+    for (int d = 0; d + 1 < r; ++d) {
+        outer.push_back(m->shape[d]);
+        strides.push_back(m->strides[d]);
+    }
+    const Dims* st[1] = {&strides};
+    const int64_t base[1] = {0};
+    ref.p = m->data<bool>();
+    ref.it = make_iter<1>(outer, st, base);
+    ref.ms = m->strides[r - 1];
+    return ref;
+}
 
 /// One group of TPR threads per row: one read for the statistics (online), one read (mostly from
 /// L2) and one write for the output. V: elements per load (rows of a multiple of V, aligned).
@@ -205,6 +235,116 @@ __global__ void softmax_col_k(const T* x, T* y, int64_t outer, int64_t n, int64_
     }
 }
 
+// ---- masked_softmax: softmax(where(mask, fill, x)) along the last dim
+/// Rows of up to 32 * R vectors: a warp per row in registers (x once, the mask row once, y once).
+template <class T, int V, int R>
+__global__ void masked_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill) {
+    using VT = VecT<T, V>;
+    const int64_t nv = n / V;
+    const int lane = threadIdx.x & 31;
+    const int64_t warps = int64_t(gridDim.x) * (blockDim.x >> 5);
+    const MSRed<T> red{};
+    for (int64_t r = int64_t(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5); r < rows; r += warps) {
+        const VT* xr = reinterpret_cast<const VT*>(x + r * n);
+        VT* yr = reinterpret_cast<VT*>(y + r * n);
+        const bool* mr = mask.row(r);
+        VT buf[R];
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+            if (lane + q * 32 < nv) {
+                buf[q] = xr[lane + q * 32];
+#pragma unroll
+                for (int i = 0; i < V; ++i)
+                    if (mr[((lane + q * 32) * V + i) * mask.ms]) buf[q].v[i] = fill;
+            }
+        MS<T> st{-INFINITY, T(0)};
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+            if (lane + q * 32 < nv)
+#pragma unroll
+                for (int i = 0; i < V; ++i) ms_add(st, buf[q].v[i]);
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) st = red.combine(st, shfl_xor(st, d));
+        const T m = st.m == -INFINITY ? T(0) : st.m;
+        const T s = st.m == -INFINITY ? T(0) : st.s;
+        const T inv = T(1) / s;
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+            if (lane + q * 32 < nv) {
+#pragma unroll
+                for (int i = 0; i < V; ++i) buf[q].v[i] = exp(buf[q].v[i] - m) * inv;
+                yr[lane + q * 32] = buf[q];
+            }
+    }
+}
+
+/// Any row length: a group of TPR threads per row, statistics online, then a second read.
+template <int TPR, class T>
+__global__ void masked_row_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill) {
+    constexpr int kGroups = kThreads / TPR;
+    const int g = threadIdx.x / TPR, t = threadIdx.x % TPR;
+    __shared__ MS<T> bcast[kGroups];
+    for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows;
+         r0 += int64_t(gridDim.x) * kGroups) {
+        const int64_t r = r0 + g;
+        const bool live = r < rows;
+        const T* xr = x + r * n;
+        T* yr = y + r * n;
+        const bool* mr = live ? mask.row(r) : nullptr;
+        MS<T> st{-INFINITY, T(0)};
+        if (live)
+            for (int64_t k = t; k < n; k += TPR) ms_add(st, mr[k * mask.ms] ? fill : xr[k]);
+        st = group_reduce<TPR>(MSRed<T>{}, st);
+        if (TPR > 32) __syncthreads();
+        if (t == 0) bcast[g] = st;
+        if (TPR > 32)
+            __syncthreads();
+        else
+            __syncwarp();
+        st = bcast[g];
+        if (live) {
+            const T m = st.m == -INFINITY ? T(0) : st.m;
+            const T s = st.m == -INFINITY ? T(0) : st.s;
+            const T inv = T(1) / s;
+            for (int64_t k = t; k < n; k += TPR) yr[k] = exp((mr[k * mask.ms] ? fill : xr[k]) - m) * inv;
+        }
+        if (TPR > 32)
+            __syncthreads();
+        else
+            __syncwarp();
+    }
+}
+
+TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in) {
+    TensorRef src = contiguous(in[0]);
+    const CudaTensor& x = as_cuda(src);
+    const MaskRef mask = mask_ref(&as_cuda(in[1]));
+    auto out = alloc(call.shape, call.dtype);
+    if (x.shape.numel() == 0) return {out};
+    const int64_t n = x.shape[x.shape.rank() - 1], rows = x.shape.numel() / n;
+    cudaStream_t s = ctx().stream;
+    dispatch_float(x.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const T* px = x.data<T>();
+        T* py = out->data<T>();
+        const T fill = T(call.scalars[0]);
+        constexpr int V = 16 / sizeof(T);
+        const bool vec = n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
+                         reinterpret_cast<uintptr_t>(py) % 16 == 0;
+        if (vec && n <= 32 * 2 * V)
+            masked_warp_reg_k<T, V, 2><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+        else if (vec && n <= 1024)
+            masked_warp_reg_k<T, V, 1024 / (32 * V)>
+                <<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+        else if (n <= 1024)
+            masked_row_k<32, T><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+        else
+            masked_row_k<kThreads, T><<<blocks_for(rows * kThreads), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+    });
+    BURN_CUDA_LAUNCHED();
+    return {out};
+}
+
 TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
     const bool log = call.op == OpId::log_softmax;
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
@@ -255,7 +395,7 @@ struct SumRed {
 };
 
 template <int TPR, int V, class T>
-__global__ void softmax_bwd_row_k(const T* y, const T* g, T* dx, int64_t rows, int64_t n, bool log) {
+__global__ void softmax_bwd_row_k(const T* y, const T* g, T* dx, MaskRef mask, int64_t rows, int64_t n, bool log) {
     constexpr int kGroups = kThreads / TPR;
     using VT = VecT<T, V>;
     const int grp = threadIdx.x / TPR, t = threadIdx.x % TPR;
@@ -289,13 +429,16 @@ __global__ void softmax_bwd_row_k(const T* y, const T* g, T* dx, int64_t rows, i
         else
             __syncwarp();
         const T sc = T(bcast[grp]);
+        const bool* mr = live && mask.p ? mask.row(r) : nullptr;
         if (live)
             for (int64_t k = t; k < nv; k += TPR) {
                 const VT yv = yr[k];
                 VT gv = gr[k];
 #pragma unroll
-                for (int q = 0; q < V; ++q)
+                for (int q = 0; q < V; ++q) {
                     gv.v[q] = log ? gv.v[q] - exp(yv.v[q]) * sc : yv.v[q] * (gv.v[q] - sc);
+                    if (mr && mr[(k * V + q) * mask.ms]) gv.v[q] = T(0);
+                }
                 dr[k] = gv;
             }
         if (TPR > 32)
@@ -307,7 +450,8 @@ __global__ void softmax_bwd_row_k(const T* y, const T* g, T* dx, int64_t rows, i
 
 /// Rows of up to 32 * R vectors: a warp per row holding y and g in registers (one read each).
 template <class T, int V, int R>
-__global__ void softmax_bwd_warp_reg_k(const T* y, const T* g, T* dx, int64_t rows, int64_t n, bool log) {
+__global__ void softmax_bwd_warp_reg_k(const T* y, const T* g, T* dx, MaskRef mask, int64_t rows, int64_t n,
+                                       bool log) {
     using VT = VecT<T, V>;
     const int64_t nv = n / V;
     const int lane = threadIdx.x & 31;
@@ -332,12 +476,15 @@ __global__ void softmax_bwd_warp_reg_k(const T* y, const T* g, T* dx, int64_t ro
 #pragma unroll
         for (int d = 16; d > 0; d >>= 1) acc += shfl_xor(acc, d);
         const T sc = T(acc);
+        const bool* mr = mask.p ? mask.row(r) : nullptr;
 #pragma unroll
         for (int q = 0; q < R; ++q)
             if (lane + q * 32 < nv) {
 #pragma unroll
-                for (int i = 0; i < V; ++i)
+                for (int i = 0; i < V; ++i) {
                     gb[q].v[i] = log ? gb[q].v[i] - exp(yb[q].v[i]) * sc : yb[q].v[i] * (gb[q].v[i] - sc);
+                    if (mr && mr[((lane + q * 32) * V + i) * mask.ms]) gb[q].v[i] = T(0);
+                }
                 dr[lane + q * 32] = gb[q];
             }
     }
@@ -367,6 +514,7 @@ TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef ys = contiguous(in[0]), gs = contiguous(in[1]);
     const CudaTensor& y = as_cuda(ys);
     const CudaTensor& g = as_cuda(gs);
+    const MaskRef mask = mask_ref(in.size() > 2 ? &as_cuda(in[2]) : nullptr);  // the frontend: dim is last
     auto out = alloc(call.shape, call.dtype);
     const Geometry geo = geometry(y.shape, static_cast<int>(call.ints[0]));
     if (y.shape.numel() == 0) return {out};
@@ -379,19 +527,19 @@ TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
         const bool vec = geo.n % V == 0 && reinterpret_cast<uintptr_t>(py) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(pg) % 16 == 0 && reinterpret_cast<uintptr_t>(pd) % 16 == 0;
         const int64_t r = geo.outer, n = geo.n;
+        const unsigned b32 = blocks_for(r * 32), bbl = blocks_for(r * kThreads);
         if (geo.inner != 1)
             softmax_bwd_col_k<T><<<blocks_for(r * geo.inner), kThreads, 0, s>>>(py, pg, pd, r, n, geo.inner, log);
         else if (n > 1024 && vec)
-            softmax_bwd_row_k<kThreads, V, T><<<blocks_for(r * kThreads), kThreads, 0, s>>>(py, pg, pd, r, n, log);
+            softmax_bwd_row_k<kThreads, V, T><<<bbl, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else if (n > 1024)
-            softmax_bwd_row_k<kThreads, 1, T><<<blocks_for(r * kThreads), kThreads, 0, s>>>(py, pg, pd, r, n, log);
+            softmax_bwd_row_k<kThreads, 1, T><<<bbl, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else if (vec && n <= 32 * 2 * V)
-            softmax_bwd_warp_reg_k<T, V, 2><<<blocks_for(r * 32), kThreads, 0, s>>>(py, pg, pd, r, n, log);
+            softmax_bwd_warp_reg_k<T, V, 2><<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else if (vec)
-            softmax_bwd_warp_reg_k<T, V, 1024 / (32 * V)>
-                <<<blocks_for(r * 32), kThreads, 0, s>>>(py, pg, pd, r, n, log);
+            softmax_bwd_warp_reg_k<T, V, 1024 / (32 * V)><<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else
-            softmax_bwd_row_k<32, 1, T><<<blocks_for(r * 32), kThreads, 0, s>>>(py, pg, pd, r, n, log);
+            softmax_bwd_row_k<32, 1, T><<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -407,6 +555,7 @@ void register_softmax(KernelTable& t) {
     t[idx(OpId::softmax)] = {&widening<&softmax_kernel>, &float_ok};
     t[idx(OpId::log_softmax)] = {&widening<&softmax_kernel>, &float_ok};
     t[idx(OpId::softmax_backward)] = {&widening<&softmax_backward_kernel>, &float_ok};
+    t[idx(OpId::masked_softmax)] = {&widening<&masked_softmax_kernel>, &float_ok};
 }
 
 }  // namespace burn::cuda
