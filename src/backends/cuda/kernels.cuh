@@ -31,6 +31,7 @@ inline unsigned blocks_for(int64_t n, int per_thread = 1) {
 struct FastDiv {
     uint32_t mul = 1, shift = 0;
     void init(uint32_t d) {
+        if (d == 0) return;  // an empty dim: never divided by (no elements)
         shift = 0;
         while (shift < 32 && (uint64_t(1) << shift) < d) ++shift;
         mul = static_cast<uint32_t>(((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d)) / d + 1);

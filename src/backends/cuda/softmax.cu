@@ -248,14 +248,24 @@ __global__ void masked_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, 
         const VT* xr = reinterpret_cast<const VT*>(x + r * n);
         VT* yr = reinterpret_cast<VT*>(y + r * n);
         const bool* mr = mask.row(r);
+        // a dense, aligned mask row: V flags in one load
+        const bool vm = mask.ms == 1 && reinterpret_cast<uintptr_t>(mr) % V == 0;
         VT buf[R];
 #pragma unroll
         for (int q = 0; q < R; ++q)
             if (lane + q * 32 < nv) {
-                buf[q] = xr[lane + q * 32];
+                const int64_t kv = lane + q * 32;
+                buf[q] = xr[kv];
+                if (vm) {
+                    const VecT<bool, V> mv = reinterpret_cast<const VecT<bool, V>*>(mr)[kv];
 #pragma unroll
-                for (int i = 0; i < V; ++i)
-                    if (mr[((lane + q * 32) * V + i) * mask.ms]) buf[q].v[i] = fill;
+                    for (int i = 0; i < V; ++i)
+                        if (mv.v[i]) buf[q].v[i] = fill;
+                } else {
+#pragma unroll
+                    for (int i = 0; i < V; ++i)
+                        if (mr[(kv * V + i) * mask.ms]) buf[q].v[i] = fill;
+                }
             }
         MS<T> st{-INFINITY, T(0)};
 #pragma unroll
@@ -318,9 +328,9 @@ __global__ void masked_row_k(const T* x, T* y, MaskRef mask, int64_t rows, int64
 TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
-    const MaskRef mask = mask_ref(&as_cuda(in[1]));
     auto out = alloc(call.shape, call.dtype);
     if (x.shape.numel() == 0) return {out};
+    const MaskRef mask = mask_ref(&as_cuda(in[1]));
     const int64_t n = x.shape[x.shape.rank() - 1], rows = x.shape.numel() / n;
     cudaStream_t s = ctx().stream;
     dispatch_float(x.dtype, [&](auto tag) {
@@ -477,15 +487,25 @@ __global__ void softmax_bwd_warp_reg_k(const T* y, const T* g, T* dx, MaskRef ma
         for (int d = 16; d > 0; d >>= 1) acc += shfl_xor(acc, d);
         const T sc = T(acc);
         const bool* mr = mask.p ? mask.row(r) : nullptr;
+        const bool vm = mr && mask.ms == 1 && reinterpret_cast<uintptr_t>(mr) % V == 0;
 #pragma unroll
         for (int q = 0; q < R; ++q)
             if (lane + q * 32 < nv) {
+                const int64_t kv = lane + q * 32;
 #pragma unroll
-                for (int i = 0; i < V; ++i) {
+                for (int i = 0; i < V; ++i)
                     gb[q].v[i] = log ? gb[q].v[i] - exp(yb[q].v[i]) * sc : yb[q].v[i] * (gb[q].v[i] - sc);
-                    if (mr && mr[((lane + q * 32) * V + i) * mask.ms]) gb[q].v[i] = T(0);
+                if (vm) {
+                    const VecT<bool, V> mv = reinterpret_cast<const VecT<bool, V>*>(mr)[kv];
+#pragma unroll
+                    for (int i = 0; i < V; ++i)
+                        if (mv.v[i]) gb[q].v[i] = T(0);
+                } else if (mr) {
+#pragma unroll
+                    for (int i = 0; i < V; ++i)
+                        if (mr[(kv * V + i) * mask.ms]) gb[q].v[i] = T(0);
                 }
-                dr[lane + q * 32] = gb[q];
+                dr[kv] = gb[q];
             }
     }
 }
@@ -514,10 +534,10 @@ TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef ys = contiguous(in[0]), gs = contiguous(in[1]);
     const CudaTensor& y = as_cuda(ys);
     const CudaTensor& g = as_cuda(gs);
-    const MaskRef mask = mask_ref(in.size() > 2 ? &as_cuda(in[2]) : nullptr);  // the frontend: dim is last
     auto out = alloc(call.shape, call.dtype);
     const Geometry geo = geometry(y.shape, static_cast<int>(call.ints[0]));
     if (y.shape.numel() == 0) return {out};
+    const MaskRef mask = mask_ref(in.size() > 2 ? &as_cuda(in[2]) : nullptr);  // the frontend: dim is last
     cudaStream_t s = ctx().stream;
     dispatch_float(y.dtype, [&](auto tag) {
         using T = decltype(tag);
