@@ -121,43 +121,6 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
     }
 }
 
-/// Rows of up to 32 * R vectors: a warp per row holds the row in registers (one read, one write; the
-/// re-read of softmax_row_k missed L2 once many rows were in flight). Lane l holds vectors l, l + 32, ...
-template <class T, int V, int R>
-__global__ void softmax_warp_reg_k(const T* x, T* y, int64_t rows, int64_t n, bool log) {
-    using VT = VecT<T, V>;
-    const int64_t nv = n / V;
-    const int lane = threadIdx.x & 31;
-    const int64_t warps = int64_t(gridDim.x) * (blockDim.x >> 5);
-    const MSRed<T> red{};
-    for (int64_t r = int64_t(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5); r < rows; r += warps) {
-        const VT* xr = reinterpret_cast<const VT*>(x + r * n);
-        VT* yr = reinterpret_cast<VT*>(y + r * n);
-        VT buf[R];
-#pragma unroll
-        for (int q = 0; q < R; ++q)
-            if (lane + q * 32 < nv) buf[q] = xr[lane + q * 32];
-        MS<T> st{-INFINITY, T(0)};
-#pragma unroll
-        for (int q = 0; q < R; ++q)
-            if (lane + q * 32 < nv)
-#pragma unroll
-                for (int i = 0; i < V; ++i) ms_add(st, buf[q].v[i]);
-#pragma unroll
-        for (int d = 16; d > 0; d >>= 1) st = red.combine(st, shfl_xor(st, d));
-        const T m = st.m == -INFINITY ? T(0) : st.m;  // a row of -inf: 0 / 0 = NaN like the CPU
-        const T s = st.m == -INFINITY ? T(0) : st.s;
-        const T ls = ::log(s), inv = T(1) / s;
-#pragma unroll
-        for (int q = 0; q < R; ++q)
-            if (lane + q * 32 < nv) {
-#pragma unroll
-                for (int i = 0; i < V; ++i) buf[q].v[i] = log ? buf[q].v[i] - m - ls : exp(buf[q].v[i] - m) * inv;
-                yr[lane + q * 32] = buf[q];
-            }
-    }
-}
-
 /// Rows of up to 1024 * R vectors: one block of 1024 threads per row holds the row in registers, so
 /// the row is read from memory once and written once (R independent 16-byte loads per thread).
 template <class T, int V, int R>
@@ -236,9 +199,11 @@ __global__ void softmax_col_k(const T* x, T* y, int64_t outer, int64_t n, int64_
 }
 
 // ---- masked_softmax: softmax(where(mask, fill, x)) along the last dim
-/// Rows of up to 32 * R vectors: a warp per row in registers (x once, the mask row once, y once).
+/// Rows of up to 32 * R vectors: a warp per row holds the row in registers (x once, the mask row once,
+/// y once; the re-read of softmax_row_k missed L2 once many rows were in flight). Lane l holds vectors
+/// l, l + 32, ... softmax and log_softmax (no mask) and masked_softmax.
 template <class T, int V, int R>
-__global__ void masked_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill) {
+__global__ void softmax_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill, bool log) {
     using VT = VecT<T, V>;
     const int64_t nv = n / V;
     const int lane = threadIdx.x & 31;
@@ -247,9 +212,9 @@ __global__ void masked_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, 
     for (int64_t r = int64_t(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5); r < rows; r += warps) {
         const VT* xr = reinterpret_cast<const VT*>(x + r * n);
         VT* yr = reinterpret_cast<VT*>(y + r * n);
-        const bool* mr = mask.row(r);
+        const bool* mr = mask.p ? mask.row(r) : nullptr;
         // a dense, aligned mask row: V flags in one load
-        const bool vm = mask.ms == 1 && reinterpret_cast<uintptr_t>(mr) % V == 0;
+        const bool vm = mr && mask.ms == 1 && reinterpret_cast<uintptr_t>(mr) % V == 0;
         VT buf[R];
 #pragma unroll
         for (int q = 0; q < R; ++q)
@@ -261,7 +226,7 @@ __global__ void masked_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, 
 #pragma unroll
                     for (int i = 0; i < V; ++i)
                         if (mv.v[i]) buf[q].v[i] = fill;
-                } else {
+                } else if (mr) {
 #pragma unroll
                     for (int i = 0; i < V; ++i)
                         if (mr[(kv * V + i) * mask.ms]) buf[q].v[i] = fill;
@@ -275,14 +240,14 @@ __global__ void masked_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, 
                 for (int i = 0; i < V; ++i) ms_add(st, buf[q].v[i]);
 #pragma unroll
         for (int d = 16; d > 0; d >>= 1) st = red.combine(st, shfl_xor(st, d));
-        const T m = st.m == -INFINITY ? T(0) : st.m;
+        const T m = st.m == -INFINITY ? T(0) : st.m;  // a row of -inf: 0 / 0 = NaN like the CPU
         const T s = st.m == -INFINITY ? T(0) : st.s;
-        const T inv = T(1) / s;
+        const T ls = ::log(s), inv = T(1) / s;
 #pragma unroll
         for (int q = 0; q < R; ++q)
             if (lane + q * 32 < nv) {
 #pragma unroll
-                for (int i = 0; i < V; ++i) buf[q].v[i] = exp(buf[q].v[i] - m) * inv;
+                for (int i = 0; i < V; ++i) buf[q].v[i] = log ? buf[q].v[i] - m - ls : exp(buf[q].v[i] - m) * inv;
                 yr[lane + q * 32] = buf[q];
             }
     }
@@ -342,10 +307,10 @@ TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in) {
         const bool vec = n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(py) % 16 == 0;
         if (vec && n <= 32 * 2 * V)
-            masked_warp_reg_k<T, V, 2><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+            softmax_warp_reg_k<T, V, 2><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
         else if (vec && n <= 1024)
-            masked_warp_reg_k<T, V, 1024 / (32 * V)>
-                <<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+            softmax_warp_reg_k<T, V, 1024 / (32 * V)>
+                <<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
         else if (n <= 1024)
             masked_row_k<32, T><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
         else
@@ -381,10 +346,11 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
             softmax_row_k<kThreads, 1, T>
                 <<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else if (g.inner == 1 && vec && g.n <= 32 * 2 * V)
-            softmax_warp_reg_k<T, V, 2><<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_warp_reg_k<T, V, 2>
+                <<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, MaskRef{}, g.outer, g.n, T(0), log);
         else if (g.inner == 1 && vec)
             softmax_warp_reg_k<T, V, 1024 / (32 * V)>
-                <<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+                <<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, MaskRef{}, g.outer, g.n, T(0), log);
         else if (g.inner == 1)
             softmax_row_k<32, 1, T><<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
         else
