@@ -1,0 +1,538 @@
+// Convolutions through cuDNN 9's convolution API (cudnnConvolutionForward / BackwardData /
+// BackwardFilter on Nd descriptors). Optional and lazy: compiled when cudnn.h was found
+// (BURN_HAVE_CUDNN), and libcudnn.so.9 is opened with dlopen at the first convolution, so binaries
+// start without cuDNN and without a GPU; when it does not load, the convolutions stay on im2col.
+// One handle per device on the device's stream; the algorithm (cuDNN's heuristics, or cudnnFind with
+// BURN_CUDA_CUDNN_BENCHMARK=1) and the descriptors are chosen once per geometry + dtype + math mode
+// and cached; the workspace comes from the caching allocator. Padding that cuDNN cannot express
+// (begin != end, or a transposed convolution's extra output padding) goes through a zero-padded
+// window of the input.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/conv.hpp"
+
+#ifdef BURN_HAVE_CUDNN
+#include <cudnn.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+#endif
+
+namespace burn::cuda {
+
+namespace {
+
+bool env_flag(const char* name, bool fallback) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    return std::string(v) != "0";
+}
+
+bool g_use_cudnn = env_flag("BURN_CUDA_CUDNN", true);
+bool g_tf32_conv = env_flag("BURN_CUDA_CONV_TF32", true);
+const bool g_benchmark = env_flag("BURN_CUDA_CUDNN_BENCHMARK", false);
+const bool g_verbose = env_flag("BURN_CUDA_VERBOSE", false);
+std::mutex g_mutex;
+int64_t g_convs = 0, g_declined = 0;
+
+}  // namespace
+
+void set_allow_tf32_conv(bool on) {
+    g_tf32_conv = on;
+}
+bool allow_tf32_conv() {
+    return g_tf32_conv;
+}
+void set_use_cudnn(bool on) {
+    g_use_cudnn = on;
+}
+bool use_cudnn() {
+    return g_use_cudnn;
+}
+
+#ifndef BURN_HAVE_CUDNN
+
+CudnnStatus cudnn_status() {
+    CudnnStatus s;
+    s.detail = "built without cuDNN (cudnn.h not found or -DBURN_CUDNN=OFF)";
+    return s;
+}
+
+namespace cudnn {
+bool handles(DType) {
+    return false;
+}
+std::shared_ptr<CudaTensor> run(Dir, const OpCall&, TensorRefs&) {
+    return nullptr;
+}
+}  // namespace cudnn
+
+#else  // BURN_HAVE_CUDNN
+
+namespace {
+
+// The cuDNN functions used, resolved with dlsym (the header gives their types; nothing links to them).
+#define BURN_CUDNN_FUNCTIONS(X)                                                                         \
+    X(cudnnGetVersion)                                                                                  \
+    X(cudnnGetErrorString)                                                                              \
+    X(cudnnCreate)                                                                                      \
+    X(cudnnSetStream)                                                                                   \
+    X(cudnnCreateTensorDescriptor)                                                                      \
+    X(cudnnSetTensorNdDescriptor)                                                                       \
+    X(cudnnCreateFilterDescriptor)                                                                      \
+    X(cudnnSetFilterNdDescriptor)                                                                       \
+    X(cudnnCreateConvolutionDescriptor)                                                                 \
+    X(cudnnSetConvolutionNdDescriptor)                                                                  \
+    X(cudnnSetConvolutionGroupCount)                                                                    \
+    X(cudnnSetConvolutionMathType)                                                                      \
+    X(cudnnGetConvolutionNdForwardOutputDim)                                                            \
+    X(cudnnGetConvolutionForwardAlgorithm_v7)                                                           \
+    X(cudnnGetConvolutionBackwardDataAlgorithm_v7)                                                      \
+    X(cudnnGetConvolutionBackwardFilterAlgorithm_v7)                                                    \
+    X(cudnnFindConvolutionForwardAlgorithm)                                                             \
+    X(cudnnFindConvolutionBackwardDataAlgorithm)                                                        \
+    X(cudnnFindConvolutionBackwardFilterAlgorithm)                                                      \
+    X(cudnnGetConvolutionForwardWorkspaceSize)                                                          \
+    X(cudnnGetConvolutionBackwardDataWorkspaceSize)                                                     \
+    X(cudnnGetConvolutionBackwardFilterWorkspaceSize)                                                   \
+    X(cudnnConvolutionForward)                                                                          \
+    X(cudnnConvolutionBackwardData)                                                                     \
+    X(cudnnConvolutionBackwardFilter)
+
+struct Api {
+#define BURN_CUDNN_MEMBER(name) decltype(&::name) name = nullptr;
+    BURN_CUDNN_FUNCTIONS(BURN_CUDNN_MEMBER)
+#undef BURN_CUDNN_MEMBER
+};
+
+struct Library {
+    Api api;
+    bool ok = false;
+    std::string detail;  // the version and path, or why it did not load
+    long version = 0;
+};
+
+#ifdef _WIN32
+void* open_lib(const char* name) {
+    return reinterpret_cast<void*>(LoadLibraryA(name));
+}
+void* find_sym(void* lib, const char* name) {
+    return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(lib), name));
+}
+std::string open_error() {
+    return "LoadLibrary failed (error " + std::to_string(GetLastError()) + ")";
+}
+const char* const kDefaultNames[] = {"cudnn64_9.dll"};
+#else
+void* open_lib(const char* name) {
+    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+void* find_sym(void* lib, const char* name) {
+    return dlsym(lib, name);
+}
+std::string open_error() {
+    const char* e = dlerror();
+    return e ? e : "dlopen failed";
+}
+const char* const kDefaultNames[] = {"libcudnn.so.9"};
+#endif
+
+Library load() {
+    Library lib;
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("BURN_CUDNN_LIBRARY"); env && *env) names.push_back(env);
+    for (const char* n : kDefaultNames) names.push_back(n);
+#ifdef BURN_CUDNN_LIBRARY_HINT
+    names.push_back(BURN_CUDNN_LIBRARY_HINT);  // the library found next to cudnn.h at configure time
+#endif
+    void* handle = nullptr;
+    std::string errors, path;
+    for (const auto& n : names) {
+        handle = open_lib(n.c_str());
+        if (handle) {
+            path = n;
+            break;
+        }
+        errors += (errors.empty() ? "" : "; ") + open_error();
+    }
+    if (!handle) {
+        lib.detail = "libcudnn.so.9 not loaded (" + errors + ")";
+        return lib;
+    }
+#define BURN_CUDNN_RESOLVE(name)                                                         \
+    lib.api.name = reinterpret_cast<decltype(&::name)>(find_sym(handle, #name));         \
+    if (!lib.api.name) {                                                                 \
+        lib.detail = std::string(path) + " lacks " #name " (not a cuDNN 9 library?)";    \
+        return lib;                                                                      \
+    }
+    BURN_CUDNN_FUNCTIONS(BURN_CUDNN_RESOLVE)
+#undef BURN_CUDNN_RESOLVE
+    lib.version = static_cast<long>(lib.api.cudnnGetVersion());
+    if (lib.version / 10000 != CUDNN_MAJOR) {
+        lib.detail = path + " is cuDNN " + std::to_string(lib.version) + ", built against major " +
+                     std::to_string(CUDNN_MAJOR);
+        return lib;
+    }
+    lib.ok = true;
+    lib.detail = "cuDNN " + std::to_string(lib.version) + " from " + path;
+    return lib;
+}
+
+const Library& library() {
+    static const Library lib = [] {
+        Library l = load();
+        if (g_verbose)
+            std::fprintf(stderr, "burn cuda: %s%s\n", l.detail.c_str(),
+                             l.ok ? "" : "; convolutions use im2col + cuBLAS (2-D and 1-D only)");
+        return l;
+    }();
+    return lib;
+}
+
+const Api& api() {
+    return library().api;
+}
+
+void check(cudnnStatus_t st, const char* what) {
+    if (st == CUDNN_STATUS_SUCCESS) return;
+    BURN_THROW_KIND(device, "[", ctx().op, "] cuDNN error ", api().cudnnGetErrorString(st), " in ", what);
+}
+
+cudnnHandle_t handle() {
+    static cudnnHandle_t handles[64] = {};
+    std::lock_guard<std::mutex> lock(g_mutex);
+    cudnnHandle_t& h = handles[ctx().device];
+    if (!h) {
+        check(api().cudnnCreate(&h), "cudnnCreate");
+        check(api().cudnnSetStream(h, ctx().stream), "cudnnSetStream");  // the device's one stream
+    }
+    return h;
+}
+
+cudnnDataType_t data_type(DType d) {
+    switch (d) {
+        case DType::f64:
+            return CUDNN_DATA_DOUBLE;
+        case DType::f16:
+            return CUDNN_DATA_HALF;
+        case DType::bf16:
+            return CUDNN_DATA_BFLOAT16;
+        default:
+            return CUDNN_DATA_FLOAT;
+    }
+}
+
+/// The shapes of one call in the ops.def layout, and how cuDNN sees them.
+struct Geometry {
+    int s = 0;
+    Dims x, w, y;
+    int64_t stride[3], pb[3], pe[3], dil[3], groups;
+    bool window = false;  // cuDNN convolves a zero-padded copy xw of x (pads 0)
+    Dims xw;              // its shape
+    int64_t off[3];       // xw[p] = x[p - off]
+};
+
+Geometry geometry(cudnn::Dir dir, const OpCall& call, const TensorRefs& in) {
+    Geometry g;
+    const auto& ints = call.ints;
+    g.s = static_cast<int>((ints.size() - 1) / 4);
+    for (int i = 0; i < g.s; ++i) {
+        g.stride[i] = ints[static_cast<std::size_t>(i)];
+        g.pb[i] = ints[static_cast<std::size_t>(g.s + i)];
+        g.pe[i] = ints[static_cast<std::size_t>(2 * g.s + i)];
+        g.dil[i] = ints[static_cast<std::size_t>(3 * g.s + i)];
+    }
+    g.groups = ints.back();
+    g.x = dir == cudnn::Dir::backward_data ? call.shape : in[0]->shape;
+    g.w = dir == cudnn::Dir::backward_filter ? call.shape : in[1]->shape;
+    g.y = dir == cudnn::Dir::forward ? call.shape : dir == cudnn::Dir::backward_data ? in[0]->shape : in[1]->shape;
+    g.xw = g.x;
+    for (int i = 0; i < g.s; ++i) {
+        const int64_t span = g.dil[i] * (g.w[i + 2] - 1) + 1;
+        const int64_t room = g.x[i + 2] + 2 * g.pb[i] - span;
+        if (g.pb[i] != g.pe[i] || room < 0 || room / g.stride[i] + 1 != g.y[i + 2]) g.window = true;
+    }
+    if (g.window) {
+        for (int i = 0; i < g.s; ++i) {
+            g.xw[i + 2] = (g.y[i + 2] - 1) * g.stride[i] + g.dil[i] * (g.w[i + 2] - 1) + 1;
+            g.off[i] = g.pb[i];
+        }
+    }
+    return g;
+}
+
+/// A cached choice for one geometry: descriptors, algorithm, math type and workspace size.
+struct Plan {
+    bool ok = false;
+    cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    int algo = 0;
+    std::size_t workspace = 0;
+};
+
+/// cuDNN's rank: 1-D convolutions are 2-D ones of height 1.
+std::vector<int> cudnn_dims(const Dims& d, int s) {
+    std::vector<int> v;
+    for (int i = 0; i < d.rank(); ++i) {
+        if (s == 1 && i == 2) v.push_back(1);
+        v.push_back(static_cast<int>(d[i]));
+    }
+    return v;
+}
+
+std::string to_string(DType d) {
+    std::ostringstream os;
+    os << d;
+    return os.str();
+}
+
+bool fits_int(const Dims& d) {
+    return d.numel() <= 0x7fffffff;
+}
+
+template <class Perf, class Get, class Workspace>
+bool choose(Plan& p, bool strict_f32, Get get, Workspace workspace_of) {
+    Perf perf[16];
+    int n = 0;
+    if (get(perf, &n) != CUDNN_STATUS_SUCCESS) return false;
+    for (int i = 0; i < n; ++i) {
+        if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
+        if (strict_f32 && perf[i].mathType != CUDNN_FMA_MATH) continue;  // no TF32
+        if (api().cudnnSetConvolutionMathType(p.conv, perf[i].mathType) != CUDNN_STATUS_SUCCESS) continue;
+        std::size_t bytes = 0;
+        if (workspace_of(static_cast<int>(perf[i].algo), &bytes) != CUDNN_STATUS_SUCCESS) continue;
+        p.algo = static_cast<int>(perf[i].algo);
+        p.workspace = bytes;
+        return true;
+    }
+    return false;
+}
+
+Plan make_plan(cudnn::Dir dir, DType dt, const Geometry& g, bool tf32) {
+    Plan p;
+    const Api& a = api();
+    const Dims& xs = g.window ? g.xw : g.x;
+    if (!fits_int(xs) || !fits_int(g.w) || !fits_int(g.y)) return p;
+    const std::vector<int> xd = cudnn_dims(xs, g.s), wd = cudnn_dims(g.w, g.s), yd = cudnn_dims(g.y, g.s);
+    const int nd = static_cast<int>(xd.size());
+    auto strides = [](const std::vector<int>& d) {
+        std::vector<int> st(d.size(), 1);
+        for (int i = static_cast<int>(d.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * d[i + 1];
+        return st;
+    };
+    std::vector<int> pad, stride, dil;
+    if (g.s == 1) pad = {0}, stride = {1}, dil = {1};
+    for (int i = 0; i < g.s; ++i) {
+        pad.push_back(g.window ? 0 : static_cast<int>(g.pb[i]));
+        stride.push_back(static_cast<int>(g.stride[i]));
+        dil.push_back(static_cast<int>(g.dil[i]));
+    }
+    const cudnnDataType_t t = data_type(dt);
+    check(a.cudnnCreateTensorDescriptor(&p.x), "cudnnCreateTensorDescriptor");
+    check(a.cudnnCreateTensorDescriptor(&p.y), "cudnnCreateTensorDescriptor");
+    check(a.cudnnCreateFilterDescriptor(&p.w), "cudnnCreateFilterDescriptor");
+    check(a.cudnnCreateConvolutionDescriptor(&p.conv), "cudnnCreateConvolutionDescriptor");
+    if (a.cudnnSetTensorNdDescriptor(p.x, t, nd, xd.data(), strides(xd).data()) != CUDNN_STATUS_SUCCESS ||
+        a.cudnnSetTensorNdDescriptor(p.y, t, nd, yd.data(), strides(yd).data()) != CUDNN_STATUS_SUCCESS ||
+        a.cudnnSetFilterNdDescriptor(p.w, t, CUDNN_TENSOR_NCHW, nd, wd.data()) != CUDNN_STATUS_SUCCESS ||
+        a.cudnnSetConvolutionNdDescriptor(p.conv, nd - 2, pad.data(), stride.data(), dil.data(),
+                                          CUDNN_CROSS_CORRELATION,
+                                          dt == DType::f64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT) !=
+            CUDNN_STATUS_SUCCESS ||
+        a.cudnnSetConvolutionGroupCount(p.conv, static_cast<int>(g.groups)) != CUDNN_STATUS_SUCCESS)
+        return p;
+    // The output cuDNN computes for these descriptors must be ours.
+    std::vector<int> out(static_cast<std::size_t>(nd));
+    if (a.cudnnGetConvolutionNdForwardOutputDim(p.conv, p.x, p.w, nd, out.data()) != CUDNN_STATUS_SUCCESS ||
+        out != yd)
+        return p;
+    // PyTorch's math modes: f32 exact (FMA) unless TF32 is allowed, 16-bit on the tensor cores.
+    const bool strict = dt == DType::f32 && !tf32;
+    const cudnnMathType_t math = strict                                   ? CUDNN_FMA_MATH
+                                 : dt == DType::f16 || dt == DType::bf16 ? CUDNN_TENSOR_OP_MATH
+                                                                         : CUDNN_DEFAULT_MATH;
+    if (a.cudnnSetConvolutionMathType(p.conv, math) != CUDNN_STATUS_SUCCESS) return p;
+    cudnnHandle_t h = handle();
+    switch (dir) {
+        case cudnn::Dir::forward:
+            p.ok = choose<cudnnConvolutionFwdAlgoPerf_t>(
+                p, strict,
+                [&](cudnnConvolutionFwdAlgoPerf_t* r, int* n) {
+                    return g_benchmark ? a.cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, 16, n, r)
+                                       : a.cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, 16, n, r);
+                },
+                [&](int algo, std::size_t* b) {
+                    return a.cudnnGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.conv, p.y,
+                                                                     static_cast<cudnnConvolutionFwdAlgo_t>(algo), b);
+                });
+            break;
+        case cudnn::Dir::backward_data:
+            p.ok = choose<cudnnConvolutionBwdDataAlgoPerf_t>(
+                p, strict,
+                [&](cudnnConvolutionBwdDataAlgoPerf_t* r, int* n) {
+                    return g_benchmark
+                               ? a.cudnnFindConvolutionBackwardDataAlgorithm(h, p.w, p.y, p.conv, p.x, 16, n, r)
+                               : a.cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p.w, p.y, p.conv, p.x, 16, n, r);
+                },
+                [&](int algo, std::size_t* b) {
+                    return a.cudnnGetConvolutionBackwardDataWorkspaceSize(
+                        h, p.w, p.y, p.conv, p.x, static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), b);
+                });
+            break;
+        case cudnn::Dir::backward_filter:
+            p.ok = choose<cudnnConvolutionBwdFilterAlgoPerf_t>(
+                p, strict,
+                [&](cudnnConvolutionBwdFilterAlgoPerf_t* r, int* n) {
+                    return g_benchmark
+                               ? a.cudnnFindConvolutionBackwardFilterAlgorithm(h, p.x, p.y, p.conv, p.w, 16, n, r)
+                               : a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, p.x, p.y, p.conv, p.w, 16, n, r);
+                },
+                [&](int algo, std::size_t* b) {
+                    return a.cudnnGetConvolutionBackwardFilterWorkspaceSize(
+                        h, p.x, p.y, p.conv, p.w, static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), b);
+                });
+            break;
+    }
+    return p;
+}
+
+const Plan& plan_for(cudnn::Dir dir, DType dt, const Geometry& g) {
+    static std::map<std::vector<int64_t>, Plan> plans;  // live for the process, like the handles
+    const bool tf32 = dt == DType::f32 && g_tf32_conv;
+    std::vector<int64_t> key{static_cast<int64_t>(dir), static_cast<int64_t>(dt), tf32, ctx().device, g.window};
+    for (const Dims* d : {&g.x, &g.w, &g.y})
+        for (int i = 0; i < d->rank(); ++i) key.push_back((*d)[i]);
+    for (int i = 0; i < g.s; ++i) key.insert(key.end(), {g.stride[i], g.pb[i], g.pe[i], g.dil[i]});
+    key.push_back(g.groups);
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        auto it = plans.find(key);
+        if (it != plans.end()) return it->second;
+    }
+    Plan p = make_plan(dir, dt, g, tf32);
+    if (g_verbose && !p.ok)
+        std::fprintf(stderr, "burn cuda: cuDNN has no algorithm for this %s (%s); using im2col\n", ctx().op,
+                     to_string(dt).c_str());
+    std::lock_guard<std::mutex> lock(g_mutex);
+    return plans.emplace(key, p).first->second;
+}
+
+}  // namespace
+
+CudnnStatus cudnn_status() {
+    CudnnStatus s;
+    s.compiled = true;
+    s.enabled = g_use_cudnn;
+    if (g_use_cudnn) {
+        const Library& l = library();
+        s.loaded = l.ok;
+        s.version = l.version;
+        s.detail = l.detail;
+    } else {
+        s.detail = "disabled (BURN_CUDA_CUDNN=0 or set_use_cudnn(false))";
+    }
+    std::lock_guard<std::mutex> lock(g_mutex);
+    s.convolutions = g_convs;
+    s.declined = g_declined;
+    return s;
+}
+
+namespace cudnn {
+
+bool handles(DType d) {
+    if (!g_use_cudnn || !is_float(d)) return false;
+    return library().ok;
+}
+
+std::shared_ptr<CudaTensor> run(Dir dir, const OpCall& call, TensorRefs& in) {
+    const Geometry g = geometry(dir, call, in);
+    const DType dt = call.dtype;
+    const std::size_t es = size_of(dt);
+    auto out = alloc(call.shape, dt);
+    const int64_t n_out = call.shape.numel();
+    if (n_out == 0) return out;
+    const bool bias = dir == Dir::forward && in.size() > 2;
+    TensorRef a = contiguous(in[0]), b = contiguous(in[1]);
+    const int64_t ly = g.y.numel() / std::max<int64_t>(g.y[0] * g.y[1], 1);
+    if (g.x.numel() == 0 || g.w.numel() == 0 || g.y.numel() == 0) {  // an empty sum: zeros (+ bias)
+        BURN_CUDA_CHECK(cudaMemsetAsync(out->raw(), 0, static_cast<std::size_t>(n_out) * es, ctx().stream));
+        if (bias) add_bias(dt, out->raw(), as_cuda(contiguous(in[2])).raw(), g.w[0], ly, n_out);
+        return out;
+    }
+    const Plan& p = plan_for(dir, dt, g);
+    if (!p.ok) {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        ++g_declined;
+        return nullptr;
+    }
+    const Api& f = api();
+    cudnnHandle_t h = handle();
+    std::shared_ptr<Storage> ws = p.workspace ? scratch(p.workspace) : nullptr;
+    void* wsp = ws ? ws->data : nullptr;
+    const double one_d = 1.0, zero_d = 0.0;
+    const float one_f = 1.f, zero_f = 0.f;
+    const void* one = dt == DType::f64 ? static_cast<const void*>(&one_d) : &one_f;
+    const void* zero = dt == DType::f64 ? static_cast<const void*>(&zero_d) : &zero_f;
+    // The input as cuDNN reads it (or the buffer its gradient lands in): x itself or the padded window.
+    std::shared_ptr<Storage> xw;
+    auto windowed_x = [&](const TensorRef& x) -> const void* {
+        if (!g.window) return as_cuda(x).raw();
+        xw = scratch(static_cast<std::size_t>(g.xw.numel()) * es);
+        int64_t neg[3];
+        for (int i = 0; i < g.s; ++i) neg[i] = -g.off[i];
+        window_copy(dt, as_cuda(x).raw(), g.x, xw->data, g.xw, neg);
+        return xw->data;
+    };
+    const auto algo = p.algo;
+    switch (dir) {
+        case Dir::forward: {
+            const void* xp = windowed_x(a);
+            check(f.cudnnConvolutionForward(h, one, p.x, xp, p.w, as_cuda(b).raw(), p.conv,
+                                            static_cast<cudnnConvolutionFwdAlgo_t>(algo), wsp, p.workspace, zero,
+                                            p.y, out->raw()),
+                  "cudnnConvolutionForward");
+            if (bias) add_bias(dt, out->raw(), as_cuda(contiguous(in[2])).raw(), g.w[0], ly, n_out);
+            break;
+        }
+        case Dir::backward_data: {
+            void* dst = out->raw();
+            if (g.window) {
+                xw = scratch(static_cast<std::size_t>(g.xw.numel()) * es);
+                dst = xw->data;
+            }
+            check(f.cudnnConvolutionBackwardData(h, one, p.w, as_cuda(b).raw(), p.y, as_cuda(a).raw(), p.conv,
+                                                 static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), wsp,
+                                                 p.workspace, zero, p.x, dst),
+                  "cudnnConvolutionBackwardData");
+            if (g.window) window_copy(dt, xw->data, g.xw, out->raw(), g.x, g.off);
+            break;
+        }
+        case Dir::backward_filter: {
+            const void* xp = windowed_x(a);
+            check(f.cudnnConvolutionBackwardFilter(h, one, p.x, xp, p.y, as_cuda(b).raw(), p.conv,
+                                                   static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), wsp,
+                                                   p.workspace, zero, p.w, out->raw()),
+                  "cudnnConvolutionBackwardFilter");
+            break;
+        }
+    }
+    std::lock_guard<std::mutex> lock(g_mutex);
+    ++g_convs;
+    return out;
+}
+
+}  // namespace cudnn
+
+#endif  // BURN_HAVE_CUDNN
+
+}  // namespace burn::cuda
