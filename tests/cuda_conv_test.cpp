@@ -39,6 +39,14 @@ struct ExactConv {
     bool prev;
 };
 
+/// Every convolution on cuDNN when it is loaded, however small (the default keeps small f32/f64
+/// 1-D/2-D ones on im2col).
+struct CudnnEvenWhenSmall {
+    CudnnEvenWhenSmall() : prev(cuda::cudnn_min_macs()) { cuda::set_cudnn_min_macs(0); }
+    ~CudnnEvenWhenSmall() { cuda::set_cudnn_min_macs(prev); }
+    int64_t prev;
+};
+
 struct UseCudnn {
     explicit UseCudnn(bool on) : prev(cuda::use_cudnn()) { cuda::set_use_cudnn(on); }
     ~UseCudnn() { cuda::set_use_cudnn(prev); }
@@ -151,6 +159,7 @@ double tol_of(DType dt) {
 TEST(CudaConv, MatchesCpuInEveryFloatDtype) {
     REQUIRE_CUDA();
     ExactConv exact;
+    CudnnEvenWhenSmall all;
     const Device gpu = Device::cuda(0);
     const auto st0 = cuda::cudnn_status();
     const int64_t before = st0.convolutions;
@@ -172,6 +181,7 @@ TEST(CudaConv, MatchesCpuInEveryFloatDtype) {
 TEST(CudaConv, Im2colAndCudnnAgree) {
     REQUIRE_CUDA();
     ExactConv exact;
+    CudnnEvenWhenSmall all;
     const Device gpu = Device::cuda(0);
     for (const Case& c : cases()) {
         if (c.x.rank() == 5) continue;  // im2col covers 1-D and 2-D
@@ -212,6 +222,7 @@ TEST(CudaConv, WithoutCudnnThreeDIsUnsupportedAndTwoDStillRuns) {
 TEST(CudaConv, TransposedConvolutionsMatchCpu) {
     REQUIRE_CUDA();
     ExactConv exact;
+    CudnnEvenWhenSmall all;
     struct T {
         Dims x, w;  // w = [in, out / groups, k...]
         std::vector<int64_t> stride, pad, pad_out, dil;
@@ -244,6 +255,7 @@ TEST(CudaConv, TransposedConvolutionsMatchCpu) {
 TEST(CudaConv, Tf32FollowsItsSwitch) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
+    CudnnEvenWhenSmall all;
     const Case c{"2-D 32 channels", {8, 32, 16, 16}, {32, 32, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, false};
     const auto want = run_case(c, DType::f32, Device::cpu());
     const bool prev = cuda::allow_tf32_conv();
@@ -260,6 +272,27 @@ TEST(CudaConv, Tf32FollowsItsSwitch) {
         worst = std::max(worst, rel_diff(fast[k], want[k]));
     }
     std::cout << "[  NOTE    ] TF32 conv: largest relative difference to the CPU " << worst << "\n";
+}
+
+TEST(CudaConv, SmallConvolutionsStayOnIm2col) {
+    REQUIRE_CUDA();
+    if (!cuda::cudnn_status().loaded) GTEST_SKIP() << "cuDNN not loaded: " << cuda::cudnn_status().detail;
+    ExactConv exact;
+    const int64_t prev = cuda::cudnn_min_macs();
+    cuda::set_cudnn_min_macs(int64_t{1} << 23);
+    const Device gpu = Device::cuda(0);
+    // 2 x 5 x 9 x 8 outputs x 27 taps: far below the threshold; 16 x 32 x 32 x 32 x 288: far above.
+    const Case small = cases()[2];
+    const Case big{"big", {16, 32, 32, 32}, {32, 32, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, true};
+    const int64_t n0 = cuda::cudnn_status().convolutions;
+    expect_close(run_case(small, DType::f32, gpu), run_case(small, DType::f32, Device::cpu()), 2e-5);
+    const int64_t n1 = cuda::cudnn_status().convolutions;
+    (void)run_case(big, DType::f32, gpu);
+    (void)run_case(small, DType::f16, gpu);  // 16-bit: cuDNN at any size (native, no widening)
+    const int64_t n2 = cuda::cudnn_status().convolutions;
+    cuda::set_cudnn_min_macs(prev);
+    EXPECT_EQ(n1, n0) << "a small f32 convolution went to cuDNN";
+    EXPECT_EQ(n2 - n1, 6) << "the big f32 and the f16 convolutions (3 ops each) should run on cuDNN";
 }
 
 #endif  // BURN_HAVE_CUDA

@@ -211,12 +211,12 @@ bool conv_ok(const OpCall& call, const TensorRefs& in) {
         if (t->dtype != call.dtype) return false;
     const int r = in[0]->shape.rank();
     if (r == 3 || r == 4) return true;
-    return r == 5 && cudnn::handles(call.dtype);
+    return r == 5 && cudnn::handles(call, in);
 }
 
 template <cudnn::Dir D, Kernel Im2col>
 TensorRefs conv_dispatch(const OpCall& call, TensorRefs& in) {
-    if (cudnn::handles(call.dtype)) {
+    if (cudnn::handles(call, in)) {
         if (auto out = cudnn::run(D, call, in)) return {out};
     }
     BURN_CHECK_KIND(in[0]->shape.rank() <= 4, device, "[", ctx().op,

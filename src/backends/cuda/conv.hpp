@@ -13,9 +13,10 @@ namespace cudnn {
 
 enum class Dir { forward, backward_data, backward_filter };
 
-/// Whether convolutions of dtype d go through cuDNN: enabled (BURN_CUDA_CUDNN, set_use_cudnn),
-/// built with cudnn.h, libcudnn.so.9 loaded (at the first call) and d one of f32, f64, f16, bf16.
-bool handles(DType d);
+/// Whether this convolution goes through cuDNN: enabled (BURN_CUDA_CUDNN, set_use_cudnn), built with
+/// cudnn.h, libcudnn.so.9 loaded (at the first call), a float dtype, and not a small f32/f64 1-D/2-D
+/// one (fewer multiply-adds than cudnn_min_macs(): those stay on im2col).
+bool handles(const OpCall& call, const TensorRefs& in);
 /// Convolution `dir` of `call` through cuDNN (inputs as the ops.def rows); null when cuDNN has no
 /// algorithm for this geometry (the caller falls back to im2col).
 std::shared_ptr<CudaTensor> run(Dir dir, const OpCall& call, TensorRefs& in);

@@ -47,6 +47,10 @@ bool allow_tf32_conv();
 /// cuBLAS (1-D and 2-D only). On by default; BURN_CUDA_CUDNN=0 turns it off at start.
 void set_use_cudnn(bool on);
 bool use_cudnn();
+/// f32/f64 1-D and 2-D convolutions with fewer multiply-adds than this stay on im2col, where cuDNN's
+/// per-call cost loses (default 2^23; BURN_CUDA_CUDNN_MIN_MACS at start; 0: every one on cuDNN).
+void set_cudnn_min_macs(int64_t macs);
+int64_t cudnn_min_macs();
 struct CudnnStatus {
     bool compiled = false;  // built with cudnn.h (BURN_CUDNN)
     bool enabled = false;   // use_cudnn()
