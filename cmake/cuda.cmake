@@ -78,13 +78,14 @@ function(burn_add_cuda_backend target)
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012 -Xcudafe=--diag_suppress=186>)
   target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas)
   if(BURN_HAVE_CUDNN)
-    # Only cudnn_conv.cpp sees cuDNN (headers only; the library is opened at run time).
+    # Only the cudnn_*.cpp files see cuDNN (headers only; the library is opened at run time).
     set(_cudnn_defs BURN_HAVE_CUDNN=1)
     if(BURN_CUDNN_LIBRARY_FILE)
       get_filename_component(_cudnn_real ${BURN_CUDNN_LIBRARY_FILE} REALPATH)
       list(APPEND _cudnn_defs "BURN_CUDNN_LIBRARY_HINT=\"${_cudnn_real}\"")
     endif()
-    set_source_files_properties(${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_conv.cpp PROPERTIES
+    set_source_files_properties(${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_conv.cpp
+      ${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_library.cpp PROPERTIES
       COMPILE_DEFINITIONS "${_cudnn_defs}" INCLUDE_DIRECTORIES ${BURN_CUDNN_INCLUDE_DIR})
     target_link_libraries(${target} PRIVATE ${CMAKE_DL_LIBS})
   endif()

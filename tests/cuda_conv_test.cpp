@@ -7,6 +7,8 @@
 
 #include <burn/burn.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <random>
 
@@ -99,8 +101,8 @@ Dims out_shape(const Case& c) {
     Dims y = c.x;
     y[1] = c.w[0];
     for (int i = 0; i < s.s; ++i)
-        y[i + 2] = ops::detail::conv_out_size(c.x[i + 2], c.w[i + 2], s.stride[i], s.pad_begin[i], s.pad_end[i],
-                                              s.dilation[i]);
+        y[i + 2] = ops::detail::conv_out_size(c.x[i + 2], c.w[i + 2], s.stride[i], s.pad_begin[i],
+                                              s.pad_end[i], s.dilation[i]);
     return y;
 }
 
@@ -109,12 +111,35 @@ const std::vector<Case>& cases() {
         {"1-D stride 2 groups 2", {2, 4, 17}, {6, 2, 3}, {2}, {1}, {1}, {1}, 2, true},
         {"1-D asymmetric padding, dilation 2", {3, 3, 10}, {4, 3, 4}, {1}, {2}, {1}, {2}, 1, false},
         {"2-D 3x3 pad 1", {2, 3, 9, 8}, {5, 3, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, true},
-        {"2-D stride/dilation/groups 3", {2, 6, 11, 9}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 0}, {1, 2}, 3, true},
+        {"2-D stride/dilation/groups 3",
+         {2, 6, 11, 9},
+         {6, 2, 3, 2},
+         {2, 1},
+         {1, 0},
+         {1, 0},
+         {1, 2},
+         3,
+         true},
         {"2-D asymmetric padding", {1, 2, 7, 7}, {3, 2, 3, 3}, {2, 2}, {0, 1}, {1, 0}, {1, 1}, 1, false},
         {"2-D depthwise", {2, 8, 6, 6}, {8, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 8, true},
-        {"3-D stride/dilation", {2, 3, 5, 6, 7}, {4, 3, 3, 2, 3}, {1, 2, 1}, {1, 0, 1}, {1, 0, 1}, {1, 1, 2}, 1, true},
-        {"3-D groups 2 asymmetric padding", {1, 4, 6, 5, 4}, {6, 2, 2, 3, 2}, {2, 1, 1}, {0, 1, 1}, {1, 0, 1},
-         {1, 1, 1}, 2, false},
+        {"3-D stride/dilation",
+         {2, 3, 5, 6, 7},
+         {4, 3, 3, 2, 3},
+         {1, 2, 1},
+         {1, 0, 1},
+         {1, 0, 1},
+         {1, 1, 2},
+         1,
+         true},
+        {"3-D groups 2 asymmetric padding",
+         {1, 4, 6, 5, 4},
+         {6, 2, 2, 3, 2},
+         {2, 1, 1},
+         {0, 1, 1},
+         {1, 0, 1},
+         {1, 1, 1},
+         2,
+         false},
         {"3-D 1x1x1", {2, 5, 3, 3, 3}, {7, 5, 1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, 1, true},
     };
     return v;
@@ -170,8 +195,8 @@ TEST(CudaConv, MatchesCpuInEveryFloatDtype) {
         }
     }
     const auto st = cuda::cudnn_status();
-    std::cout << "[  NOTE    ] " << st.detail << "; " << st.convolutions - before << " convolutions through cuDNN, "
-              << st.declined << " declined\n";
+    std::cout << "[  NOTE    ] " << st.detail << "; " << st.convolutions - before
+              << " convolutions through cuDNN, " << st.declined << " declined\n";
     if (st.loaded) {
         EXPECT_GT(st.convolutions - before, 0);
         EXPECT_EQ(st.declined, st0.declined) << "cuDNN found no algorithm for some of these convolutions";
@@ -210,12 +235,14 @@ TEST(CudaConv, WithoutCudnnThreeDIsUnsupportedAndTwoDStillRuns) {
         (void)run_case(c3, DType::f32, gpu);
         ADD_FAILURE() << "3-D convolution ran on cuda without cuDNN";
     } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("not supported by the cuda backend"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not supported by the cuda backend"), std::string::npos)
+            << e.what();
         EXPECT_NE(std::string(e.what()).find("[conv]"), std::string::npos) << e.what();
     }
     ExactConv exact;
     const int64_t before = cuda::cudnn_status().convolutions;
-    expect_close(run_case(cases()[2], DType::f32, gpu), run_case(cases()[2], DType::f32, Device::cpu()), 2e-5);
+    expect_close(run_case(cases()[2], DType::f32, gpu), run_case(cases()[2], DType::f32, Device::cpu()),
+                 2e-5);
     EXPECT_EQ(cuda::cudnn_status().convolutions, before) << "cuDNN ran while switched off";
 }
 
@@ -256,10 +283,12 @@ TEST(CudaConv, Tf32FollowsItsSwitch) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
     CudnnEvenWhenSmall all;
-    const Case c{"2-D 32 channels", {8, 32, 16, 16}, {32, 32, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, false};
+    const Case c{
+        "2-D 32 channels", {8, 32, 16, 16}, {32, 32, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, false};
     const auto want = run_case(c, DType::f32, Device::cpu());
     const bool prev = cuda::allow_tf32_conv();
-    EXPECT_TRUE(cuda::allow_tf32_conv() || std::getenv("BURN_CUDA_CONV_TF32")) << "TF32 for conv is on by default";
+    EXPECT_TRUE(cuda::allow_tf32_conv() || std::getenv("BURN_CUDA_CONV_TF32"))
+        << "TF32 for conv is on by default";
     cuda::set_allow_tf32_conv(false);
     const auto exact = run_case(c, DType::f32, gpu);
     cuda::set_allow_tf32_conv(true);
@@ -311,6 +340,30 @@ TEST(CudaConv, CudnnStatusIsConsistentWithoutAGpuToo) {
         EXPECT_EQ(st.version / 10000, 9) << st.detail;
     }
     EXPECT_GE(st.convolutions, 0);
+#endif
+}
+
+TEST(CudaConv, MissingLibraryIsReportedNotFatal) {
+#ifndef BURN_HAVE_CUDA
+    GTEST_SKIP() << "built without the CUDA backend";
+#else
+    const bool enabled = cuda::use_cudnn();
+    cuda::set_use_cudnn(false);  // so that cudnn_status() does not open the library in this process
+    const bool compiled = cuda::cudnn_status().compiled;
+    cuda::set_use_cudnn(enabled);
+    if (!compiled) GTEST_SKIP() << "built without cuDNN";
+    // A fresh process (the library is opened once per process) pointed at a file that does not exist:
+    // cuDNN reports why it is not used, and nothing throws.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            setenv("BURN_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9", 1);
+            cuda::set_use_cudnn(true);
+            const auto st = cuda::cudnn_status();
+            std::fprintf(stderr, "detail: %s\n", st.detail.c_str());
+            std::exit(!st.loaded && st.detail.find("not loaded") != std::string::npos ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "detail: libcudnn.so.9 not loaded");
 #endif
 }
 

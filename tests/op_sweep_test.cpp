@@ -280,7 +280,7 @@ struct ExactDeviceMath {
 };
 
 TEST_P(OpSweep, Devices) {
-    const ExactDeviceMath exact;
+    [[maybe_unused]] const ExactDeviceMath exact;
     const Device cpu = Device::cpu();
     int ran = 0, unsupported = 0;
     for (const Device& d : Device::available()) {

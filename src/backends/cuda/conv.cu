@@ -282,8 +282,8 @@ void add_bias(DType d, void* y, const void* bias, int64_t o, int64_t l, int64_t 
     if (total == 0 || l == 0) return;
     dispatch_float_ew(d, [&](auto tag) {
         using T = decltype(tag);
-        bias_add_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(static_cast<T*>(y),
-                                                                        static_cast<const T*>(bias), o, l, total);
+        bias_add_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(
+            static_cast<T*>(y), static_cast<const T*>(bias), o, l, total);
     });
     BURN_CUDA_LAUNCHED();
 }

@@ -1,219 +1,36 @@
 // Convolutions through cuDNN 9's convolution API (cudnnConvolutionForward / BackwardData /
-// BackwardFilter on Nd descriptors). Optional and lazy: compiled when cudnn.h was found
-// (BURN_HAVE_CUDNN), and libcudnn.so.9 is opened with dlopen at the first convolution, so binaries
-// start without cuDNN and without a GPU; when it does not load, the convolutions stay on im2col.
-// One handle per device on the device's stream; the algorithm (cuDNN's heuristics, or cudnnFind with
+// BackwardFilter on Nd descriptors), with the library loaded lazily (cudnn_library.cpp). One handle
+// per device on the device's stream; the algorithm (cuDNN's heuristics, or cudnnFind with
 // BURN_CUDA_CUDNN_BENCHMARK=1) and the descriptors are chosen once per geometry + dtype + math mode
 // and cached; the workspace comes from the caching allocator. Padding that cuDNN cannot express
 // (begin != end, or a transposed convolution's extra output padding) goes through a zero-padded
 // window of the input.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "backends/cuda/conv.hpp"
+#include "backends/cuda/cudnn_library.hpp"
 
-#ifdef BURN_HAVE_CUDNN
-#include <cudnn.h>
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#endif
-#endif
-
-namespace burn::cuda {
-
-namespace {
-
-bool env_flag(const char* name, bool fallback) {
-    const char* v = std::getenv(name);
-    if (!v || !*v) return fallback;
-    return std::string(v) != "0";
-}
-
-bool g_use_cudnn = env_flag("BURN_CUDA_CUDNN", true);
-bool g_tf32_conv = env_flag("BURN_CUDA_CONV_TF32", true);
-const bool g_benchmark = env_flag("BURN_CUDA_CUDNN_BENCHMARK", false);
-// Below this many multiply-adds, f32/f64 1-D/2-D convolutions stay on im2col: cuDNN's per-call cost
-// (host work and extra launches, about 30 us on an H200) loses to im2col + one gemm there (batch-1
-// inference of the MNIST convnet: 0.10 ms on im2col, 0.16 to 0.18 ms on cuDNN).
-int64_t g_min_macs = [] {
-    const char* v = std::getenv("BURN_CUDA_CUDNN_MIN_MACS");
-    return v && *v ? std::atoll(v) : int64_t{1} << 23;
-}();
-const bool g_verbose = env_flag("BURN_CUDA_VERBOSE", false);
-std::mutex g_mutex;
-int64_t g_convs = 0, g_declined = 0;
-
-}  // namespace
-
-void set_allow_tf32_conv(bool on) {
-    g_tf32_conv = on;
-}
-bool allow_tf32_conv() {
-    return g_tf32_conv;
-}
-void set_use_cudnn(bool on) {
-    g_use_cudnn = on;
-}
-bool use_cudnn() {
-    return g_use_cudnn;
-}
-void set_cudnn_min_macs(int64_t macs) {
-    g_min_macs = macs;
-}
-int64_t cudnn_min_macs() {
-    return g_min_macs;
-}
+namespace burn::cuda::cudnn {
 
 #ifndef BURN_HAVE_CUDNN
 
-CudnnStatus cudnn_status() {
-    CudnnStatus s;
-    s.detail = "built without cuDNN (cudnn.h not found or -DBURN_CUDNN=OFF)";
-    return s;
-}
-
-namespace cudnn {
 bool handles(const OpCall&, const TensorRefs&) {
     return false;
 }
 std::shared_ptr<CudaTensor> run(Dir, const OpCall&, TensorRefs&) {
     return nullptr;
 }
-}  // namespace cudnn
 
 #else  // BURN_HAVE_CUDNN
 
 namespace {
 
-// The cuDNN functions used, resolved with dlsym (the header gives their types; nothing links to them).
-#define BURN_CUDNN_FUNCTIONS(X)                                                                         \
-    X(cudnnGetVersion)                                                                                  \
-    X(cudnnGetErrorString)                                                                              \
-    X(cudnnCreate)                                                                                      \
-    X(cudnnSetStream)                                                                                   \
-    X(cudnnCreateTensorDescriptor)                                                                      \
-    X(cudnnSetTensorNdDescriptor)                                                                       \
-    X(cudnnCreateFilterDescriptor)                                                                      \
-    X(cudnnSetFilterNdDescriptor)                                                                       \
-    X(cudnnCreateConvolutionDescriptor)                                                                 \
-    X(cudnnSetConvolutionNdDescriptor)                                                                  \
-    X(cudnnSetConvolutionGroupCount)                                                                    \
-    X(cudnnSetConvolutionMathType)                                                                      \
-    X(cudnnGetConvolutionNdForwardOutputDim)                                                            \
-    X(cudnnGetConvolutionForwardAlgorithm_v7)                                                           \
-    X(cudnnGetConvolutionBackwardDataAlgorithm_v7)                                                      \
-    X(cudnnGetConvolutionBackwardFilterAlgorithm_v7)                                                    \
-    X(cudnnFindConvolutionForwardAlgorithm)                                                             \
-    X(cudnnFindConvolutionBackwardDataAlgorithm)                                                        \
-    X(cudnnFindConvolutionBackwardFilterAlgorithm)                                                      \
-    X(cudnnGetConvolutionForwardWorkspaceSize)                                                          \
-    X(cudnnGetConvolutionBackwardDataWorkspaceSize)                                                     \
-    X(cudnnGetConvolutionBackwardFilterWorkspaceSize)                                                   \
-    X(cudnnConvolutionForward)                                                                          \
-    X(cudnnConvolutionBackwardData)                                                                     \
-    X(cudnnConvolutionBackwardFilter)
-
-struct Api {
-#define BURN_CUDNN_MEMBER(name) decltype(&::name) name = nullptr;
-    BURN_CUDNN_FUNCTIONS(BURN_CUDNN_MEMBER)
-#undef BURN_CUDNN_MEMBER
-};
-
-struct Library {
-    Api api;
-    bool ok = false;
-    std::string detail;  // the version and path, or why it did not load
-    long version = 0;
-};
-
-#ifdef _WIN32
-void* open_lib(const char* name) {
-    return reinterpret_cast<void*>(LoadLibraryA(name));
-}
-void* find_sym(void* lib, const char* name) {
-    return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(lib), name));
-}
-std::string open_error() {
-    return "LoadLibrary failed (error " + std::to_string(GetLastError()) + ")";
-}
-const char* const kDefaultNames[] = {"cudnn64_9.dll"};
-#else
-void* open_lib(const char* name) {
-    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
-}
-void* find_sym(void* lib, const char* name) {
-    return dlsym(lib, name);
-}
-std::string open_error() {
-    const char* e = dlerror();
-    return e ? e : "dlopen failed";
-}
-const char* const kDefaultNames[] = {"libcudnn.so.9"};
-#endif
-
-Library load() {
-    Library lib;
-    std::vector<std::string> names;
-    if (const char* env = std::getenv("BURN_CUDNN_LIBRARY"); env && *env) names.push_back(env);
-    for (const char* n : kDefaultNames) names.push_back(n);
-#ifdef BURN_CUDNN_LIBRARY_HINT
-    names.push_back(BURN_CUDNN_LIBRARY_HINT);  // the library found next to cudnn.h at configure time
-#endif
-    void* handle = nullptr;
-    std::string errors, path;
-    for (const auto& n : names) {
-        handle = open_lib(n.c_str());
-        if (handle) {
-            path = n;
-            break;
-        }
-        errors += (errors.empty() ? "" : "; ") + open_error();
-    }
-    if (!handle) {
-        lib.detail = "libcudnn.so.9 not loaded (" + errors + ")";
-        return lib;
-    }
-#define BURN_CUDNN_RESOLVE(name)                                                         \
-    lib.api.name = reinterpret_cast<decltype(&::name)>(find_sym(handle, #name));         \
-    if (!lib.api.name) {                                                                 \
-        lib.detail = std::string(path) + " lacks " #name " (not a cuDNN 9 library?)";    \
-        return lib;                                                                      \
-    }
-    BURN_CUDNN_FUNCTIONS(BURN_CUDNN_RESOLVE)
-#undef BURN_CUDNN_RESOLVE
-    lib.version = static_cast<long>(lib.api.cudnnGetVersion());
-    if (lib.version / 10000 != CUDNN_MAJOR) {
-        lib.detail = path + " is cuDNN " + std::to_string(lib.version) + ", built against major " +
-                     std::to_string(CUDNN_MAJOR);
-        return lib;
-    }
-    lib.ok = true;
-    lib.detail = "cuDNN " + std::to_string(lib.version) + " from " + path;
-    return lib;
-}
-
-const Library& library() {
-    static const Library lib = [] {
-        Library l = load();
-        if (g_verbose)
-            std::fprintf(stderr, "burn cuda: %s%s\n", l.detail.c_str(),
-                             l.ok ? "" : "; convolutions use im2col + cuBLAS (2-D and 1-D only)");
-        return l;
-    }();
-    return lib;
-}
-
-const Api& api() {
-    return library().api;
-}
+std::mutex g_mutex;
 
 void check(cudnnStatus_t st, const char* what) {
     if (st == CUDNN_STATUS_SUCCESS) return;
@@ -254,7 +71,7 @@ struct Geometry {
     int64_t off[3];       // xw[p] = x[p - off]
 };
 
-Geometry geometry(cudnn::Dir dir, const OpCall& call, const TensorRefs& in) {
+Geometry geometry(Dir dir, const OpCall& call, const TensorRefs& in) {
     Geometry g;
     const auto& ints = call.ints;
     g.s = static_cast<int>((ints.size() - 1) / 4);
@@ -265,9 +82,9 @@ Geometry geometry(cudnn::Dir dir, const OpCall& call, const TensorRefs& in) {
         g.dil[i] = ints[static_cast<std::size_t>(3 * g.s + i)];
     }
     g.groups = ints.back();
-    g.x = dir == cudnn::Dir::backward_data ? call.shape : in[0]->shape;
-    g.w = dir == cudnn::Dir::backward_filter ? call.shape : in[1]->shape;
-    g.y = dir == cudnn::Dir::forward ? call.shape : dir == cudnn::Dir::backward_data ? in[0]->shape : in[1]->shape;
+    g.x = dir == Dir::backward_data ? call.shape : in[0]->shape;
+    g.w = dir == Dir::backward_filter ? call.shape : in[1]->shape;
+    g.y = dir == Dir::forward ? call.shape : dir == Dir::backward_data ? in[0]->shape : in[1]->shape;
     g.xw = g.x;
     for (int i = 0; i < g.s; ++i) {
         const int64_t span = g.dil[i] * (g.w[i + 2] - 1) + 1;
@@ -331,7 +148,7 @@ bool choose(Plan& p, bool strict_f32, Get get, Workspace workspace_of) {
     return false;
 }
 
-Plan make_plan(cudnn::Dir dir, DType dt, const Geometry& g, bool tf32) {
+Plan make_plan(Dir dir, DType dt, const Geometry& g, bool tf32) {
     Plan p;
     const Api& a = api();
     const Dims& xs = g.window ? g.xw : g.x;
@@ -358,10 +175,9 @@ Plan make_plan(cudnn::Dir dir, DType dt, const Geometry& g, bool tf32) {
     if (a.cudnnSetTensorNdDescriptor(p.x, t, nd, xd.data(), strides(xd).data()) != CUDNN_STATUS_SUCCESS ||
         a.cudnnSetTensorNdDescriptor(p.y, t, nd, yd.data(), strides(yd).data()) != CUDNN_STATUS_SUCCESS ||
         a.cudnnSetFilterNdDescriptor(p.w, t, CUDNN_TENSOR_NCHW, nd, wd.data()) != CUDNN_STATUS_SUCCESS ||
-        a.cudnnSetConvolutionNdDescriptor(p.conv, nd - 2, pad.data(), stride.data(), dil.data(),
-                                          CUDNN_CROSS_CORRELATION,
-                                          dt == DType::f64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT) !=
-            CUDNN_STATUS_SUCCESS ||
+        a.cudnnSetConvolutionNdDescriptor(
+            p.conv, nd - 2, pad.data(), stride.data(), dil.data(), CUDNN_CROSS_CORRELATION,
+            dt == DType::f64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT) != CUDNN_STATUS_SUCCESS ||
         a.cudnnSetConvolutionGroupCount(p.conv, static_cast<int>(g.groups)) != CUDNN_STATUS_SUCCESS)
         return p;
     // The output cuDNN computes for these descriptors must be ours.
@@ -371,44 +187,47 @@ Plan make_plan(cudnn::Dir dir, DType dt, const Geometry& g, bool tf32) {
         return p;
     // PyTorch's math modes: f32 exact (FMA) unless TF32 is allowed, 16-bit on the tensor cores.
     const bool strict = dt == DType::f32 && !tf32;
-    const cudnnMathType_t math = strict                                   ? CUDNN_FMA_MATH
+    const cudnnMathType_t math = strict                                  ? CUDNN_FMA_MATH
                                  : dt == DType::f16 || dt == DType::bf16 ? CUDNN_TENSOR_OP_MATH
                                                                          : CUDNN_DEFAULT_MATH;
     if (a.cudnnSetConvolutionMathType(p.conv, math) != CUDNN_STATUS_SUCCESS) return p;
     cudnnHandle_t h = handle();
     switch (dir) {
-        case cudnn::Dir::forward:
+        case Dir::forward:
             p.ok = choose<cudnnConvolutionFwdAlgoPerf_t>(
                 p, strict,
                 [&](cudnnConvolutionFwdAlgoPerf_t* r, int* n) {
-                    return g_benchmark ? a.cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, 16, n, r)
-                                       : a.cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, 16, n, r);
+                    return benchmark()
+                               ? a.cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, 16, n, r)
+                               : a.cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, 16, n, r);
                 },
                 [&](int algo, std::size_t* b) {
-                    return a.cudnnGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.conv, p.y,
-                                                                     static_cast<cudnnConvolutionFwdAlgo_t>(algo), b);
+                    return a.cudnnGetConvolutionForwardWorkspaceSize(
+                        h, p.x, p.w, p.conv, p.y, static_cast<cudnnConvolutionFwdAlgo_t>(algo), b);
                 });
             break;
-        case cudnn::Dir::backward_data:
+        case Dir::backward_data:
             p.ok = choose<cudnnConvolutionBwdDataAlgoPerf_t>(
                 p, strict,
                 [&](cudnnConvolutionBwdDataAlgoPerf_t* r, int* n) {
-                    return g_benchmark
-                               ? a.cudnnFindConvolutionBackwardDataAlgorithm(h, p.w, p.y, p.conv, p.x, 16, n, r)
-                               : a.cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p.w, p.y, p.conv, p.x, 16, n, r);
+                    return benchmark() ? a.cudnnFindConvolutionBackwardDataAlgorithm(h, p.w, p.y, p.conv, p.x,
+                                                                                     16, n, r)
+                                       : a.cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p.w, p.y, p.conv,
+                                                                                       p.x, 16, n, r);
                 },
                 [&](int algo, std::size_t* b) {
                     return a.cudnnGetConvolutionBackwardDataWorkspaceSize(
                         h, p.w, p.y, p.conv, p.x, static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), b);
                 });
             break;
-        case cudnn::Dir::backward_filter:
+        case Dir::backward_filter:
             p.ok = choose<cudnnConvolutionBwdFilterAlgoPerf_t>(
                 p, strict,
                 [&](cudnnConvolutionBwdFilterAlgoPerf_t* r, int* n) {
-                    return g_benchmark
-                               ? a.cudnnFindConvolutionBackwardFilterAlgorithm(h, p.x, p.y, p.conv, p.w, 16, n, r)
-                               : a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, p.x, p.y, p.conv, p.w, 16, n, r);
+                    return benchmark() ? a.cudnnFindConvolutionBackwardFilterAlgorithm(h, p.x, p.y, p.conv,
+                                                                                       p.w, 16, n, r)
+                                       : a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, p.x, p.y, p.conv,
+                                                                                         p.w, 16, n, r);
                 },
                 [&](int algo, std::size_t* b) {
                     return a.cudnnGetConvolutionBackwardFilterWorkspaceSize(
@@ -419,10 +238,11 @@ Plan make_plan(cudnn::Dir dir, DType dt, const Geometry& g, bool tf32) {
     return p;
 }
 
-const Plan& plan_for(cudnn::Dir dir, DType dt, const Geometry& g) {
+const Plan& plan_for(Dir dir, DType dt, const Geometry& g) {
     static std::map<std::vector<int64_t>, Plan> plans;  // live for the process, like the handles
-    const bool tf32 = dt == DType::f32 && g_tf32_conv;
-    std::vector<int64_t> key{static_cast<int64_t>(dir), static_cast<int64_t>(dt), tf32, ctx().device, g.window};
+    const bool tf32 = dt == DType::f32 && allow_tf32_conv();
+    std::vector<int64_t> key{static_cast<int64_t>(dir), static_cast<int64_t>(dt), tf32, ctx().device,
+                             g.window};
     for (const Dims* d : {&g.x, &g.w, &g.y})
         for (int i = 0; i < d->rank(); ++i) key.push_back((*d)[i]);
     for (int i = 0; i < g.s; ++i) key.insert(key.end(), {g.stride[i], g.pb[i], g.pe[i], g.dil[i]});
@@ -433,7 +253,7 @@ const Plan& plan_for(cudnn::Dir dir, DType dt, const Geometry& g) {
         if (it != plans.end()) return it->second;
     }
     Plan p = make_plan(dir, dt, g, tf32);
-    if (g_verbose && !p.ok)
+    if (verbose() && !p.ok)
         std::fprintf(stderr, "burn cuda: cuDNN has no algorithm for this %s (%s); using im2col\n", ctx().op,
                      to_string(dt).c_str());
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -442,33 +262,15 @@ const Plan& plan_for(cudnn::Dir dir, DType dt, const Geometry& g) {
 
 }  // namespace
 
-CudnnStatus cudnn_status() {
-    CudnnStatus s;
-    s.compiled = true;
-    s.enabled = g_use_cudnn;
-    if (g_use_cudnn) {
-        const Library& l = library();
-        s.loaded = l.ok;
-        s.version = l.version;
-        s.detail = l.detail;
-    } else {
-        s.detail = "disabled (BURN_CUDA_CUDNN=0 or set_use_cudnn(false))";
-    }
-    std::lock_guard<std::mutex> lock(g_mutex);
-    s.convolutions = g_convs;
-    s.declined = g_declined;
-    return s;
-}
-
-namespace cudnn {
-
 bool handles(const OpCall& call, const TensorRefs& in) {
-    if (!g_use_cudnn || !is_float(call.dtype) || !library().ok) return false;
+    if (!use_cudnn() || !is_float(call.dtype) || !library().ok) return false;
     if (in[0]->shape.rank() > 4 || (call.dtype != DType::f32 && call.dtype != DType::f64)) return true;
-    const Dims& y = call.op == OpId::conv ? call.shape : call.op == OpId::conv_backward_input ? in[0]->shape : in[1]->shape;
+    const Dims& y = call.op == OpId::conv                  ? call.shape
+                    : call.op == OpId::conv_backward_input ? in[0]->shape
+                                                           : in[1]->shape;
     const Dims& w = call.op == OpId::conv_backward_weight ? call.shape : in[1]->shape;
     const int64_t macs = w[0] > 0 ? y.numel() * (w.numel() / w[0]) : 0;
-    return macs >= g_min_macs;  // small ones: im2col
+    return macs >= cudnn_min_macs();  // small ones: im2col
 }
 
 std::shared_ptr<CudaTensor> run(Dir dir, const OpCall& call, TensorRefs& in) {
@@ -488,8 +290,7 @@ std::shared_ptr<CudaTensor> run(Dir dir, const OpCall& call, TensorRefs& in) {
     }
     const Plan& p = plan_for(dir, dt, g);
     if (!p.ok) {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        ++g_declined;
+        count(false);
         return nullptr;
     }
     const Api& f = api();
@@ -515,8 +316,8 @@ std::shared_ptr<CudaTensor> run(Dir dir, const OpCall& call, TensorRefs& in) {
         case Dir::forward: {
             const void* xp = windowed_x(a);
             check(f.cudnnConvolutionForward(h, one, p.x, xp, p.w, as_cuda(b).raw(), p.conv,
-                                            static_cast<cudnnConvolutionFwdAlgo_t>(algo), wsp, p.workspace, zero,
-                                            p.y, out->raw()),
+                                            static_cast<cudnnConvolutionFwdAlgo_t>(algo), wsp, p.workspace,
+                                            zero, p.y, out->raw()),
                   "cudnnConvolutionForward");
             if (bias) add_bias(dt, out->raw(), as_cuda(contiguous(in[2])).raw(), g.w[0], ly, n_out);
             break;
@@ -543,13 +344,10 @@ std::shared_ptr<CudaTensor> run(Dir dir, const OpCall& call, TensorRefs& in) {
             break;
         }
     }
-    std::lock_guard<std::mutex> lock(g_mutex);
-    ++g_convs;
+    count(true);
     return out;
 }
 
-}  // namespace cudnn
-
 #endif  // BURN_HAVE_CUDNN
 
-}  // namespace burn::cuda
+}  // namespace burn::cuda::cudnn
