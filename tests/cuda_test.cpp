@@ -180,7 +180,9 @@ TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
     auto cw = Tensor<5>::from_data(TensorData(wv, Dims{3, 2, 2, 2, 2}), Device::cpu());
     auto gx = cx.to_device(gpu), gw = cw.to_device(gpu);
     ASSERT_FALSE(cuda::host_fallback());
-    try {  // 3-D convolution has no CUDA kernel: the frontend names the op and the backend
+    const bool with_cudnn = cuda::use_cudnn();
+    cuda::set_use_cudnn(false);  // without cuDNN, 3-D convolution has no CUDA kernel
+    try {  // the frontend names the op and the backend
         (void)tensor::module::conv3d(gx, gw, std::nullopt, {});
         ADD_FAILURE() << "conv3d on cuda did not throw";
     } catch (const DeviceError& e) {
@@ -190,6 +192,7 @@ TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
     cuda::set_host_fallback(true);
     auto got = tensor::module::conv3d(gx, gw, std::nullopt, {});
     cuda::set_host_fallback(false);
+    cuda::set_use_cudnn(with_cudnn);
     EXPECT_EQ(got.device(), gpu);
     EXPECT_LT(max_rel_diff(got.into_data(), tensor::module::conv3d(cx, cw, std::nullopt, {}).into_data()),
               1e-6);
@@ -278,12 +281,15 @@ TEST(CudaTraining, OneStepMatchesCpu) {
     cpu.seed(3);
     Net a = make_net(cpu);
     Net b = a.to_device(gpu);
+    const bool tf32 = cuda::allow_tf32_conv();
+    cuda::set_allow_tf32_conv(false);  // the CPU computes exact f32; TF32 is checked in cuda_conv_test
     auto [x, y] = batch(16, 5, cpu);
     auto la = nn::loss::CrossEntropyLoss().forward(a.forward(x), y);
     auto lb = nn::loss::CrossEntropyLoss().forward(b.forward(x.to_device(gpu)), y.to_device(gpu));
     EXPECT_NEAR(la.into_scalar(), lb.into_scalar(), 1e-5);
     auto ga = la.backward();
     auto gb = lb.backward();
+    cuda::set_allow_tf32_conv(tf32);
     auto wa = a.conv.weight.val().grad(ga), wb = b.conv.weight.val().grad(gb);
     ASSERT_TRUE(wa.has_value() && wb.has_value());
     EXPECT_LT(max_rel_diff(wb->into_data(), wa->into_data()), 1e-4);

@@ -39,5 +39,28 @@ bool host_fallback();
 /// BURN_CUDA_TF32=1 turns it on at start.
 void set_allow_tf32(bool on);
 bool allow_tf32();
+/// Convolutions (cuDNN, f32) in TF32 on the tensor cores. On by default, like PyTorch's
+/// torch.backends.cudnn.allow_tf32; BURN_CUDA_CONV_TF32=0 turns it off at start.
+void set_allow_tf32_conv(bool on);
+bool allow_tf32_conv();
+/// Convolutions through cuDNN when libcudnn.so.9 loads (at the first convolution), else im2col +
+/// cuBLAS (1-D and 2-D only). On by default; BURN_CUDA_CUDNN=0 turns it off at start.
+void set_use_cudnn(bool on);
+bool use_cudnn();
+/// f32/f64 1-D and 2-D convolutions with fewer multiply-adds than this stay on im2col, where cuDNN's
+/// per-call cost loses (default 2^23; BURN_CUDA_CUDNN_MIN_MACS at start; 0: every one on cuDNN).
+void set_cudnn_min_macs(int64_t macs);
+int64_t cudnn_min_macs();
+struct CudnnStatus {
+    bool compiled = false;  // built with cudnn.h (BURN_CUDNN)
+    bool enabled = false;   // use_cudnn()
+    bool loaded = false;    // the library loaded (tried only when enabled)
+    long version = 0;       // cudnnGetVersion(), e.g. 91900
+    std::string detail;     // the version and path, or why cuDNN is not used
+    int64_t convolutions = 0;  // convolutions run through cuDNN so far
+    int64_t declined = 0;      // calls cuDNN had no algorithm for (they ran on im2col)
+};
+/// Loads cuDNN if enabled and not tried yet.
+CudnnStatus cudnn_status();
 
 }  // namespace burn::cuda
