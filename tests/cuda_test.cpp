@@ -182,7 +182,7 @@ TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
     ASSERT_FALSE(cuda::host_fallback());
     const bool with_cudnn = cuda::use_cudnn();
     cuda::set_use_cudnn(false);  // without cuDNN, 3-D convolution has no CUDA kernel
-    try {  // the frontend names the op and the backend
+    try {                        // the frontend names the op and the backend
         (void)tensor::module::conv3d(gx, gw, std::nullopt, {});
         ADD_FAILURE() << "conv3d on cuda did not throw";
     } catch (const DeviceError& e) {

@@ -140,7 +140,8 @@ void add_creation(std::vector<OpEntry>& db) {
                 other.seed(99);
                 TensorData there = ops::into_data(ops::random({3, 5}, Distribution::Normal(0, 1), dt, other));
                 TensorData there_u = ops::into_data(ops::random({3, 5}, Distribution::Default, dt, other));
-                EXPECT_TRUE(there_u == here_u) << other << " and " << d << " give different uniform values for one seed";
+                EXPECT_TRUE(there_u == here_u)
+                    << other << " and " << d << " give different uniform values for one seed";
                 const double tol = dt == DType::f64 ? 1e-13 : dt == DType::f32 ? 1e-6 : 1e-2;
                 const auto a = ref::host(here).v, b = ref::host(there).v;
                 for (std::size_t i = 0; i < a.size(); ++i)

@@ -285,10 +285,11 @@ void add_masked_softmax(std::vector<OpEntry>& db) {
         int64_t dim;
         Tag tag;
     };
-    const std::vector<Case> cases = {{{3, 5}, {3, 5}, 1, Tag::basic},       {{2, 3, 8}, {1, 3, 8}, -1, Tag::basic},
-                                     {{4, 6}, {1, 6}, 1, Tag::broadcast},    {{4, 6}, {4, 1}, 1, Tag::broadcast},
-                                     {{2, 3, 4}, {2, 3, 4}, 1, Tag::basic},  {{0, 3}, {0, 3}, 1, Tag::empty},
-                                     {{2, 2, 40}, {2, 2, 40}, 2, Tag::basic}};
+    const std::vector<Case> cases = {
+        {{3, 5}, {3, 5}, 1, Tag::basic},        {{2, 3, 8}, {1, 3, 8}, -1, Tag::basic},
+        {{4, 6}, {1, 6}, 1, Tag::broadcast},    {{4, 6}, {4, 1}, 1, Tag::broadcast},
+        {{2, 3, 4}, {2, 3, 4}, 1, Tag::basic},  {{0, 3}, {0, 3}, 1, Tag::empty},
+        {{2, 2, 40}, {2, 2, 40}, 2, Tag::basic}};
     // the reference: where(mask, fill, x) then softmax along dim, then (backward) zero where masked
     auto lanes = [](const ref::Host& x, int d, const std::function<void(std::vector<std::size_t>&)>& f) {
         int64_t outer = 1, inner = 1;
@@ -298,7 +299,8 @@ void add_masked_softmax(std::vector<OpEntry>& db) {
         std::vector<std::size_t> at(static_cast<std::size_t>(n));
         for (int64_t p = 0; p < outer; ++p)
             for (int64_t j = 0; j < inner; ++j) {
-                for (int64_t k = 0; k < n; ++k) at[static_cast<std::size_t>(k)] = static_cast<std::size_t>((p * n + k) * inner + j);
+                for (int64_t k = 0; k < n; ++k)
+                    at[static_cast<std::size_t>(k)] = static_cast<std::size_t>((p * n + k) * inner + j);
                 f(at);
             }
     };
@@ -311,7 +313,9 @@ void add_masked_softmax(std::vector<OpEntry>& db) {
             for (const auto& c : cases) s.push_back(sample(c.tag, {g(c.x), g.mask(c.mask)}, {c.dim}));
             // a fully masked row: uniform, like mask_fill + softmax (f16 holds the fill as -inf: NaN rows)
             if (dt != DType::f16)
-                s.push_back(sample(Tag::basic, {g({2, 4}), ref::make_data({2, 4}, {1, 1, 1, 1, 0, 1, 0, 1}, DType::boolean)}, {1}));
+                s.push_back(sample(
+                    Tag::basic, {g({2, 4}), ref::make_data({2, 4}, {1, 1, 1, 1, 0, 1, 0, 1}, DType::boolean)},
+                    {1}));
             return s;
         };
         e.forward = [fill](V in, A a) { return ops::masked_softmax(in[0], in[1], a.ints[0], fill); };
@@ -336,7 +340,8 @@ void add_masked_softmax(std::vector<OpEntry>& db) {
             ops::masked_softmax(f32({2, 3}, d), ops::full({3, 3}, 1, DType::boolean, d), 1, -1e9);
         }));
         e.bad.push_back(bad("int input", "[masked_softmax]", [](const Device& d) {
-            ops::masked_softmax(ops::full({2, 3}, 1, DType::i32, d), ops::full({2, 3}, 1, DType::boolean, d), 1, 0);
+            ops::masked_softmax(ops::full({2, 3}, 1, DType::i32, d), ops::full({2, 3}, 1, DType::boolean, d),
+                                1, 0);
         }));
         e.differentiable = true;
         e.grad_inputs = {0};
@@ -355,7 +360,8 @@ void add_masked_softmax(std::vector<OpEntry>& db) {
             ops::softmax_backward(f32({2, 3}, d), f32({2, 3}, d), 1, false, f32({2, 3}, d));
         }));
         e.bad.push_back(bad("mask does not broadcast", "[softmax_backward]", [](const Device& d) {
-            ops::softmax_backward(f32({2, 3}, d), f32({2, 3}, d), 1, false, ops::full({2, 2}, 1, DType::boolean, d));
+            ops::softmax_backward(f32({2, 3}, d), f32({2, 3}, d), 1, false,
+                                  ops::full({2, 2}, 1, DType::boolean, d));
         }));
         e.reference = [lanes](In in, A a) {
             ref::Host y = ref::host(in[0]), g = ref::host(in[1]);
@@ -412,7 +418,8 @@ void add_lane_maps(std::vector<OpEntry>& db) {
         e.samples = [name](DType dt) {
             InputGen g{name, dt};
             std::vector<Sample> s;
-            for (const auto& c : dim_cases(false)) s.push_back(sample(c.tag, {g(c.shape), g(c.shape)}, c.ints));
+            for (const auto& c : dim_cases(false))
+                s.push_back(sample(c.tag, {g(c.shape), g(c.shape)}, c.ints));
             return s;
         };
         e.forward = [log](V in, A a) { return ops::softmax_backward(in[0], in[1], a.ints[0], log); };
@@ -424,11 +431,14 @@ void add_lane_maps(std::vector<OpEntry>& db) {
             for (int i = d + 1; i < y.rank(); ++i) inner *= y.shape[i];
             const int64_t n = y.shape[d];
             ref::Host o = ref::filled(y.shape, 0);
-            auto at = [&](int64_t p, int64_t k, int64_t j) { return static_cast<std::size_t>((p * n + k) * inner + j); };
+            auto at = [&](int64_t p, int64_t k, int64_t j) {
+                return static_cast<std::size_t>((p * n + k) * inner + j);
+            };
             for (int64_t p = 0; p < outer; ++p)
                 for (int64_t j = 0; j < inner; ++j) {
                     double sum = 0;
-                    for (int64_t k = 0; k < n; ++k) sum += log ? g.v[at(p, k, j)] : g.v[at(p, k, j)] * y.v[at(p, k, j)];
+                    for (int64_t k = 0; k < n; ++k)
+                        sum += log ? g.v[at(p, k, j)] : g.v[at(p, k, j)] * y.v[at(p, k, j)];
                     for (int64_t k = 0; k < n; ++k) {
                         const double yv = y.v[at(p, k, j)], gv = g.v[at(p, k, j)];
                         o.v[at(p, k, j)] = log ? gv - std::exp(yv) * sum : yv * (gv - sum);

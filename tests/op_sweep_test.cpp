@@ -273,8 +273,12 @@ TEST_P(OpSweep, BadInputs) {
 /// f32 here (TF32, their default like PyTorch's, is checked by cuda_conv_test at TF32 tolerances).
 struct ExactDeviceMath {
 #ifdef BURN_HAVE_CUDA
-    ExactDeviceMath() : tf32_conv(cuda::allow_tf32_conv()) { cuda::set_allow_tf32_conv(false); }
-    ~ExactDeviceMath() { cuda::set_allow_tf32_conv(tf32_conv); }
+    ExactDeviceMath() : tf32_conv(cuda::allow_tf32_conv()) {
+        cuda::set_allow_tf32_conv(false);
+    }
+    ~ExactDeviceMath() {
+        cuda::set_allow_tf32_conv(tf32_conv);
+    }
     bool tf32_conv;
 #endif
 };
@@ -313,10 +317,12 @@ TEST_P(OpSweep, Devices) {
     }
     if (unsupported > 0) {
         RecordProperty("unsupported_on_devices", unsupported);
-        std::cout << "[  NOTE    ] " << e().name << ": " << unsupported << " sample(s) not supported on an accelerator\n";
+        std::cout << "[  NOTE    ] " << e().name << ": " << unsupported
+                  << " sample(s) not supported on an accelerator\n";
     }
     if (ran == 0) {
-        GTEST_SKIP() << (unsupported ? "not supported on the accelerator device" : "no reference samples (checked by its custom check)");
+        GTEST_SKIP() << (unsupported ? "not supported on the accelerator device"
+                                     : "no reference samples (checked by its custom check)");
     }
 }
 

@@ -12,7 +12,9 @@ namespace burn::autodiff {
 using namespace ops;
 using Grads = std::vector<TensorAny>;
 
-TensorAny zeros_as(const TensorAny& t) { return full(t.shape(), 0.0, t.dtype(), t.device()); }
+TensorAny zeros_as(const TensorAny& t) {
+    return full(t.shape(), 0.0, t.dtype(), t.device());
+}
 
 TensorAny sum_to(TensorAny g, const Dims& shape) {
     const int lead = g.rank() - shape.rank();
@@ -31,19 +33,28 @@ std::vector<SliceArg> ranges_of(const OpCall& call) {
     return r;
 }
 
-Grads copy_rule(const VjpContext& c) { return {c.g[0]}; }
+Grads copy_rule(const VjpContext& c) {
+    return {c.g[0]};
+}
 Grads cast_rule(const VjpContext& c) {
     if (!is_float(c.x[0].dtype())) return {TensorAny()};
     return {cast(c.g[0], c.x[0].dtype())};
 }
-Grads reshape_rule(const VjpContext& c) { return {reshape(c.g[0], c.x[0].shape())}; }
+Grads reshape_rule(const VjpContext& c) {
+    return {reshape(c.g[0], c.x[0].shape())};
+}
 Grads permute_rule(const VjpContext& c) {
     Dims inv = Dims::filled(static_cast<int>(c.call.ints.size()), 0);
-    for (std::size_t i = 0; i < c.call.ints.size(); ++i) inv[static_cast<int>(c.call.ints[i])] = static_cast<int64_t>(i);
+    for (std::size_t i = 0; i < c.call.ints.size(); ++i)
+        inv[static_cast<int>(c.call.ints[i])] = static_cast<int64_t>(i);
     return {permute(c.g[0], inv)};
 }
-Grads expand_rule(const VjpContext& c) { return {sum_to(c.g[0], c.x[0].shape())}; }
-Grads slice_rule(const VjpContext& c) { return {slice_assign(zeros_as(c.x[0]), ranges_of(c.call), c.g[0])}; }
+Grads expand_rule(const VjpContext& c) {
+    return {sum_to(c.g[0], c.x[0].shape())};
+}
+Grads slice_rule(const VjpContext& c) {
+    return {slice_assign(zeros_as(c.x[0]), ranges_of(c.call), c.g[0])};
+}
 Grads slice_assign_rule(const VjpContext& c) {
     auto r = ranges_of(c.call);
     Grads out(2);
@@ -80,7 +91,9 @@ Grads select_add_rule(const VjpContext& c) {
     if (c.needs[2]) out[2] = select(c.g[0], c.call.ints[0], c.x[1]);
     return out;
 }
-Grads sum_dim_rule(const VjpContext& c) { return {contiguous(expand(c.g[0], c.x[0].shape()))}; }
+Grads sum_dim_rule(const VjpContext& c) {
+    return {contiguous(expand(c.g[0], c.x[0].shape()))};
+}
 Grads mean_dim_rule(const VjpContext& c) {
     double n = static_cast<double>(c.x[0].shape()[static_cast<int>(c.call.ints[0])]);
     return {contiguous(expand(div_scalar(c.g[0], n), c.x[0].shape()))};
@@ -91,8 +104,8 @@ Grads prod_dim_rule(const VjpContext& c) {
     const int64_t dim = c.call.ints[0];
     auto is_zero = equal_elem(x, 0.0);
     auto safe_x = where(is_zero, full(Dims::filled(x.rank(), 1), 1.0, x.dtype(), x.device()), x);
-    auto prod_nonzero = prod_dim(safe_x, dim);                     // product of the non-zero entries
-    auto zeros = sum_dim(cast(is_zero, x.dtype()), dim);           // how many zeros per slice
+    auto prod_nonzero = prod_dim(safe_x, dim);            // product of the non-zero entries
+    auto zeros = sum_dim(cast(is_zero, x.dtype()), dim);  // how many zeros per slice
     auto g = expand(c.g[0], x.shape());
     auto pn = expand(prod_nonzero, x.shape());
     auto nz = expand(zeros, x.shape());

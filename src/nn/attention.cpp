@@ -91,7 +91,8 @@ struct Heads {
             w = activation::any::quiet_softmax(scores, 3);
         } else {
             // one fused pass (and one in the backward) instead of a mask pass plus softmax
-            w = mask.defined() ? masked_softmax(std::move(scores), mask, 3, m.min_float) : softmax(std::move(scores), 3);
+            w = mask.defined() ? masked_softmax(std::move(scores), mask, 3, m.min_float)
+                               : softmax(std::move(scores), 3);
         }
         TensorAny ctx = matmul(m.dropout.forward_any(w), v);  // [b, h, tq, d_k]
         ctx = reshape(swap_dims(std::move(ctx), 1, 2), Dims{b, tq, static_cast<int64_t>(m.d_model)});

@@ -288,7 +288,8 @@ struct ConvBn {  // PyTorch's nn.Sequential-like Conv2d(2, 4, 3, padding=1) + Ba
 TEST(ConvLayers, LoadsPyTorchWeightsAsTheyAre) {
     // The store's fixture (scripts/gen_store_fixtures.py): a torch.save'd Conv2d + BatchNorm2d and
     // the conv's output on a fixed input. PyTorch's names and layouts load without remapping.
-    if (!store::PytorchStore::zip_supported()) GTEST_SKIP() << "built without libzip (convbn.pt is a zip file)";
+    if (!store::PytorchStore::zip_supported())
+        GTEST_SKIP() << "built without libzip (convbn.pt is a zip file)";
     const auto dir = fixture_dir().parent_path() / "store";
     ConvBn m{Conv2dConfig{{2, 4}, {3, 3}}.with_padding(Explicit2d{1, 1}).init(), BatchNormConfig{4}.init()};
     store::PytorchStore pt(dir / "convbn.pt");

@@ -28,7 +28,7 @@ TensorAny to_device(TensorAny x, const Device& device);
 #define BURN_UNARY(name, kinds, body, vjp, domain) TensorAny name(TensorAny x, double p0 = 0, double p1 = 0);
 #define BURN_UNARY_PRED(name, kinds, body, domain) TensorAny name(TensorAny x);
 #define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) \
-    TensorAny name(TensorAny a, TensorAny b);  \
+    TensorAny name(TensorAny a, TensorAny b);                \
     TensorAny name##_scalar(TensorAny a, double b);
 #define BURN_COMPARE(name, kinds, body, domain) \
     TensorAny name(TensorAny a, TensorAny b);   \

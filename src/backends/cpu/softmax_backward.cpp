@@ -6,9 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "backends/cpu/simd_math.hpp"
-
 #include "backends/cpu/reduce_common.hpp"
+#include "backends/cpu/simd_math.hpp"
 
 namespace burn::cpu {
 
@@ -65,7 +64,8 @@ void masked_rows(const T* x, T* y, const CpuTensor& mask, int64_t rows, int64_t 
         std::vector<C> buf(static_cast<std::size_t>(n));
         for (int64_t r = b; r < e; ++r) {
             const bool* mr = mb + mask_row(mask, r);
-            for (int64_t k = 0; k < n; ++k) buf[static_cast<std::size_t>(k)] = mr[k * ms] ? f : C(x[r * n + k]);
+            for (int64_t k = 0; k < n; ++k)
+                buf[static_cast<std::size_t>(k)] = mr[k * ms] ? f : C(x[r * n + k]);
             if constexpr (std::is_same_v<T, C>) {
                 simd::softmax_row(buf.data(), y + r * n, n, false);
             } else {

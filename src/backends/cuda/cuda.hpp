@@ -52,11 +52,11 @@ bool use_cudnn();
 void set_cudnn_min_macs(int64_t macs);
 int64_t cudnn_min_macs();
 struct CudnnStatus {
-    bool compiled = false;  // built with cudnn.h (BURN_CUDNN)
-    bool enabled = false;   // use_cudnn()
-    bool loaded = false;    // the library loaded (tried only when enabled)
-    long version = 0;       // cudnnGetVersion(), e.g. 91900
-    std::string detail;     // the version and path, or why cuDNN is not used
+    bool compiled = false;     // built with cudnn.h (BURN_CUDNN)
+    bool enabled = false;      // use_cudnn()
+    bool loaded = false;       // the library loaded (tried only when enabled)
+    long version = 0;          // cudnnGetVersion(), e.g. 91900
+    std::string detail;        // the version and path, or why cuDNN is not used
     int64_t convolutions = 0;  // convolutions run through cuDNN so far
     int64_t declined = 0;      // calls cuDNN had no algorithm for (they ran on im2col)
 };

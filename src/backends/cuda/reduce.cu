@@ -3,7 +3,8 @@
 // inner == 1: a warp (n <= 1024) or a block per row, warp-shuffle trees; few long columns (bias and
 // norm gradients): tiles of 32 columns x 8 lanes over chunks of n, combined in a fixed order;
 // otherwise one thread per column, walking n (coalesced across the columns). Float sums accumulate in
-// double, int sums wrap in uint64, like the CPU backend; index results are the first position of the extreme (NaN wins).
+// double, int sums wrap in uint64, like the CPU backend; index results are the first position of the extreme
+// (NaN wins).
 #include <cfloat>
 
 #include "backends/cuda/reduce.cuh"
@@ -97,8 +98,8 @@ void run_col_split(const Red& red, const Geometry& g) {
         ws = scratch(static_cast<std::size_t>(chunks * outs) * sizeof(Acc));
         partial = static_cast<Acc*>(ws->data);
     }
-    col_split_k<<<dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(chunks)), dim3(kColTile, kColLanes),
-                  0, s>>>(red, g.outer, g.n, g.inner, chunk, partial);
+    col_split_k<<<dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(chunks)),
+                  dim3(kColTile, kColLanes), 0, s>>>(red, g.outer, g.n, g.inner, chunk, partial);
     if (chunks > 1) col_combine_k<<<blocks_for(outs), kThreads, 0, s>>>(red, partial, outs, int(chunks));
 }
 
@@ -277,7 +278,6 @@ TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
     BURN_CUDA_LAUNCHED();
     return {out};
 }
-
 
 bool numeric_ok(const OpCall&, const TensorRefs& in) {
     return !in.empty() && in[0]->dtype != DType::boolean;

@@ -1,7 +1,7 @@
-// Fused softmax / log_softmax, masked_softmax and the gradient (softmax_backward), along any dim of a contiguous
-// input seen as [outer, n, inner]. Rows (inner == 1): online max and sum of exponentials in one read
-// (rows up to 16,384 held in registers, so one read and one write), a warp per short row; columns:
-// a thread per column.
+// Fused softmax / log_softmax, masked_softmax and the gradient (softmax_backward), along any dim of a
+// contiguous input seen as [outer, n, inner]. Rows (inner == 1): online max and sum of exponentials in one
+// read (rows up to 16,384 held in registers, so one read and one write), a warp per short row; columns: a
+// thread per column.
 #include <cfloat>
 
 #include "backends/cuda/reduce.cuh"
@@ -76,7 +76,7 @@ MaskRef mask_ref(const CudaTensor* m) {
 /// One group of TPR threads per row: one read for the statistics (online), one read (mostly from
 /// L2) and one write for the output. V: elements per load (rows of a multiple of V, aligned).
 template <int TPR, int V, class T>
-__global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool log) {
+__global__ void softmax_row_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill, bool log) {
     constexpr int kGroups = kThreads / TPR;
     using VT = VecT<T, V>;
     const int g = threadIdx.x / TPR, t = threadIdx.x % TPR;
@@ -88,10 +88,18 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
         const bool live = r < rows;
         const VT* xr = reinterpret_cast<const VT*>(x + r * n);
         VT* yr = reinterpret_cast<VT*>(y + r * n);
+        const bool* mr = live && mask.p ? mask.row(r) : nullptr;
+        auto masked = [&](int64_t k, VT v) {
+            if (mr)
+#pragma unroll
+                for (int q = 0; q < V; ++q)
+                    if (mr[(k * V + q) * mask.ms]) v.v[q] = fill;
+            return v;
+        };
         MS<T> st{-INFINITY, T(0)};
         if (live)
             for (int64_t k = t; k < nv; k += TPR) {
-                const VT v = xr[k];
+                const VT v = masked(k, xr[k]);
 #pragma unroll
                 for (int q = 0; q < V; ++q) ms_add(st, v.v[q]);
             }
@@ -108,7 +116,7 @@ __global__ void softmax_row_k(const T* x, T* y, int64_t rows, int64_t n, bool lo
             const T s = st.m == -INFINITY ? T(0) : st.s;
             const T ls = ::log(s), inv = T(1) / s;
             for (int64_t k = t; k < nv; k += TPR) {
-                VT v = xr[k];
+                VT v = masked(k, xr[k]);
 #pragma unroll
                 for (int q = 0; q < V; ++q) v.v[q] = log ? v.v[q] - m - ls : exp(v.v[q] - m) * inv;
                 yr[k] = v;
@@ -203,7 +211,8 @@ __global__ void softmax_col_k(const T* x, T* y, int64_t outer, int64_t n, int64_
 /// y once; the re-read of softmax_row_k missed L2 once many rows were in flight). Lane l holds vectors
 /// l, l + 32, ... softmax and log_softmax (no mask) and masked_softmax.
 template <class T, int V, int R>
-__global__ void softmax_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill, bool log) {
+__global__ void softmax_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill,
+                                   bool log) {
     using VT = VecT<T, V>;
     const int64_t nv = n / V;
     const int lane = threadIdx.x & 31;
@@ -247,46 +256,10 @@ __global__ void softmax_warp_reg_k(const T* x, T* y, MaskRef mask, int64_t rows,
         for (int q = 0; q < R; ++q)
             if (lane + q * 32 < nv) {
 #pragma unroll
-                for (int i = 0; i < V; ++i) buf[q].v[i] = log ? buf[q].v[i] - m - ls : exp(buf[q].v[i] - m) * inv;
+                for (int i = 0; i < V; ++i)
+                    buf[q].v[i] = log ? buf[q].v[i] - m - ls : exp(buf[q].v[i] - m) * inv;
                 yr[lane + q * 32] = buf[q];
             }
-    }
-}
-
-/// Any row length: a group of TPR threads per row, statistics online, then a second read.
-template <int TPR, class T>
-__global__ void masked_row_k(const T* x, T* y, MaskRef mask, int64_t rows, int64_t n, T fill) {
-    constexpr int kGroups = kThreads / TPR;
-    const int g = threadIdx.x / TPR, t = threadIdx.x % TPR;
-    __shared__ MS<T> bcast[kGroups];
-    for (int64_t r0 = static_cast<int64_t>(blockIdx.x) * kGroups; r0 < rows;
-         r0 += int64_t(gridDim.x) * kGroups) {
-        const int64_t r = r0 + g;
-        const bool live = r < rows;
-        const T* xr = x + r * n;
-        T* yr = y + r * n;
-        const bool* mr = live ? mask.row(r) : nullptr;
-        MS<T> st{-INFINITY, T(0)};
-        if (live)
-            for (int64_t k = t; k < n; k += TPR) ms_add(st, mr[k * mask.ms] ? fill : xr[k]);
-        st = group_reduce<TPR>(MSRed<T>{}, st);
-        if (TPR > 32) __syncthreads();
-        if (t == 0) bcast[g] = st;
-        if (TPR > 32)
-            __syncthreads();
-        else
-            __syncwarp();
-        st = bcast[g];
-        if (live) {
-            const T m = st.m == -INFINITY ? T(0) : st.m;
-            const T s = st.m == -INFINITY ? T(0) : st.s;
-            const T inv = T(1) / s;
-            for (int64_t k = t; k < n; k += TPR) yr[k] = exp((mr[k * mask.ms] ? fill : xr[k]) - m) * inv;
-        }
-        if (TPR > 32)
-            __syncthreads();
-        else
-            __syncwarp();
     }
 }
 
@@ -307,14 +280,17 @@ TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in) {
         const bool vec = n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(py) % 16 == 0;
         if (vec && n <= 32 * 2 * V)
-            softmax_warp_reg_k<T, V, 2><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
+            softmax_warp_reg_k<T, V, 2>
+                <<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
         else if (vec && n <= 1024)
             softmax_warp_reg_k<T, V, 1024 / (32 * V)>
                 <<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
         else if (n <= 1024)
-            masked_row_k<32, T><<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+            softmax_row_k<32, 1, T>
+                <<<blocks_for(rows * 32), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
         else
-            masked_row_k<kThreads, T><<<blocks_for(rows * kThreads), kThreads, 0, s>>>(px, py, mask, rows, n, fill);
+            softmax_row_k<kThreads, 1, T>
+                <<<blocks_for(rows * kThreads), kThreads, 0, s>>>(px, py, mask, rows, n, fill, false);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -340,11 +316,11 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
                 <<<static_cast<unsigned>(std::min<int64_t>(g.outer, 1 << 20)), 1024, 0, s>>>(px, py, g.outer,
                                                                                              g.n, log);
         else if (g.inner == 1 && g.n > 1024 && vec)
-            softmax_row_k<kThreads, V, T>
-                <<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_row_k<kThreads, V, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(
+                px, py, MaskRef{}, g.outer, g.n, T(0), log);
         else if (g.inner == 1 && g.n > 1024)
-            softmax_row_k<kThreads, 1, T>
-                <<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_row_k<kThreads, 1, T><<<blocks_for(g.outer * kThreads), kThreads, 0, s>>>(
+                px, py, MaskRef{}, g.outer, g.n, T(0), log);
         else if (g.inner == 1 && vec && g.n <= 32 * 2 * V)
             softmax_warp_reg_k<T, V, 2>
                 <<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, MaskRef{}, g.outer, g.n, T(0), log);
@@ -352,7 +328,8 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
             softmax_warp_reg_k<T, V, 1024 / (32 * V)>
                 <<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, MaskRef{}, g.outer, g.n, T(0), log);
         else if (g.inner == 1)
-            softmax_row_k<32, 1, T><<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, g.outer, g.n, log);
+            softmax_row_k<32, 1, T>
+                <<<blocks_for(g.outer * 32), kThreads, 0, s>>>(px, py, MaskRef{}, g.outer, g.n, T(0), log);
         else
             softmax_col_k<T>
                 <<<blocks_for(g.outer * g.inner), kThreads, 0, s>>>(px, py, g.outer, g.n, g.inner, log);
@@ -371,7 +348,8 @@ struct SumRed {
 };
 
 template <int TPR, int V, class T>
-__global__ void softmax_bwd_row_k(const T* y, const T* g, T* dx, MaskRef mask, int64_t rows, int64_t n, bool log) {
+__global__ void softmax_bwd_row_k(const T* y, const T* g, T* dx, MaskRef mask, int64_t rows, int64_t n,
+                                  bool log) {
     constexpr int kGroups = kThreads / TPR;
     using VT = VecT<T, V>;
     const int grp = threadIdx.x / TPR, t = threadIdx.x % TPR;
@@ -448,7 +426,8 @@ __global__ void softmax_bwd_warp_reg_k(const T* y, const T* g, T* dx, MaskRef ma
         for (int q = 0; q < R; ++q)
             if (lane + q * 32 < nv)
 #pragma unroll
-                for (int i = 0; i < V; ++i) acc += log ? double(gb[q].v[i]) : double(gb[q].v[i]) * double(yb[q].v[i]);
+                for (int i = 0; i < V; ++i)
+                    acc += log ? double(gb[q].v[i]) : double(gb[q].v[i]) * double(yb[q].v[i]);
 #pragma unroll
         for (int d = 16; d > 0; d >>= 1) acc += shfl_xor(acc, d);
         const T sc = T(acc);
@@ -511,11 +490,13 @@ TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
         T* pd = out->data<T>();
         constexpr int V = 16 / sizeof(T);
         const bool vec = geo.n % V == 0 && reinterpret_cast<uintptr_t>(py) % 16 == 0 &&
-                         reinterpret_cast<uintptr_t>(pg) % 16 == 0 && reinterpret_cast<uintptr_t>(pd) % 16 == 0;
+                         reinterpret_cast<uintptr_t>(pg) % 16 == 0 &&
+                         reinterpret_cast<uintptr_t>(pd) % 16 == 0;
         const int64_t r = geo.outer, n = geo.n;
         const unsigned b32 = blocks_for(r * 32), bbl = blocks_for(r * kThreads);
         if (geo.inner != 1)
-            softmax_bwd_col_k<T><<<blocks_for(r * geo.inner), kThreads, 0, s>>>(py, pg, pd, r, n, geo.inner, log);
+            softmax_bwd_col_k<T>
+                <<<blocks_for(r * geo.inner), kThreads, 0, s>>>(py, pg, pd, r, n, geo.inner, log);
         else if (n > 1024 && vec)
             softmax_bwd_row_k<kThreads, V, T><<<bbl, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else if (n > 1024)
@@ -523,7 +504,8 @@ TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
         else if (vec && n <= 32 * 2 * V)
             softmax_bwd_warp_reg_k<T, V, 2><<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else if (vec)
-            softmax_bwd_warp_reg_k<T, V, 1024 / (32 * V)><<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
+            softmax_bwd_warp_reg_k<T, V, 1024 / (32 * V)>
+                <<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
         else
             softmax_bwd_row_k<32, 1, T><<<b32, kThreads, 0, s>>>(py, pg, pd, mask, r, n, log);
     });
