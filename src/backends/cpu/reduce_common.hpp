@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "backends/common/reduce_geometry.hpp"
 #include "backends/cpu/kernels.hpp"
 
 namespace burn::cpu {
@@ -18,17 +19,8 @@ TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in);
 TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in);
 
 /// A contiguous tensor seen as [outer, n, inner] around the reduced dim.
-struct Geometry {
-    int64_t outer = 1, n = 1, inner = 1;
-};
-
-inline Geometry geometry(const Dims& shape, int dim) {
-    Geometry g;
-    for (int i = 0; i < dim; ++i) g.outer *= shape[i];
-    g.n = shape[dim];
-    for (int i = dim + 1; i < shape.rank(); ++i) g.inner *= shape[i];
-    return g;
-}
+using reduction::geometry;
+using reduction::Geometry;
 
 /// Columns per block when reducing along a non-last dim (rows of `inner` values).
 inline constexpr int64_t kColBlock = 256;

@@ -1,23 +1,17 @@
 #pragma once
 // Pieces shared by the reductions (reduce.cu) and softmax (softmax.cu): the [outer, n, inner] view of
 // a reduction along one dim, a warp shuffle of any 4-byte-multiple value, and a group tree reduction.
+#include "backends/common/reduce_geometry.hpp"
 #include "backends/cuda/kernels.cuh"
 
 namespace burn::cuda {
 
-struct Geometry {
-    int64_t outer = 1, n = 1, inner = 1;
-};
-inline Geometry geometry(const Dims& shape, int dim) {
-    Geometry g;
-    for (int i = 0; i < dim; ++i) g.outer *= shape[i];
-    g.n = shape[dim];
-    for (int i = dim + 1; i < shape.rank(); ++i) g.inner *= shape[i];
-    return g;
-}
+using reduction::geometry;
+using reduction::Geometry;
 
-template <class T>
-__device__ __forceinline__ T shfl_down(T v, int delta) {
+/// Shuffles a value of any 4-byte multiple across the warp, a word at a time: shfl(word) -> word.
+template <class T, class Shfl>
+__device__ __forceinline__ T shuffle_words(T v, Shfl shfl) {
     static_assert(sizeof(T) % 4 == 0, "shuffle needs 4-byte words");
     constexpr int W = sizeof(T) / 4;
     union U {
@@ -27,24 +21,19 @@ __device__ __forceinline__ T shfl_down(T v, int delta) {
     } in, out;
     in.t = v;
 #pragma unroll
-    for (int k = 0; k < W; ++k) out.w[k] = __shfl_down_sync(0xffffffffu, in.w[k], delta);
+    for (int k = 0; k < W; ++k) out.w[k] = shfl(in.w[k]);
     return out.t;
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_down(T v, int delta) {
+    return shuffle_words(v, [delta](int w) { return __shfl_down_sync(0xffffffffu, w, delta); });
 }
 
 /// A butterfly step: every lane gets the value of lane ^ mask (all lanes end with the full reduction).
 template <class T>
 __device__ __forceinline__ T shfl_xor(T v, int mask) {
-    static_assert(sizeof(T) % 4 == 0, "shuffle needs 4-byte words");
-    constexpr int W = sizeof(T) / 4;
-    union U {
-        T t;
-        int w[W];
-        __device__ U() {}
-    } in, out;
-    in.t = v;
-#pragma unroll
-    for (int k = 0; k < W; ++k) out.w[k] = __shfl_xor_sync(0xffffffffu, in.w[k], mask);
-    return out.t;
+    return shuffle_words(v, [mask](int w) { return __shfl_xor_sync(0xffffffffu, w, mask); });
 }
 
 /// Reduces v over a group of TPR threads (32: a warp; 256: the block); the result is valid in the
