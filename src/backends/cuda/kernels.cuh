@@ -43,7 +43,7 @@ struct FastDiv {
 template <int N>
 struct Iter {
     int rank = 1;
-    bool narrow = false;  // every index is below 2^31: the FastDiv path
+    bool narrow = false;  // every index and every operand offset is below 2^31: 32-bit FastDiv path
     int64_t size[kMaxRank];
     FastDiv fdiv[kMaxRank];
     int64_t stride[N][kMaxRank];
@@ -51,15 +51,19 @@ struct Iter {
     __device__ __forceinline__ void offsets(int64_t i, int64_t* off) const {
 #pragma unroll
         for (int k = 0; k < N; ++k) off[k] = base[k];
-        if (narrow) {
+        if (narrow) {  // 32-bit index arithmetic (64-bit multiplies are several instructions each)
             uint32_t u = static_cast<uint32_t>(i);
-            for (int d = rank - 1; d >= 0; --d) {
+            int32_t o[N] = {};
+            for (int d = rank - 1; d > 0; --d) {
                 const uint32_t q = fdiv[d].div(u);
-                const int64_t r = u - q * static_cast<uint32_t>(size[d]);
+                const int32_t r = static_cast<int32_t>(u - q * static_cast<uint32_t>(size[d]));
                 u = q;
 #pragma unroll
-                for (int k = 0; k < N; ++k) off[k] += r * stride[k][d];
+                for (int k = 0; k < N; ++k) o[k] += r * static_cast<int32_t>(stride[k][d]);
             }
+#pragma unroll
+            for (int k = 0; k < N; ++k)
+                off[k] += o[k] + static_cast<int32_t>(u) * static_cast<int32_t>(stride[k][0]);
             return;
         }
         for (int d = rank - 1; d >= 0; --d) {
@@ -102,6 +106,12 @@ Iter<N> make_iter(const Dims& shape, const Dims* const* strides, const int64_t* 
     it.rank = r;
     for (int k = 0; k < N; ++k) it.base[k] = base[k];
     it.narrow = shape.numel() < (int64_t(1) << 31);
+    for (int k = 0; k < N && it.narrow; ++k) {  // the farthest offset of every operand fits 31 bits
+        int64_t reach = 0;
+        for (int d = 0; d < r; ++d)
+            reach += (it.size[d] - 1) * (it.stride[k][d] < 0 ? -it.stride[k][d] : it.stride[k][d]);
+        it.narrow = reach < (int64_t(1) << 31);
+    }
     if (it.narrow)
         for (int d = 0; d < r; ++d) it.fdiv[d].init(static_cast<uint32_t>(it.size[d]));
     return it;
