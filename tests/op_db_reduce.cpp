@@ -324,11 +324,13 @@ void add_masked_softmax(std::vector<OpEntry>& db) {
             ref::Host m = expand_host(ref::host(in[1]), x.shape);
             const int d = ref::norm_dim(a.ints.at(0), x.rank());
             ref::Host o = ref::filled(x.shape, 0);
+            // f16 holds the fill as -inf (mask_fill writes it so): a fully masked lane is NaN there
+            const double held = a.dtype == DType::f16 ? -INFINITY : fill;
             lanes(x, d, [&](std::vector<std::size_t>& at) {
                 double mx = -INFINITY, z = 0;
-                auto v = [&](std::size_t i) { return m.v[i] != 0 ? fill : x.v[i]; };
+                auto v = [&](std::size_t i) { return m.v[i] != 0 ? held : x.v[i]; };
                 for (auto i : at) mx = std::max(mx, v(i));
-                for (auto i : at) z += std::exp(v(i) - mx);
+                for (auto i : at) z += std::exp(v(i) - mx);  // all -inf: NaN, as softmax gives
                 for (auto i : at) o.v[i] = std::exp(v(i) - mx) / z;
             });
             return ref::to_data(o, value_dtype(a.dtype));
