@@ -1,5 +1,5 @@
 // The CUDA backend's sort / topk on long lines (CUB's radix sort, any length) and its deterministic
-// select_add (stably sorted indices): both bit for bit against the CPU backend, for every dtype, NaN
+// select_add / scatter_add (stably sorted indices): all bit for bit against the CPU backend, for every dtype, NaN
 // and -0 among floats, many duplicates, the sort dim first, in the middle and last, non-contiguous
 // inputs, and bad indices. A naive stable sort checks the CPU on the longest case. Without a GPU (or
 // without BURN_CUDA) the tests skip with the reason. DISABLED_ tests print timings on the GPU.
@@ -200,6 +200,70 @@ TEST(CudaSelectAdd, BadIndexThrowsAndTheDeviceStaysUsable) {
         }
     }
     expect_select_add_matches(Dims{100, 8}, 0, 500, DType::f32, DType::i32, 3, 9);
+}
+
+// ----------------------------------------------------------------------------------- scatter_add
+
+/// scatter(x, dim, indices, values) on the GPU equals the CPU's, bit for bit. Indices have shape
+/// is (values vs, x xs); `strided` presents values transposed and indices flipped along dim.
+void expect_scatter_matches(const Dims& xs, const Dims& is, const Dims& vs, int dim, DType dt, DType it,
+                            int64_t hot, uint32_t seed, bool strided = false) {
+    std::mt19937 gen(seed);
+    const int64_t n = xs[dim];
+    std::vector<double> iv(static_cast<std::size_t>(is.numel()));
+    for (double& x : iv)
+        x = static_cast<double>(gen() % 4 ? gen() % static_cast<uint32_t>(hot) : gen() % static_cast<uint32_t>(n));
+    std::normal_distribution<double> nd(0.0, 1.0);
+    auto random_data = [&](const Dims& s) {
+        std::vector<double> v(static_cast<std::size_t>(s.numel()));
+        for (double& x : v) x = is_float(dt) ? nd(gen) : static_cast<double>(gen() % 200) - 100.0;
+        return TensorData(v, s).convert(dt);
+    };
+    const TensorData x = random_data(xs), vals = random_data(vs), idx = TensorData(iv, is).convert(it);
+    const int last = vs.rank() - 1;
+    auto run = [&](const Device& dev) {
+        TensorAny values = on(vals, dev), indices = on(idx, dev);
+        if (strided) {
+            TensorData tv = ops::into_data(ops::contiguous(ops::swap_dims(on(vals, Device::cpu()), 0, last)));
+            values = ops::swap_dims(on(tv, dev), 0, last);
+            TensorData fi = ops::into_data(ops::contiguous(ops::flip(on(idx, Device::cpu()), Dims{dim})));
+            indices = ops::flip(on(fi, dev), Dims{dim});
+        }
+        return ops::into_data(ops::scatter(on(x, dev), dim, indices, values));
+    };
+    const TensorData want = run(Device::cpu());
+    const TensorData got = run(Device::cuda(0));
+    EXPECT_TRUE(got == want) << "scatter " << xs << " dim " << dim << " indices " << is << " values " << vs << " "
+                             << dt << (strided ? " strided" : "");
+}
+
+TEST(CudaScatterAdd, LongRunsBitEqualToCpu) {
+    REQUIRE_CUDA();
+    expect_scatter_matches(Dims{40, 6}, Dims{3000, 6}, Dims{3000, 6}, 0, DType::f32, DType::i32, 4, 1);
+    expect_scatter_matches(Dims{40, 6}, Dims{3000, 5}, Dims{3001, 6}, 0, DType::f32, DType::i64, 4, 2, true);
+    expect_scatter_matches(Dims{5, 30, 4}, Dims{5, 500, 3}, Dims{5, 500, 4}, 1, DType::f64, DType::i32, 3, 3);
+    expect_scatter_matches(Dims{5, 30, 4}, Dims{4, 500, 3}, Dims{5, 501, 4}, 1, DType::f32, DType::i32, 3, 4, true);
+    expect_scatter_matches(Dims{6, 50}, Dims{6, 700}, Dims{6, 700}, 1, DType::f32, DType::u8, 5, 5);
+    expect_scatter_matches(Dims{6, 50}, Dims{6, 20}, Dims{6, 20}, 1, DType::f32, DType::i32, 5, 6);  // serial path
+    for (DType dt : {DType::f16, DType::bf16, DType::i32, DType::i64, DType::i8})
+        expect_scatter_matches(Dims{30, 3}, Dims{900, 3}, Dims{900, 3}, 0, dt, DType::i32, 6, 7);
+}
+
+TEST(CudaScatterAdd, BadIndexThrows) {
+    REQUIRE_CUDA();
+    const Device gpu = Device::cuda(0);
+    std::vector<int32_t> iv(2 * 300, 1);
+    iv[451] = 30;
+    auto x = on(TensorData(std::vector<float>(30 * 2, 1.f), Dims{30, 2}), gpu);
+    auto v = on(TensorData(std::vector<float>(300 * 2, 1.f), Dims{300, 2}), gpu);
+    try {
+        (void)ops::scatter(x, 0, on(TensorData(iv, Dims{300, 2}), gpu), v);
+        ADD_FAILURE() << "index 30 of 30 did not throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("[scatter]"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("30"), std::string::npos) << e.what();
+    }
+    expect_scatter_matches(Dims{30, 2}, Dims{300, 2}, Dims{300, 2}, 0, DType::f32, DType::i32, 3, 8);
 }
 
 // ------------------------------------------------------------------------------------ timings
