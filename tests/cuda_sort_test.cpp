@@ -268,12 +268,14 @@ TEST(CudaScatterAdd, BadIndexThrows) {
 
 // ------------------------------------------------------------------------------------ timings
 
+/// Milliseconds per call of f on the device (after a warm-up call; Device::sync waits for the stream).
 template <class F>
-double ms_per_call(F&& f, int reps) {
+double ms_per_call(const Device& d, F&& f, int reps) {
     f();  // warm-up (allocator, CUB temporary storage)
+    d.sync();
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < reps - 1; ++i) (void)f();
-    (void)ops::into_data(f());  // waits for the stream
+    for (int i = 0; i < reps; ++i) f();
+    d.sync();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
 }
 
@@ -282,20 +284,39 @@ TEST(CudaSort, DISABLED_Timing) {
     const Device gpu = Device::cuda(0);
     auto x = on(values_for(Dims{64, 100000}, DType::f32, 3), gpu);
     std::printf("sort [64, 100000] f32 dim 1: %.3f ms\n",
-                ms_per_call([&] { return ops::sort_with_indices(x, 1, false).second; }, 20));
+                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(x, 1, false); }, 20));
     std::printf("topk k=10 of [64, 100000] f32: %.3f ms\n",
-                ms_per_call([&] { return ops::topk_with_indices(x, 10, 1).second; }, 20));
+                ms_per_call(gpu, [&] { (void)ops::topk_with_indices(x, 10, 1); }, 20));
+    auto x1 = on(values_for(Dims{1, 1000000}, DType::f32, 3), gpu);
+    std::printf("sort [1, 1000000] f32: %.3f ms\n",
+                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(x1, 1, false); }, 20));
+    auto xt = on(values_for(Dims{100000, 64}, DType::f32, 3), gpu);
+    std::printf("sort [100000, 64] f32 dim 0: %.3f ms\n",
+                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(xt, 0, false); }, 20));
     auto y = on(values_for(Dims{4096, 1024}, DType::f32, 4), gpu);
     std::printf("sort [4096, 1024] f32 dim 1 (bitonic): %.3f ms\n",
-                ms_per_call([&] { return ops::sort_with_indices(y, 1, false).second; }, 20));
+                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(y, 1, false); }, 20));
     std::mt19937 gen(5);
     std::vector<int32_t> iv(8192);
     for (auto& v : iv) v = static_cast<int32_t>(gen() % 4 ? gen() % 500 : gen() % 50304);
+    std::vector<int32_t> uv(8192);
+    for (auto& v : uv) v = static_cast<int32_t>(gen() % 50304);
     auto table = on(TensorData(std::vector<float>(50304 * 768, 0.f), Dims{50304, 768}), gpu);
     auto vals = on(values_for(Dims{8192, 768}, DType::f32, 6), gpu);
-    auto idx = on(TensorData(iv, Dims{8192}), gpu);
-    std::printf("select_add 8192 rows into [50304, 768] f32 (with a copy of the table): %.3f ms\n",
-                ms_per_call([&] { return ops::select_assign(table, 0, idx, vals); }, 20));
+    for (const auto* ids : {&iv, &uv}) {
+        auto idx = on(TensorData(*ids, Dims{8192}), gpu);
+        // The table moves through the op (updated in place, as in an embedding's backward).
+        std::printf("select_add 8192 rows (%s) into [50304, 768] f32, in place: %.3f ms\n",
+                    ids == &iv ? "3/4 among 500 rows" : "uniform",
+                    ms_per_call(gpu, [&] { table = ops::select_assign(std::move(table), 0, idx, vals); }, 20));
+    }
+    std::vector<int32_t> sv(64 * 4096);
+    for (auto& v : sv) v = static_cast<int32_t>(gen() % 1000);
+    auto sidx = on(TensorData(sv, Dims{64, 4096}), gpu);
+    auto svals = on(values_for(Dims{64, 4096}, DType::f32, 7), gpu);
+    auto dst = on(TensorData(std::vector<float>(64 * 1000, 0.f), Dims{64, 1000}), gpu);
+    std::printf("scatter_add [64, 4096] into [64, 1000] dim 1, in place: %.3f ms\n",
+                ms_per_call(gpu, [&] { dst = ops::scatter(std::move(dst), 1, sidx, svals); }, 20));
 }
 
 }  // namespace

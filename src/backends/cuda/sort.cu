@@ -104,6 +104,16 @@ struct RadixKey<int64_t> {
     static constexpr int bits = 64;
 };
 template <>
+struct RadixKey<__half> {
+    using K = uint32_t;
+    static constexpr int bits = 16;
+};
+template <>
+struct RadixKey<__nv_bfloat16> {
+    using K = uint32_t;
+    static constexpr int bits = 16;
+};
+template <>
 struct RadixKey<int16_t> {
     using K = uint32_t;
     static constexpr int bits = 16;
@@ -129,7 +139,20 @@ __device__ __forceinline__ typename RadixKey<T>::K radix_key(T v, bool desc) {
     using K = typename RadixKey<T>::K;
     constexpr int bits = RadixKey<T>::bits;
     K k;
-    if constexpr (std::is_same_v<T, int16_t>) {
+    if constexpr (is_half_v<T>) {  // the 16-bit pattern mapped like a float's (NaN highest, -0 == +0)
+        uint32_t u;
+        if constexpr (std::is_same_v<T, __half>)
+            u = __half_as_ushort(v);
+        else
+            u = __bfloat16_as_ushort(v);
+        const float f = static_cast<float>(v);
+        if (f != f)
+            k = 0xFFFFu;
+        else if (f == 0.0f)
+            k = 0x8000u;
+        else
+            k = (u & 0x8000u) ? (~u & 0xFFFFu) : (u | 0x8000u);
+    } else if constexpr (std::is_same_v<T, int16_t>) {
         k = static_cast<K>(static_cast<int32_t>(v) + 32768);
     } else if constexpr (std::is_same_v<T, int8_t>) {
         k = static_cast<K>(static_cast<int32_t>(v) + 128);
