@@ -1,6 +1,6 @@
 // The CUDA backend's sort / topk on long lines (CUB's radix sort, any length) and its deterministic
-// select_add / scatter_add (stably sorted indices): all bit for bit against the CPU backend, for every dtype, NaN
-// and -0 among floats, many duplicates, the sort dim first, in the middle and last, non-contiguous
+// select_add / scatter_add (stably sorted indices): all bit for bit against the CPU backend, for every dtype,
+// NaN and -0 among floats, many duplicates, the sort dim first, in the middle and last, non-contiguous
 // inputs, and bad indices. A naive stable sort checks the CPU on the longest case. Without a GPU (or
 // without BURN_CUDA) the tests skip with the reason. DISABLED_ tests print timings on the GPU.
 #include <gtest/gtest.h>
@@ -39,7 +39,8 @@ bool has_cuda() {
 TensorData values_for(const Dims& shape, DType dt, uint32_t seed) {
     std::mt19937 gen(seed);
     std::vector<double> v(static_cast<std::size_t>(shape.numel()));
-    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN(),
+                 inf = std::numeric_limits<double>::infinity();
     for (double& x : v) {
         const uint32_t r = gen() % 1000;
         if (dt == DType::boolean) {
@@ -143,7 +144,8 @@ void expect_select_add_matches(const Dims& xs, int64_t dim, int64_t m, DType dt,
     const int64_t n = xs[d];
     std::vector<double> iv(static_cast<std::size_t>(m));
     for (double& x : iv)  // most indices among `hot` rows: long runs of one index
-        x = static_cast<double>(gen() % 4 ? gen() % static_cast<uint32_t>(hot) : gen() % static_cast<uint32_t>(n));
+        x = static_cast<double>(gen() % 4 ? gen() % static_cast<uint32_t>(hot)
+                                          : gen() % static_cast<uint32_t>(n));
     Dims vs = xs;
     vs[d] = m;
     std::normal_distribution<double> nd(0.0, 1.0);
@@ -156,18 +158,21 @@ void expect_select_add_matches(const Dims& xs, int64_t dim, int64_t m, DType dt,
     auto run = [&](const Device& dev) {
         TensorAny values = on(vals, dev), indices = on(idx, dev);
         if (strided) {  // values transposed twice (same shape, strided), indices a stepped slice
-            TensorData tv = ops::into_data(ops::contiguous(ops::swap_dims(on(vals, Device::cpu()), 0, vs.rank() - 1)));
+            TensorData tv =
+                ops::into_data(ops::contiguous(ops::swap_dims(on(vals, Device::cpu()), 0, vs.rank() - 1)));
             values = ops::swap_dims(on(tv, dev), 0, vs.rank() - 1);
             std::vector<double> twice(static_cast<std::size_t>(2 * m));
-            for (int64_t i = 0; i < m; ++i) twice[static_cast<std::size_t>(2 * i)] = iv[static_cast<std::size_t>(i)];
-            indices = ops::slice(on(TensorData(twice, Dims{2 * m}).convert(it), dev), {SliceArg(0, 2 * m, 2)});
+            for (int64_t i = 0; i < m; ++i)
+                twice[static_cast<std::size_t>(2 * i)] = iv[static_cast<std::size_t>(i)];
+            indices =
+                ops::slice(on(TensorData(twice, Dims{2 * m}).convert(it), dev), {SliceArg(0, 2 * m, 2)});
         }
         return ops::into_data(ops::select_assign(on(x, dev), dim, indices, values));
     };
     const TensorData want = run(Device::cpu());
     const TensorData got = run(Device::cuda(0));
-    EXPECT_TRUE(got == want) << "select_add " << xs << " dim " << dim << " m " << m << " " << dt << " indices " << it
-                             << (strided ? " strided" : "");
+    EXPECT_TRUE(got == want) << "select_add " << xs << " dim " << dim << " m " << m << " " << dt
+                             << " indices " << it << (strided ? " strided" : "");
 }
 
 TEST(CudaSelectAdd, ManyRepeatedIndicesBitEqualToCpu) {
@@ -212,7 +217,8 @@ void expect_scatter_matches(const Dims& xs, const Dims& is, const Dims& vs, int 
     const int64_t n = xs[dim];
     std::vector<double> iv(static_cast<std::size_t>(is.numel()));
     for (double& x : iv)
-        x = static_cast<double>(gen() % 4 ? gen() % static_cast<uint32_t>(hot) : gen() % static_cast<uint32_t>(n));
+        x = static_cast<double>(gen() % 4 ? gen() % static_cast<uint32_t>(hot)
+                                          : gen() % static_cast<uint32_t>(n));
     std::normal_distribution<double> nd(0.0, 1.0);
     auto random_data = [&](const Dims& s) {
         std::vector<double> v(static_cast<std::size_t>(s.numel()));
@@ -233,8 +239,8 @@ void expect_scatter_matches(const Dims& xs, const Dims& is, const Dims& vs, int 
     };
     const TensorData want = run(Device::cpu());
     const TensorData got = run(Device::cuda(0));
-    EXPECT_TRUE(got == want) << "scatter " << xs << " dim " << dim << " indices " << is << " values " << vs << " "
-                             << dt << (strided ? " strided" : "");
+    EXPECT_TRUE(got == want) << "scatter " << xs << " dim " << dim << " indices " << is << " values " << vs
+                             << " " << dt << (strided ? " strided" : "");
 }
 
 TEST(CudaScatterAdd, LongRunsBitEqualToCpu) {
@@ -242,9 +248,11 @@ TEST(CudaScatterAdd, LongRunsBitEqualToCpu) {
     expect_scatter_matches(Dims{40, 6}, Dims{3000, 6}, Dims{3000, 6}, 0, DType::f32, DType::i32, 4, 1);
     expect_scatter_matches(Dims{40, 6}, Dims{3000, 5}, Dims{3001, 6}, 0, DType::f32, DType::i64, 4, 2, true);
     expect_scatter_matches(Dims{5, 30, 4}, Dims{5, 500, 3}, Dims{5, 500, 4}, 1, DType::f64, DType::i32, 3, 3);
-    expect_scatter_matches(Dims{5, 30, 4}, Dims{4, 500, 3}, Dims{5, 501, 4}, 1, DType::f32, DType::i32, 3, 4, true);
+    expect_scatter_matches(Dims{5, 30, 4}, Dims{4, 500, 3}, Dims{5, 501, 4}, 1, DType::f32, DType::i32, 3, 4,
+                           true);
     expect_scatter_matches(Dims{6, 50}, Dims{6, 700}, Dims{6, 700}, 1, DType::f32, DType::u8, 5, 5);
-    expect_scatter_matches(Dims{6, 50}, Dims{6, 20}, Dims{6, 20}, 1, DType::f32, DType::i32, 5, 6);  // serial path
+    expect_scatter_matches(Dims{6, 50}, Dims{6, 20}, Dims{6, 20}, 1, DType::f32, DType::i32, 5,
+                           6);  // serial path
     for (DType dt : {DType::f16, DType::bf16, DType::i32, DType::i64, DType::i8})
         expect_scatter_matches(Dims{30, 3}, Dims{900, 3}, Dims{900, 3}, 0, dt, DType::i32, 6, 7);
 }
@@ -284,18 +292,23 @@ TEST(CudaSort, DISABLED_Timing) {
     const Device gpu = Device::cuda(0);
     auto x = on(values_for(Dims{64, 100000}, DType::f32, 3), gpu);
     std::printf("sort [64, 100000] f32 dim 1: %.3f ms\n",
-                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(x, 1, false); }, 20));
+                ms_per_call(
+                    gpu, [&] { (void)ops::sort_with_indices(x, 1, false); }, 20));
     std::printf("topk k=10 of [64, 100000] f32: %.3f ms\n",
-                ms_per_call(gpu, [&] { (void)ops::topk_with_indices(x, 10, 1); }, 20));
+                ms_per_call(
+                    gpu, [&] { (void)ops::topk_with_indices(x, 10, 1); }, 20));
     auto x1 = on(values_for(Dims{1, 1000000}, DType::f32, 3), gpu);
     std::printf("sort [1, 1000000] f32: %.3f ms\n",
-                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(x1, 1, false); }, 20));
+                ms_per_call(
+                    gpu, [&] { (void)ops::sort_with_indices(x1, 1, false); }, 20));
     auto xt = on(values_for(Dims{100000, 64}, DType::f32, 3), gpu);
     std::printf("sort [100000, 64] f32 dim 0: %.3f ms\n",
-                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(xt, 0, false); }, 20));
+                ms_per_call(
+                    gpu, [&] { (void)ops::sort_with_indices(xt, 0, false); }, 20));
     auto y = on(values_for(Dims{4096, 1024}, DType::f32, 4), gpu);
     std::printf("sort [4096, 1024] f32 dim 1 (bitonic): %.3f ms\n",
-                ms_per_call(gpu, [&] { (void)ops::sort_with_indices(y, 1, false); }, 20));
+                ms_per_call(
+                    gpu, [&] { (void)ops::sort_with_indices(y, 1, false); }, 20));
     std::mt19937 gen(5);
     std::vector<int32_t> iv(8192);
     for (auto& v : iv) v = static_cast<int32_t>(gen() % 4 ? gen() % 500 : gen() % 50304);
@@ -308,7 +321,8 @@ TEST(CudaSort, DISABLED_Timing) {
         // The table moves through the op (updated in place, as in an embedding's backward).
         std::printf("select_add 8192 rows (%s) into [50304, 768] f32, in place: %.3f ms\n",
                     ids == &iv ? "3/4 among 500 rows" : "uniform",
-                    ms_per_call(gpu, [&] { table = ops::select_assign(std::move(table), 0, idx, vals); }, 20));
+                    ms_per_call(
+                        gpu, [&] { table = ops::select_assign(std::move(table), 0, idx, vals); }, 20));
     }
     std::vector<int32_t> sv(64 * 4096);
     for (auto& v : sv) v = static_cast<int32_t>(gen() % 1000);
@@ -316,7 +330,8 @@ TEST(CudaSort, DISABLED_Timing) {
     auto svals = on(values_for(Dims{64, 4096}, DType::f32, 7), gpu);
     auto dst = on(TensorData(std::vector<float>(64 * 1000, 0.f), Dims{64, 1000}), gpu);
     std::printf("scatter_add [64, 4096] into [64, 1000] dim 1, in place: %.3f ms\n",
-                ms_per_call(gpu, [&] { dst = ops::scatter(std::move(dst), 1, sidx, svals); }, 20));
+                ms_per_call(
+                    gpu, [&] { dst = ops::scatter(std::move(dst), 1, sidx, svals); }, 20));
 }
 
 }  // namespace

@@ -213,8 +213,8 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
 
 /// keys[k] = index k (n for a bad one, flagged), pos[k] = k.
 template <class I>
-__global__ void select_keys_k(const I* ib, int64_t istride, uint32_t* keys, int32_t* pos, int64_t m, int64_t n,
-                              long long* flag) {
+__global__ void select_keys_k(const I* ib, int64_t istride, uint32_t* keys, int32_t* pos, int64_t m,
+                              int64_t n, long long* flag) {
     BURN_GRID_STRIDE(k, m) {
         const int64_t v = static_cast<int64_t>(ib[k * istride]);
         if (v < 0 || v >= n) flag_bad(flag, v);
@@ -327,7 +327,8 @@ bool sorted_scatter_ok(const OpCall& call, const TensorRefs& in) {
     const int dim = static_cast<int>(call.ints[0]);
     const Dims& shape = in[1]->shape;
     const int64_t total = shape.numel(), n = in[0]->shape[dim];
-    return shape[dim] > kSortedSelectMin && total < INT32_MAX && n < INT32_MAX && total / shape[dim] < INT32_MAX;
+    return shape[dim] > kSortedSelectMin && total < INT32_MAX && n < INT32_MAX &&
+           total / shape[dim] < INT32_MAX;
 }
 
 template <class K>
@@ -344,7 +345,8 @@ void sorted_scatter_typed(const OpCall& call, const CudaTensor& ix, const CudaTe
     auto key_mem = scratch(static_cast<std::size_t>(2 * total) * sizeof(K));
     auto pos_mem = scratch(static_cast<std::size_t>(2 * total) * sizeof(int32_t));
     K* const keys[2] = {static_cast<K*>(key_mem->data), static_cast<K*>(key_mem->data) + total};
-    int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data), static_cast<int32_t*>(pos_mem->data) + total};
+    int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data),
+                             static_cast<int32_t*>(pos_mem->data) + total};
     dispatch_index(ix.dtype, [&](auto itag) {
         using I = decltype(itag);
         scatter_keys_k<I, K><<<blocks_for(total), kThreads, 0, ctx().stream>>>(
@@ -413,12 +415,13 @@ TensorRefs sorted_select_add(const OpCall& call, TensorRefs& in) {
     BadFlag bad;
     auto key_mem = scratch(static_cast<std::size_t>(2 * m) * sizeof(uint32_t));
     auto pos_mem = scratch(static_cast<std::size_t>(2 * m) * sizeof(int32_t));
-    uint32_t* const keys[2] = {static_cast<uint32_t*>(key_mem->data), static_cast<uint32_t*>(key_mem->data) + m};
+    uint32_t* const keys[2] = {static_cast<uint32_t*>(key_mem->data),
+                               static_cast<uint32_t*>(key_mem->data) + m};
     int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data), static_cast<int32_t*>(pos_mem->data) + m};
     dispatch_index(ix.dtype, [&](auto itag) {
         using I = decltype(itag);
-        select_keys_k<I><<<blocks_for(m), kThreads, 0, ctx().stream>>>(ix.data<I>(), ix.strides[0], keys[0], pos[0],
-                                                                      m, n, bad.dev());
+        select_keys_k<I><<<blocks_for(m), kThreads, 0, ctx().stream>>>(ix.data<I>(), ix.strides[0], keys[0],
+                                                                       pos[0], m, n, bad.dev());
     });
     BURN_CUDA_LAUNCHED();
     const SortedIn s = radix_sort_pairs(keys, pos, m, bits_for(static_cast<uint64_t>(n)));

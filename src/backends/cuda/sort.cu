@@ -204,14 +204,15 @@ void radix_sort_lines(const T* x, T* values, int32_t* indices, int64_t n, int64_
     auto key_mem = scratch(static_cast<std::size_t>(2 * cap) * sizeof(K));
     auto pos_mem = scratch(static_cast<std::size_t>(2 * cap) * sizeof(int32_t));
     K* const keys[2] = {static_cast<K*>(key_mem->data), static_cast<K*>(key_mem->data) + cap};
-    int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data), static_cast<int32_t*>(pos_mem->data) + cap};
+    int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data),
+                             static_cast<int32_t*>(pos_mem->data) + cap};
     // The second sort's keys reuse the first's memory (a uint32_t fits where a K did).
     uint32_t* const line_keys[2] = {static_cast<uint32_t*>(key_mem->data),
                                     static_cast<uint32_t*>(key_mem->data) + cap};
     for (int64_t line0 = 0; line0 < lines; line0 += per) {
         const int64_t cl = std::min(per, lines - line0), total = cl * n;
-        radix_keys_k<T, K><<<blocks_for(total), kThreads, 0, ctx().stream>>>(x, keys[0], pos[0], n, inner, line0,
-                                                                            total, desc);
+        radix_keys_k<T, K><<<blocks_for(total), kThreads, 0, ctx().stream>>>(x, keys[0], pos[0], n, inner,
+                                                                             line0, total, desc);
         BURN_CUDA_LAUNCHED();
         const SortedIn s1 = radix_sort_pairs(keys, pos, total, RadixKey<T>::bits);
         int at = s1.vals;
@@ -219,12 +220,13 @@ void radix_sort_lines(const T* x, T* values, int32_t* indices, int64_t n, int64_
             int32_t* const by_line[2] = {pos[at], pos[1 - at]};
             line_of_k<<<blocks_for(total), kThreads, 0, ctx().stream>>>(by_line[0], line_keys[0], n, total);
             BURN_CUDA_LAUNCHED();
-            const SortedIn s2 = radix_sort_pairs(line_keys, by_line, total, bits_for(static_cast<uint64_t>(cl - 1)));
+            const SortedIn s2 =
+                radix_sort_pairs(line_keys, by_line, total, bits_for(static_cast<uint64_t>(cl - 1)));
             at = s2.vals == 0 ? at : 1 - at;
         }
         const int64_t count = cl * kout;
-        radix_emit_k<T><<<blocks_for(count), kThreads, 0, ctx().stream>>>(x, pos[at], values, indices, n, inner,
-                                                                         kout, line0, count);
+        radix_emit_k<T><<<blocks_for(count), kThreads, 0, ctx().stream>>>(x, pos[at], values, indices, n,
+                                                                          inner, kout, line0, count);
         BURN_CUDA_LAUNCHED();
     }
 }
@@ -246,8 +248,8 @@ TensorRefs sort_kernel(const OpCall& call, TensorRefs& in) {
     if (n > kMaxLine || lines >= (int64_t(1) << 31)) {
         dispatch_all(x.dtype, [&](auto tag) {
             using T = decltype(tag);
-            radix_sort_lines<T>(x.data<T>(), values->data<T>(), indices->data<int32_t>(), n, inner, kout, lines,
-                                desc);
+            radix_sort_lines<T>(x.data<T>(), values->data<T>(), indices->data<int32_t>(), n, inner, kout,
+                                lines, desc);
         });
         return {values, indices};
     }
