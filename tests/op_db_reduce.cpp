@@ -517,7 +517,10 @@ void add_sorting(std::vector<OpEntry>& db) {
                                              {{2, 3, 4}, {-1, 0}},
                                              {{1}, {0, 0}, Tag::scalar},
                                              {{0, 3}, {1, 0}, Tag::empty},
-                                             {{0, 3}, {0, 1}, Tag::empty}};
+                                             {{0, 3}, {0, 1}, Tag::empty},
+                                             // Long lines (CUDA: CUB's radix sort past 4096 values).
+                                             {{2, 5000}, {1, 1}, Tag::special},
+                                             {{4500, 2}, {0, 0}, Tag::special}};
     for (bool indices : {false, true}) {
         const std::string name = indices ? "argsort" : "sort";
         LaneSpec s{name,
@@ -551,13 +554,16 @@ void add_sorting(std::vector<OpEntry>& db) {
                                              {{1}, {0, 1}, Tag::scalar},
                                              {{0, 3}, {1, 2}, Tag::empty},
                                              {{2, 3}, {1, 0}, Tag::empty}};
+    // A long line for the values only (the indices' samples have distinct values, too few in i8).
+    std::vector<DimCase> topk_long = topk_cases;
+    topk_long.push_back({{3, 5000}, {1, 7}, Tag::special});
     for (bool indices : {false, true}) {
         const std::string name = indices ? "topk_indices" : "topk";
         LaneSpec s{name,
                    {OpId::sort},
                    kNumeric,
                    Domain::ties,
-                   topk_cases,
+                   indices ? topk_cases : topk_long,
                    [indices](V in, A a) {
                        auto r = ops::topk_with_indices(in[0], a.ints[1], a.ints[0]);
                        return indices ? r.second : r.first;

@@ -2,9 +2,14 @@
 // thread per column off `dim`, serial along `dim`, so duplicate indices add in the CPU's order and
 // results are deterministic). A bad index is flagged on the device; the host reads the flag after
 // the launch (a synchronisation: index errors must surface at the op that caused them).
+// select_add with many indices (embedding backward) sorts (index, position) pairs stably instead
+// and gives each (destination row, column) one thread that adds its contributions in position
+// order, starting from the destination's value: the CPU's serial order, so results are bit-equal.
+// scatter_add with many steps along the dim does the same with (column, index) keys.
 #include <climits>
 
 #include "backends/cuda/kernels.cuh"
+#include "backends/cuda/radix_sort.hpp"
 
 namespace burn::cuda {
 
@@ -204,6 +209,237 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
     return {run_scatter(call, in, shape, broadcast_index(ic, shape.rank(), dim), dim)};
 }
 
+// ------------------------------------------------------------------ select_add by sorted indices
+
+/// keys[k] = index k (n for a bad one, flagged), pos[k] = k.
+template <class I>
+__global__ void select_keys_k(const I* ib, int64_t istride, uint32_t* keys, int32_t* pos, int64_t m,
+                              int64_t n, long long* flag) {
+    BURN_GRID_STRIDE(k, m) {
+        const int64_t v = static_cast<int64_t>(ib[k * istride]);
+        if (v < 0 || v >= n) flag_bad(flag, v);
+        keys[k] = static_cast<uint32_t>(v < 0 || v >= n ? n : v);
+        pos[k] = static_cast<int32_t>(k);
+    }
+}
+
+template <class T>
+__device__ __forceinline__ T add_like_cpu(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+        using U = std::make_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    } else if constexpr (is_half_v<T>) {
+        return T(static_cast<float>(a) + static_cast<float>(b));  // rounded each step, like the CPU
+    } else {
+        return a + b;
+    }
+}
+
+/// The end of the run of equal keys that starts at e (sorted keys[0, m)): a galloping search (most
+/// runs are short), then a binary one.
+template <class K>
+__device__ int64_t run_end(const K* keys, int64_t e, int64_t m) {
+    const K key = keys[e];
+    int64_t good = e, end = m;  // keys[good] == key; end == m or keys[end] != key
+    for (int64_t step = 1;; step *= 2) {
+        const int64_t probe = good + step;
+        if (probe >= m) break;
+        if (keys[probe] != key) {
+            end = probe;
+            break;
+        }
+        good = probe;
+    }
+    while (end - good > 1) {
+        const int64_t mid = good + (end - good) / 2;
+        if (keys[mid] == key)
+            good = mid;
+        else
+            end = mid;
+    }
+    return end;
+}
+
+/// out [outer, n, inner], values [outer, m, inner] (contiguous). A thread per (sorted entry e, o, c):
+/// the first entry of each run of one index sums the run's values into its destination, in order.
+template <class T>
+__global__ void select_runs_k(const uint32_t* keys, const int32_t* pos, const T* values, T* out, int64_t m,
+                              int64_t n, int64_t inner, int64_t outer, int64_t total) {
+    BURN_GRID_STRIDE(t, total) {
+        const int64_t c = t % inner, r = t / inner;
+        const int64_t o = r % outer, e = r / outer;
+        const uint32_t key = keys[e];
+        if (key >= n || (e > 0 && keys[e - 1] == key)) continue;
+        T* dst = out + (o * n + key) * inner + c;
+        const T* src = values + o * m * inner + c;
+        const int64_t end = run_end(keys, e, m);
+        // A known trip count without stores: the loads of several steps are in flight at once.
+        T acc = *dst;
+#pragma unroll 8
+        for (int64_t f = e; f < end; ++f) acc = add_like_cpu(acc, src[static_cast<int64_t>(pos[f]) * inner]);
+        *dst = acc;
+    }
+}
+
+/// Below this many indices along the dim the serial scatter is as fast as sorting them.
+constexpr int64_t kSortedSelectMin = 32;
+
+/// scatter_add: for column c and step k (p = c * steps + k), keys[p] = c * n + index (ncols * n for a
+/// bad index, flagged) and pos[p] = p.
+template <class I, class K>
+__global__ void scatter_keys_k(const I* ib, Iter<3> it, int64_t isd, K* keys, int32_t* pos, int64_t steps,
+                               int64_t n, int64_t ncols, int64_t total, long long* flag) {
+    BURN_GRID_STRIDE(p, total) {
+        const int64_t c = p / steps, k = p - c * steps;
+        int64_t off[3];
+        it.offsets(c, off);
+        const int64_t v = static_cast<int64_t>(ib[off[0] + k * isd]);
+        const bool bad = v < 0 || v >= n;
+        if (bad) flag_bad(flag, v);
+        keys[p] = static_cast<K>(bad ? ncols * n : c * n + v);
+        pos[p] = static_cast<int32_t>(p);
+    }
+}
+
+/// A thread per sorted entry: the first of each run of one (column, index) adds the run's values
+/// into its destination in step order.
+template <class T, class K>
+__global__ void scatter_runs_k(const K* keys, const int32_t* pos, const T* vb, T* ob, Iter<3> it, int64_t vsd,
+                               int64_t osd, int64_t steps, int64_t n, int64_t ncols, int64_t total) {
+    BURN_GRID_STRIDE(e, total) {
+        const K key = keys[e];
+        if (key >= static_cast<K>(ncols * n) || (e > 0 && keys[e - 1] == key)) continue;
+        const int64_t end = run_end(keys, e, total);
+        const int64_t c = static_cast<int64_t>(pos[e]) / steps, v = static_cast<int64_t>(key) - c * n;
+        int64_t off[3];
+        it.offsets(c, off);
+        T* dst = ob + off[2] + v * osd;
+        const int64_t p0 = c * steps;  // pos - p0: the step along dim
+        T acc = *dst;
+#pragma unroll 4
+        for (int64_t f = e; f < end; ++f)
+            acc = add_like_cpu(acc, vb[off[1] + (static_cast<int64_t>(pos[f]) - p0) * vsd]);
+        *dst = acc;
+    }
+}
+
+bool sorted_scatter_ok(const OpCall& call, const TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    const Dims& shape = in[1]->shape;
+    const int64_t total = shape.numel(), n = in[0]->shape[dim];
+    return shape[dim] > kSortedSelectMin && total < INT32_MAX && n < INT32_MAX &&
+           total / shape[dim] < INT32_MAX;
+}
+
+template <class K>
+void sorted_scatter_typed(const OpCall& call, const CudaTensor& ix, const CudaTensor& values, CudaTensor& out,
+                          int dim, const BadFlag& bad) {
+    const Dims& shape = ix.shape;
+    const int64_t steps = shape[dim], n = out.shape[dim], total = shape.numel(), ncols = total / steps;
+    Dims cols = shape;
+    cols[dim] = 1;
+    Dims is = ix.strides, vs = values.strides, os = out.strides;
+    const Dims* st[3] = {&is, &vs, &os};
+    const int64_t base[3] = {ix.offset, values.offset, out.offset};
+    auto it = make_iter<3>(cols, st, base);
+    auto key_mem = scratch(static_cast<std::size_t>(2 * total) * sizeof(K));
+    auto pos_mem = scratch(static_cast<std::size_t>(2 * total) * sizeof(int32_t));
+    K* const keys[2] = {static_cast<K*>(key_mem->data), static_cast<K*>(key_mem->data) + total};
+    int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data),
+                             static_cast<int32_t*>(pos_mem->data) + total};
+    dispatch_index(ix.dtype, [&](auto itag) {
+        using I = decltype(itag);
+        scatter_keys_k<I, K><<<blocks_for(total), kThreads, 0, ctx().stream>>>(
+            static_cast<const I*>(ix.storage->data), it, is[dim], keys[0], pos[0], steps, n, ncols, total,
+            bad.dev());
+    });
+    BURN_CUDA_LAUNCHED();
+    const SortedIn s = radix_sort_pairs(keys, pos, total, bits_for(static_cast<uint64_t>(ncols * n)));
+    dispatch_numeric_ew(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        scatter_runs_k<T, K><<<blocks_for(total), kThreads, 0, ctx().stream>>>(
+            keys[s.keys], pos[s.vals], static_cast<const T*>(values.storage->data),
+            static_cast<T*>(out.storage->data), it, vs[dim], os[dim], steps, n, ncols, total);
+    });
+    BURN_CUDA_LAUNCHED();
+}
+
+/// scatter_add with long runs along the dim: (column, index) keys sorted stably, then a thread per run.
+TensorRefs sorted_scatter_add(const OpCall& call, TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    if (out.get() != in[0].get()) {
+        TensorRef c = contiguous_copy(in[0]);
+        out = std::static_pointer_cast<CudaTensor>(std::const_pointer_cast<TensorImpl>(c));
+    }
+    const CudaTensor& ix = as_cuda(in[1]);
+    const CudaTensor& values = as_cuda(in[2]);
+    if (ix.shape.numel() == 0) return {out};
+    BadFlag bad;
+    const int64_t n = out->shape[dim], ncols = ix.shape.numel() / ix.shape[dim];
+    if (static_cast<uint64_t>(ncols * n) < UINT32_MAX)
+        sorted_scatter_typed<uint32_t>(call, ix, values, *out, dim, bad);
+    else
+        sorted_scatter_typed<uint64_t>(call, ix, values, *out, dim, bad);
+    bad.throw_if_hit(user_name(call.op), dim, n, out->shape);
+    return {out};
+}
+
+TensorRefs scatter_add_dispatch(const OpCall& call, TensorRefs& in) {
+    if (sorted_scatter_ok(call, in)) return sorted_scatter_add(call, in);
+    return widening<&scatter_add_kernel>(call, in);
+}
+
+bool sorted_select_ok(const OpCall& call, const TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    const int64_t m = in[1]->shape[0], n = in[0]->shape[dim];
+    return m > kSortedSelectMin && m < INT32_MAX && n < INT32_MAX && in[0]->shape.numel() > 0;
+}
+
+TensorRefs sorted_select_add(const OpCall& call, TensorRefs& in) {
+    const int dim = static_cast<int>(call.ints[0]);
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    if (out.get() != in[0].get()) {
+        TensorRef c = contiguous_copy(in[0]);
+        out = std::static_pointer_cast<CudaTensor>(std::const_pointer_cast<TensorImpl>(c));
+    }
+    TensorRef vref = contiguous(in[2]);
+    const CudaTensor& values = as_cuda(vref);
+    const CudaTensor& ix = as_cuda(in[1]);
+    const int64_t m = ix.shape[0], n = out->shape[dim];
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < dim; ++d) outer *= out->shape[d];
+    for (int d = dim + 1; d < out->shape.rank(); ++d) inner *= out->shape[d];
+    const int64_t total = m * outer * inner;
+    if (total == 0) return {out};
+    BadFlag bad;
+    auto key_mem = scratch(static_cast<std::size_t>(2 * m) * sizeof(uint32_t));
+    auto pos_mem = scratch(static_cast<std::size_t>(2 * m) * sizeof(int32_t));
+    uint32_t* const keys[2] = {static_cast<uint32_t*>(key_mem->data),
+                               static_cast<uint32_t*>(key_mem->data) + m};
+    int32_t* const pos[2] = {static_cast<int32_t*>(pos_mem->data), static_cast<int32_t*>(pos_mem->data) + m};
+    dispatch_index(ix.dtype, [&](auto itag) {
+        using I = decltype(itag);
+        select_keys_k<I><<<blocks_for(m), kThreads, 0, ctx().stream>>>(ix.data<I>(), ix.strides[0], keys[0],
+                                                                       pos[0], m, n, bad.dev());
+    });
+    BURN_CUDA_LAUNCHED();
+    const SortedIn s = radix_sort_pairs(keys, pos, m, bits_for(static_cast<uint64_t>(n)));
+    dispatch_numeric_ew(call.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        select_runs_k<T><<<blocks_for(total), kThreads, 0, ctx().stream>>>(
+            keys[s.keys], pos[s.vals], values.data<T>(), out->data<T>(), m, n, inner, outer, total);
+    });
+    BURN_CUDA_LAUNCHED();
+    bad.throw_if_hit(user_name(call.op), dim, n, out->shape);
+    return {out};
+}
+
+TensorRefs select_add_dispatch(const OpCall& call, TensorRefs& in) {
+    if (sorted_select_ok(call, in)) return sorted_select_add(call, in);
+    return widening<&select_add_kernel>(call, in);
+}
+
 bool index_dtype_ok(const TensorRefs& in) {
     return in.size() > 1 && is_int(in[1]->dtype);
 }
@@ -219,8 +455,8 @@ bool scatter_ok(const OpCall& call, const TensorRefs& in) {
 void register_index(KernelTable& t) {
     t[idx(OpId::gather)] = {&gather_kernel, &gather_ok};
     t[idx(OpId::select)] = {&select_kernel, &gather_ok};
-    t[idx(OpId::scatter_add)] = {&widening<&scatter_add_kernel>, &scatter_ok};
-    t[idx(OpId::select_add)] = {&widening<&select_add_kernel>, &scatter_ok};
+    t[idx(OpId::scatter_add)] = {&scatter_add_dispatch, &scatter_ok};
+    t[idx(OpId::select_add)] = {&select_add_dispatch, &scatter_ok};
 }
 
 }  // namespace burn::cuda
