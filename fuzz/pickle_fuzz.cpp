@@ -1,5 +1,6 @@
 // libFuzzer target: torch.save files through PytorchStore's reader: the restricted unpickler, the
-// legacy stream layout, the zip archive (when built with libzip), flattening and strided gathers.
+// legacy stream layout, the zip archive (when built with libzip: libzip and the in-place entry
+// index, store/zip_index.hpp), flattening and strided gathers.
 #include <cstddef>
 #include <cstdint>
 

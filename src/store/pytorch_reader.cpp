@@ -10,6 +10,8 @@
 
 #ifdef BURN_HAVE_ZIP
 #include <zip.h>
+
+#include "store/zip_index.hpp"
 #endif
 
 namespace burn::store::detail {
@@ -43,7 +45,8 @@ class LegacyStorages : public StorageSource {
 #ifdef BURN_HAVE_ZIP
 class ZipStorages : public StorageSource {
   public:
-    ZipStorages(ByteView file, const Limits& limits) : file_(std::move(file)), limits_(limits) {
+    ZipStorages(ByteView file, const Limits& limits)
+        : file_(std::move(file)), limits_(limits), index_(file_.data, file_.size) {
         zip_error_t err;
         zip_error_init(&err);
         zip_source_t* src = zip_source_buffer_create(file_.data, file_.size, 0, &err);
@@ -108,6 +111,18 @@ class ZipStorages : public StorageSource {
         return out;
     }
     ByteView storage(const std::string& key) override {
+        // torch.save stores tensors uncompressed: view them in place (the file is memory-mapped) after
+        // checking their CRC-32, instead of copying them out through zip_fread.
+        ZipEntryData d;
+        const std::string full = prefix_ + "data/" + key;
+        if (index_.stored(full, d)) {
+            BURN_CHECK(d.size <= limits_.max_tensor_bytes, "[", kOp, "] zip entry '", full, "' has ", d.size,
+                       " bytes, over the limit of ", limits_.max_tensor_bytes);
+            const uint8_t* p = file_.data + d.offset;
+            BURN_CHECK(zip_crc32(p, static_cast<std::size_t>(d.size)) == d.crc, "[", kOp, "] zip entry '", full,
+                       "' is damaged (CRC mismatch)");
+            return {p, static_cast<std::size_t>(d.size), file_.owner};
+        }
         auto bytes = std::make_shared<std::string>(read("data/" + key, limits_.max_tensor_bytes));
         return {reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(), bytes};
     }
@@ -115,6 +130,7 @@ class ZipStorages : public StorageSource {
   private:
     ByteView file_;
     Limits limits_;
+    ZipIndex index_;
     zip_t* zip_ = nullptr;
     std::string prefix_;
 };
