@@ -43,7 +43,9 @@ TensorAny composed_layer_norm(const TensorAny& x, const TensorAny& gamma, const 
     TensorAny centered = ops::sub(x, mean);
     TensorAny var = ops::mean_dim(ops::square(centered), last);
     TensorAny y = ops::mul(centered, ops::recip(ops::sqrt(ops::add_scalar(var, eps))));
-    return ops::add(ops::mul(y, gamma), beta);
+    Dims s = Dims::filled(x.rank(), 1);
+    s[last] = x.shape().back();
+    return ops::add(ops::mul(y, ops::reshape(gamma, s)), ops::reshape(beta, s));
 }
 
 struct LnCase {

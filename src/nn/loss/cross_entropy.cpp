@@ -38,7 +38,7 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
     if (weights) {
         BURN_CHECK_KIND(static_cast<int64_t>(weights->size()) == classes, shape, "[CrossEntropyLoss] ",
                         weights->size(), " class weights for ", classes, " classes");
-        TensorAny wt = from_data(TensorData(*weights), x.device());
+        TensorAny wt = cast(from_data(TensorData(*weights), x.device()), x.dtype());  // f32 data; f64 logits
         w = reshape(select(wt, 0, targets), Dims{-1, 1});
     }
     if (pad_tokens) {
