@@ -81,7 +81,8 @@ TEST(FusedLayerNorm, MatchesNaiveValuesAndComposedGradients) {
         expect_close(values(y), want, 1e-10, "y");
         // Gradients of sum(y * w) against the composed ops.
         Gradients gf = ops::backward(ops::sum(ops::mul(y, c.w)));
-        Gradients gc = ops::backward(ops::sum(ops::mul(composed_layer_norm(c.x, c.gamma, c.beta, 1e-5), c.w)));
+        Gradients gc =
+            ops::backward(ops::sum(ops::mul(composed_layer_norm(c.x, c.gamma, c.beta, 1e-5), c.w)));
         for (const TensorAny* t : {&c.x, &c.gamma, &c.beta}) {
             auto a = ops::grad(*t, gf), e = ops::grad(*t, gc);
             ASSERT_TRUE(a.has_value() && e.has_value());
@@ -97,8 +98,8 @@ TEST(FusedLayerNorm, ModuleMatchesTheOpAndTakesNonContiguousInput) {
         TensorAny xt = make(Dims{6, 4}, 7, DType::f32, dev);
         TensorAny view = ops::swap_dims(xt, 0, 1);  // [4, 6], strides (1, 4)
         Tensor<2> y = ln.forward(Tensor<2>(view));
-        TensorAny want = ops::layer_norm(ops::contiguous(view), ln.gamma.val().handle(), ln.beta->val().handle(),
-                                         ln.epsilon);
+        TensorAny want = ops::layer_norm(ops::contiguous(view), ln.gamma.val().handle(),
+                                         ln.beta->val().handle(), ln.epsilon);
         expect_close(values(y.handle()), values(want), 0, "non-contiguous vs contiguous");
         // Flipped view of the last dim.
         TensorAny flipped = ops::flip(view, Dims{1});
@@ -149,8 +150,8 @@ TEST(FusedLayerNorm, ColumnSumsAreBlockedAndDeterministic) {
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t j = 0; j < d; ++j) {
                 const auto i = static_cast<std::size_t>(r * d + j);
-                dg[static_cast<std::size_t>(j)] += gv[i] * (xv[i] - mv[static_cast<std::size_t>(r)]) *
-                                                   rv[static_cast<std::size_t>(r)];
+                dg[static_cast<std::size_t>(j)] +=
+                    gv[i] * (xv[i] - mv[static_cast<std::size_t>(r)]) * rv[static_cast<std::size_t>(r)];
                 db[static_cast<std::size_t>(j)] += gv[i];
             }
         expect_close(values(a[1]), dg, 1e-4, "dgamma");
@@ -193,7 +194,8 @@ TensorAny composed_ce(const TensorAny& x, const TensorAny& t, const std::vector<
     TensorAny idx = ops::unsqueeze_dim(t, 1);
     TensorAny nll = ops::neg(ops::gather(logp, 1, idx));
     if (smooth > 0)
-        nll = ops::add(ops::mul_scalar(nll, 1 - smooth), ops::mul_scalar(ops::neg(ops::mean_dim(logp, 1)), smooth));
+        nll = ops::add(ops::mul_scalar(nll, 1 - smooth),
+                       ops::mul_scalar(ops::neg(ops::mean_dim(logp, 1)), smooth));
     TensorAny w;
     if (weights)
         w = ops::reshape(ops::select(ops::from_data(TensorData(*weights), x.device()), 0, t), Dims{-1, 1});
@@ -237,8 +239,8 @@ TEST(FusedCrossEntropy, LossMatchesNaiveAndGradientsMatchComposed) {
                 }
                 const double lse = m + std::log(z);
                 const int64_t tr = tv[static_cast<std::size_t>(r)];
-                const double l =
-                    (1 - smooth) * (lse - xv[static_cast<std::size_t>(r * 5 + tr)]) + smooth * (lse - sum / 5);
+                const double l = (1 - smooth) * (lse - xv[static_cast<std::size_t>(r * 5 + tr)]) +
+                                 smooth * (lse - sum / 5);
                 double w = use_w ? weights[static_cast<std::size_t>(tr)] : 1.0;
                 if (use_pad && tr == 3) w = 0;
                 num += w * l;
@@ -247,8 +249,8 @@ TEST(FusedCrossEntropy, LossMatchesNaiveAndGradientsMatchComposed) {
             const double want = use_w || use_pad ? num / den : num / 6;
             EXPECT_NEAR(values(loss)[0], want, use_w ? 1e-6 : 1e-12);  // weights are f32
             Gradients gf = ops::backward(loss);
-            Gradients gc = ops::backward(composed_ce(x, t, use_w ? &weights : nullptr, use_pad ? &pads : nullptr,
-                                                     smooth));
+            Gradients gc = ops::backward(
+                composed_ce(x, t, use_w ? &weights : nullptr, use_pad ? &pads : nullptr, smooth));
             auto a = ops::grad(x, gf), e = ops::grad(x, gc);
             ASSERT_TRUE(a.has_value() && e.has_value());
             expect_close(values(*a), values(*e), 1e-6, "dlogits");
@@ -297,7 +299,8 @@ TEST(FusedCrossEntropy, TargetsOutOfRangeAndBadInputs) {
         TensorAny ft = ops::full({3}, 0, DType::f32, dev);
         EXPECT_THROW(ops::cross_entropy_rows(x, ft), DTypeError);
         EXPECT_THROW(ops::cross_entropy_rows(x, ops::full({2}, 0, DType::i32, dev)), ShapeError);
-        EXPECT_THROW(nn::loss::CrossEntropyLoss().forward_any(x, ops::full({2}, 0, DType::i32, dev)), ShapeError);
+        EXPECT_THROW(nn::loss::CrossEntropyLoss().forward_any(x, ops::full({2}, 0, DType::i32, dev)),
+                     ShapeError);
         try {
             ops::cross_entropy_rows(x, ops::full({3}, 0, DType::i32, dev), -0.5);
             ADD_FAILURE() << "negative smoothing accepted";
@@ -305,6 +308,26 @@ TEST(FusedCrossEntropy, TargetsOutOfRangeAndBadInputs) {
             EXPECT_NE(std::string(e.what()).find("[cross_entropy]"), std::string::npos) << e.what();
         }
     }
+}
+
+TEST(FusedPublicApi, TypedLayerNormAndCrossEntropy) {
+    const Device d;
+    auto x = Tensor<3>::from_floats({{{1, 2, 4}, {0, 0, 3}}}, d);
+    auto gamma = Tensor<1>::from_floats({1, 2, 0.5}, d);
+    Tensor<3> y = tensor::module::layer_norm<3>(x, gamma, std::nullopt, 0.0);
+    // Row {1, 2, 4}: mean 7/3, var 14/9.
+    const double rs = 1 / std::sqrt(14.0 / 9);
+    auto v = y.to_vec<float>();
+    EXPECT_NEAR(v[0], (1 - 7.0 / 3) * rs, 1e-6);
+    EXPECT_NEAR(v[1], (2 - 7.0 / 3) * rs * 2, 1e-6);
+    EXPECT_NEAR(v[2], (4 - 7.0 / 3) * rs * 0.5, 1e-6);
+    auto logits = Tensor<2>::from_floats({{0, std::log(3.0f)}, {2, 2}}, d);
+    auto t = Tensor<1, Int>::from_ints({1, 0}, d);
+    auto l = tensor::module::cross_entropy(logits, t).to_vec<float>();
+    EXPECT_NEAR(l[0], std::log(4.0 / 3), 1e-6);  // -log(3 / 4)
+    EXPECT_NEAR(l[1], std::log(2.0), 1e-6);
+    auto ls = tensor::module::cross_entropy(logits, t, 1.0).to_vec<float>();  // all smoothing: mean -log p
+    EXPECT_NEAR(ls[0], (std::log(4.0) + std::log(4.0 / 3)) / 2, 1e-6);
 }
 
 }  // namespace

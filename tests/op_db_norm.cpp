@@ -88,7 +88,7 @@ std::vector<Sample> ln_samples(DType dt, bool with_params) {
         return sample(tag, std::move(in), {hg ? 1 : 0, hb ? 1 : 0}, {eps}, "{has_gamma, has_beta}; {eps}");
     };
     return {s(Tag::basic, {2, 3}, true, true, 1e-5),   s(Tag::basic, {2, 3, 4}, true, false, 1e-5),
-            s(Tag::basic, {3, 5}, false, false, 0.1),   s(Tag::basic, {4, 6}, false, true, 1e-3),
+            s(Tag::basic, {3, 5}, false, false, 0.1),  s(Tag::basic, {4, 6}, false, true, 1e-3),
             s(Tag::basic, {40, 24}, true, true, 1e-5), s(Tag::empty, {0, 3}, true, true, 1e-5),
             s(Tag::scalar, {1, 1}, true, true, 1e-5)};
 }
@@ -161,9 +161,9 @@ void add_layer_norm_backward(std::vector<OpEntry>& db) {
             return sample(tag, std::move(in), {hg ? 1 : 0, 0}, {1e-5}, "{has_gamma}");
         };
         // 300 rows: more than one chunk of the blocked column sums on every backend.
-        return std::vector<Sample>{s(Tag::basic, {2, 3}, true), s(Tag::basic, {2, 3, 4}, false),
+        return std::vector<Sample>{s(Tag::basic, {2, 3}, true),   s(Tag::basic, {2, 3, 4}, false),
                                    s(Tag::basic, {300, 5}, true), s(Tag::basic, {20, 36}, true),
-                                   s(Tag::empty, {0, 3}, true), s(Tag::scalar, {1, 1}, true)};
+                                   s(Tag::empty, {0, 3}, true),   s(Tag::scalar, {1, 1}, true)};
     };
     e.forward = [](V in, A a) {
         std::optional<TensorAny> gamma;
@@ -232,8 +232,8 @@ std::vector<Sample> ce_samples(DType dt, const char* name, bool with_g) {
         in.push_back(g.index(Dims{n}, c, it));
         return sample(tag, std::move(in), {}, {smooth}, "{smoothing}");
     };
-    return {s(Tag::basic, 2, 3, DType::i32, 0.0),   s(Tag::basic, 4, 7, DType::i64, 0.1),
-            s(Tag::basic, 3, 5, DType::i8, 1.0),    s(Tag::basic, 3, 72, DType::i32, 0.0),
+    return {s(Tag::basic, 2, 3, DType::i32, 0.0),    s(Tag::basic, 4, 7, DType::i64, 0.1),
+            s(Tag::basic, 3, 5, DType::i8, 1.0),     s(Tag::basic, 3, 72, DType::i32, 0.0),
             s(Tag::basic, 2, 1030, DType::i64, 0.2), s(Tag::empty, 0, 4, DType::i32, 0.0),
             s(Tag::scalar, 1, 1, DType::i32, 0.0)};
 }
@@ -256,7 +256,8 @@ CeRef ce_reference(const TensorData& logits, const TensorData& targets, double s
             sum += v;
         }
         const double lse = m + std::log(z);
-        const double xt = x.v[static_cast<std::size_t>(i * c + static_cast<int64_t>(t.v[static_cast<std::size_t>(i)]))];
+        const double xt =
+            x.v[static_cast<std::size_t>(i * c + static_cast<int64_t>(t.v[static_cast<std::size_t>(i)]))];
         r.lse.push_back(lse);
         r.loss.push_back(lse - (1 - smooth) * xt - smooth * sum / static_cast<double>(c));
         std::vector<double> p;
@@ -310,7 +311,9 @@ void add_cross_entropy(std::vector<OpEntry>& db) {
     for (bool lse : {false, true}) {
         OpEntry e = entry(lse ? "cross_entropy_lse" : "cross_entropy", {OpId::cross_entropy}, kFloat);
         e.samples = [](DType dt) { return ce_samples(dt, "cross_entropy", false); };
-        e.forward = [lse](V in, A a) { return ops::cross_entropy_rows(in[0], in[1], a.reals[0])[lse ? 1 : 0]; };
+        e.forward = [lse](V in, A a) {
+            return ops::cross_entropy_rows(in[0], in[1], a.reals[0])[lse ? 1 : 0];
+        };
         e.reference = [lse](In in, A a) {
             CeRef r = ce_reference(in[0], in[1], a.reals.at(0));
             return vec_data(lse ? r.lse : r.loss, DType::f64);
@@ -336,7 +339,8 @@ void add_cross_entropy(std::vector<OpEntry>& db) {
         const int64_t n = x.shape[0], c = x.shape[1];
         for (int64_t i = 0; i < n; ++i)
             for (int64_t j = 0; j < c; ++j) {
-                double v = r.p[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] - s / static_cast<double>(c);
+                double v = r.p[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] -
+                           s / static_cast<double>(c);
                 if (j == static_cast<int64_t>(t.v[static_cast<std::size_t>(i)])) v -= 1 - s;
                 o.v[static_cast<std::size_t>(i * c + j)] = v * g.v[static_cast<std::size_t>(i)];
             }

@@ -62,8 +62,7 @@ Grads cross_entropy_rule(const VjpContext& c) {
     if (!c.needs[0]) return out;
     const TensorAny &logits = c.x[0], &targets = c.x[1];
     TensorAny d;
-    if (c.g[0].defined())
-        d = ops::cross_entropy_backward(c.g[0], logits, targets, c.y[1], c.call.scalars[0]);
+    if (c.g[0].defined()) d = ops::cross_entropy_backward(c.g[0], logits, targets, c.y[1], c.call.scalars[0]);
     if (c.g.size() > 1 && c.g[1].defined()) {  // d lse / d logits = softmax
         TensorAny w = ops::reshape(ops::cast(c.g[1], logits.dtype()), Dims{-1, 1});
         TensorAny t = ops::mul(ops::softmax(logits, 1), w);

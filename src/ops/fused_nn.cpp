@@ -109,6 +109,10 @@ std::array<TensorAny, 2> cross_entropy_rows(TensorAny logits, TensorAny targets,
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1]))};
 }
 
+TensorAny cross_entropy(TensorAny logits, TensorAny targets, double smoothing) {
+    return cross_entropy_rows(std::move(logits), std::move(targets), smoothing)[0];
+}
+
 TensorAny cross_entropy_backward(TensorAny g, TensorAny logits, TensorAny targets, TensorAny lse,
                                  double smoothing) {
     const char* op = "cross_entropy_backward";

@@ -1,10 +1,11 @@
 #pragma once
 // Frontend of the fused normalisation and loss ops (ops.def family nn): layer_norm and cross_entropy
 // and their adjoints. Private to the library and its tests: users reach them through nn::LayerNorm,
-// nn::loss::CrossEntropyLoss and the functional forms in burn/nn (layer_norm, cross_entropy).
+// nn::loss::CrossEntropyLoss and the public ops::layer_norm / ops::cross_entropy (module_ops.hpp).
 #include <array>
 #include <optional>
 
+#include "burn/tensor/module_ops.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::ops {
@@ -16,8 +17,7 @@ DType fused_stat_dtype(DType d);
 /// biased variance and rstd = 1 / sqrt(var + eps). gamma and beta are [D] of x's dtype.
 std::array<TensorAny, 3> layer_norm_stats(TensorAny x, std::optional<TensorAny> gamma,
                                           std::optional<TensorAny> beta, double eps);
-/// y only.
-TensorAny layer_norm(TensorAny x, std::optional<TensorAny> gamma, std::optional<TensorAny> beta, double eps);
+// layer_norm (y only) and cross_entropy (the per-row loss) are public: burn/tensor/module_ops.hpp.
 /// {dx, dgamma, dbeta} of layer_norm (dgamma, dbeta: column sums over the rows, [0] unless want_params).
 std::array<TensorAny, 3> layer_norm_backward(TensorAny g, TensorAny x, TensorAny mean, TensorAny rstd,
                                              std::optional<TensorAny> gamma, bool want_params);

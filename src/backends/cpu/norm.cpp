@@ -40,29 +40,29 @@ void ln_forward(const T* x, const T* gam, const T* bet, T* y, compute_t<T>* mean
     using C = compute_t<T>;
     platform::parallel_for(rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(4 * d, 1)),
                            [&](int64_t b, int64_t e) {
-        for (int64_t r = b; r < e; ++r) {
-            const T* xr = x + r * d;
-            double s = 0;
-            for (int64_t j = 0; j < d; ++j) s += static_cast<double>(C(xr[j]));
-            const double m = d > 0 ? s / static_cast<double>(d) : 0.0;
-            double v = 0;
-            for (int64_t j = 0; j < d; ++j) {
-                const double t = static_cast<double>(C(xr[j])) - m;
-                v += t * t;
-            }
-            v = d > 0 ? v / static_cast<double>(d) : 0.0;
-            const C mc = C(m), rs = C(1.0 / std::sqrt(v + eps));
-            mean[r] = mc;
-            rstd[r] = rs;
-            T* yr = y + r * d;
-            for (int64_t j = 0; j < d; ++j) {
-                C h = (C(xr[j]) - mc) * rs;
-                if (gam) h *= C(gam[j]);
-                if (bet) h += C(bet[j]);
-                yr[j] = T(h);
-            }
-        }
-    });
+                               for (int64_t r = b; r < e; ++r) {
+                                   const T* xr = x + r * d;
+                                   double s = 0;
+                                   for (int64_t j = 0; j < d; ++j) s += static_cast<double>(C(xr[j]));
+                                   const double m = d > 0 ? s / static_cast<double>(d) : 0.0;
+                                   double v = 0;
+                                   for (int64_t j = 0; j < d; ++j) {
+                                       const double t = static_cast<double>(C(xr[j])) - m;
+                                       v += t * t;
+                                   }
+                                   v = d > 0 ? v / static_cast<double>(d) : 0.0;
+                                   const C mc = C(m), rs = C(1.0 / std::sqrt(v + eps));
+                                   mean[r] = mc;
+                                   rstd[r] = rs;
+                                   T* yr = y + r * d;
+                                   for (int64_t j = 0; j < d; ++j) {
+                                       C h = (C(xr[j]) - mc) * rs;
+                                       if (gam) h *= C(gam[j]);
+                                       if (bet) h += C(bet[j]);
+                                       yr[j] = T(h);
+                                   }
+                               }
+                           });
 }
 
 TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
@@ -93,36 +93,37 @@ void ln_backward(const T* g, const T* x, const compute_t<T>* mean, const compute
                  T* dx, double* part, int64_t rows, int64_t d) {
     using C = compute_t<T>;
     const int64_t blocks = (rows + kRowBlock - 1) / kRowBlock;
-    platform::parallel_for(blocks, std::max<int64_t>(1, kGrain / std::max<int64_t>(4 * d * kRowBlock, 1)),
-                           [&](int64_t b0, int64_t b1) {
-        for (int64_t blk = b0; blk < b1; ++blk) {
-            double* pg = part ? part + blk * 2 * d : nullptr;
-            if (pg) std::fill(pg, pg + 2 * d, 0.0);
-            for (int64_t r = blk * kRowBlock; r < std::min(rows, (blk + 1) * kRowBlock); ++r) {
-                const T* gr = g + r * d;
-                const T* xr = x + r * d;
-                const C m = mean[r], rs = rstd[r];
-                double s1 = 0, s2 = 0;
-                for (int64_t j = 0; j < d; ++j) {
-                    const C xh = (C(xr[j]) - m) * rs;
-                    const C gh = gam ? C(gr[j]) * C(gam[j]) : C(gr[j]);
-                    s1 += static_cast<double>(gh);
-                    s2 += static_cast<double>(gh) * static_cast<double>(xh);
-                    if (pg) {
-                        pg[j] += static_cast<double>(C(gr[j])) * static_cast<double>(xh);
-                        pg[d + j] += static_cast<double>(C(gr[j]));
+    platform::parallel_for(
+        blocks, std::max<int64_t>(1, kGrain / std::max<int64_t>(4 * d * kRowBlock, 1)),
+        [&](int64_t b0, int64_t b1) {
+            for (int64_t blk = b0; blk < b1; ++blk) {
+                double* pg = part ? part + blk * 2 * d : nullptr;
+                if (pg) std::fill(pg, pg + 2 * d, 0.0);
+                for (int64_t r = blk * kRowBlock; r < std::min(rows, (blk + 1) * kRowBlock); ++r) {
+                    const T* gr = g + r * d;
+                    const T* xr = x + r * d;
+                    const C m = mean[r], rs = rstd[r];
+                    double s1 = 0, s2 = 0;
+                    for (int64_t j = 0; j < d; ++j) {
+                        const C xh = (C(xr[j]) - m) * rs;
+                        const C gh = gam ? C(gr[j]) * C(gam[j]) : C(gr[j]);
+                        s1 += static_cast<double>(gh);
+                        s2 += static_cast<double>(gh) * static_cast<double>(xh);
+                        if (pg) {
+                            pg[j] += static_cast<double>(C(gr[j])) * static_cast<double>(xh);
+                            pg[d + j] += static_cast<double>(C(gr[j]));
+                        }
+                    }
+                    const C a = C(s1 / static_cast<double>(d)), bb = C(s2 / static_cast<double>(d));
+                    T* o = dx + r * d;
+                    for (int64_t j = 0; j < d; ++j) {
+                        const C xh = (C(xr[j]) - m) * rs;
+                        const C gh = gam ? C(gr[j]) * C(gam[j]) : C(gr[j]);
+                        o[j] = T(rs * (gh - a - xh * bb));
                     }
                 }
-                const C a = C(s1 / static_cast<double>(d)), bb = C(s2 / static_cast<double>(d));
-                T* o = dx + r * d;
-                for (int64_t j = 0; j < d; ++j) {
-                    const C xh = (C(xr[j]) - m) * rs;
-                    const C gh = gam ? C(gr[j]) * C(gam[j]) : C(gr[j]);
-                    o[j] = T(rs * (gh - a - xh * bb));
-                }
             }
-        }
-    });
+        });
 }
 
 TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {

@@ -286,10 +286,11 @@ TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
         const A* mp = as_cuda(in[2]).data<A>();
         const A* rp = as_cuda(in[3]).data<A>();
         if (packable<T>(d, {gp, xp}))
-            ln_bwd_k<T, pack_width<T>()><<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm,
-                                                                                           o, rows, d);
+            ln_bwd_k<T, pack_width<T>()>
+                <<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d);
         else
-            ln_bwd_k<T, 1><<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d);
+            ln_bwd_k<T, 1>
+                <<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d);
     });
     BURN_CUDA_LAUNCHED();
     return {dx, dgamma, dbeta};
@@ -440,7 +441,7 @@ TensorRefs cross_entropy_backward_kernel(const OpCall& call, TensorRefs& in) {
                     gp, xp, tp, lp, o, n, c, call.scalars[0]);
             else
                 ce_bwd_k<T, I, 1><<<row_blocks(n), kRowThreads, 0, ctx().stream>>>(gp, xp, tp, lp, o, n, c,
-                                                                                  call.scalars[0]);
+                                                                                   call.scalars[0]);
         });
     });
     BURN_CUDA_LAUNCHED();
