@@ -25,7 +25,12 @@ TensorAny flat(const TensorAny& t) {
     return ops::reshape(t, Dims{t.numel()});
 }
 
-// ---- layer_norm: args.ints = {has_gamma, has_beta}, args.reals = {eps}; inputs {x, (gamma), (beta)}
+// ---- layer_norm: args.ints = {has_gamma, has_beta, rms}, args.reals = {eps}; inputs {x, (gamma), (beta)}.
+// rms = 1: RMSNorm (no centring; nn::RmsNorm).
+
+bool rms_of(A a) {
+    return a.ints.size() > 2 && a.ints[2] != 0;
+}
 
 struct LnParams {
     std::optional<TensorAny> gamma, beta;
@@ -58,7 +63,7 @@ LnRef ln_reference(In in, A a, std::size_t first) {
     for (int64_t row = 0; row < rows; ++row) {
         double m = 0, v = 0;
         for (int64_t j = 0; j < d; ++j) m += x.v[static_cast<std::size_t>(row * d + j)];
-        m = d ? m / static_cast<double>(d) : 0;
+        m = d && !rms_of(a) ? m / static_cast<double>(d) : 0;
         for (int64_t j = 0; j < d; ++j) {
             const double t = x.v[static_cast<std::size_t>(row * d + j)] - m;
             v += t * t;
@@ -80,17 +85,19 @@ LnRef ln_reference(In in, A a, std::size_t first) {
 
 std::vector<Sample> ln_samples(DType dt, bool with_params) {
     InputGen g{"layer_norm", dt};
-    auto s = [&](Tag tag, Dims shape, bool hg, bool hb, double eps) {
+    auto s = [&](Tag tag, Dims shape, bool hg, bool hb, double eps, bool rms = false) {
         std::vector<TensorData> in{g(shape)};
         const Dims p{shape.back()};
         if (with_params && hg) in.push_back(g(p));
         if (with_params && hb) in.push_back(g(p));
-        return sample(tag, std::move(in), {hg ? 1 : 0, hb ? 1 : 0}, {eps}, "{has_gamma, has_beta}; {eps}");
+        return sample(tag, std::move(in), {hg ? 1 : 0, hb ? 1 : 0, rms ? 1 : 0}, {eps},
+                      "{has_gamma, has_beta, rms}; {eps}");
     };
-    return {s(Tag::basic, {2, 3}, true, true, 1e-5),   s(Tag::basic, {2, 3, 4}, true, false, 1e-5),
-            s(Tag::basic, {3, 5}, false, false, 0.1),  s(Tag::basic, {4, 6}, false, true, 1e-3),
-            s(Tag::basic, {40, 24}, true, true, 1e-5), s(Tag::empty, {0, 3}, true, true, 1e-5),
-            s(Tag::scalar, {1, 1}, true, true, 1e-5)};
+    return {s(Tag::basic, {2, 3}, true, true, 1e-5),           s(Tag::basic, {2, 3, 4}, true, false, 1e-5),
+            s(Tag::basic, {3, 5}, false, false, 0.1),          s(Tag::basic, {4, 6}, false, true, 1e-3),
+            s(Tag::basic, {40, 24}, true, true, 1e-5),         s(Tag::empty, {0, 3}, true, true, 1e-5),
+            s(Tag::scalar, {1, 1}, true, true, 1e-5),          s(Tag::basic, {3, 8}, true, false, 1e-5, true),
+            s(Tag::basic, {2, 2, 5}, false, false, 1e-2, true)};
 }
 
 void add_layer_norm(std::vector<OpEntry>& db) {
@@ -98,6 +105,7 @@ void add_layer_norm(std::vector<OpEntry>& db) {
     e.samples = [](DType dt) { return ln_samples(dt, true); };
     e.forward = [](V in, A a) {
         LnParams p = ln_params(in, a, 1);
+        if (rms_of(a)) return ops::layer_norm_stats(in[0], p.gamma, p.beta, a.reals[0], true)[0];
         return ops::layer_norm(in[0], p.gamma, p.beta, a.reals[0]);
     };
     e.reference = [](In in, A a) { return ref::to_data(ln_reference(in, a, 1).y, value_dtype(a.dtype)); };
@@ -130,7 +138,7 @@ void add_layer_norm(std::vector<OpEntry>& db) {
     s.samples = [](DType dt) { return ln_samples(dt, true); };
     s.forward = [](V in, A a) {
         LnParams p = ln_params(in, a, 1);
-        auto r = ops::layer_norm_stats(in[0], p.gamma, p.beta, a.reals[0]);
+        auto r = ops::layer_norm_stats(in[0], p.gamma, p.beta, a.reals[0], rms_of(a));
         return ops::cat({r[1], r[2]}, 0);
     };
     s.reference = [](In in, A a) {
@@ -155,26 +163,27 @@ void add_layer_norm_backward(std::vector<OpEntry>& db) {
     OpEntry e = entry("layer_norm_backward", {OpId::layer_norm_backward}, kFloat);
     e.samples = [](DType dt) {
         InputGen g{"layer_norm_backward", dt};
-        auto s = [&](Tag tag, Dims shape, bool hg) {
+        auto s = [&](Tag tag, Dims shape, bool hg, bool rms = false) {
             std::vector<TensorData> in{g(shape), g(shape)};
             if (hg) in.push_back(g(Dims{shape.back()}));
-            return sample(tag, std::move(in), {hg ? 1 : 0, 0}, {1e-5}, "{has_gamma}");
+            return sample(tag, std::move(in), {hg ? 1 : 0, 0, rms ? 1 : 0}, {1e-5}, "{has_gamma, 0, rms}");
         };
         // 300 rows: more than one chunk of the blocked column sums on every backend.
-        return std::vector<Sample>{s(Tag::basic, {2, 3}, true),   s(Tag::basic, {2, 3, 4}, false),
-                                   s(Tag::basic, {300, 5}, true), s(Tag::basic, {20, 36}, true),
-                                   s(Tag::empty, {0, 3}, true),   s(Tag::scalar, {1, 1}, true)};
+        return std::vector<Sample>{s(Tag::basic, {2, 3}, true),         s(Tag::basic, {2, 3, 4}, false),
+                                   s(Tag::basic, {300, 5}, true),       s(Tag::basic, {20, 36}, true),
+                                   s(Tag::empty, {0, 3}, true),         s(Tag::scalar, {1, 1}, true),
+                                   s(Tag::basic, {200, 6}, true, true), s(Tag::basic, {3, 4}, false, true)};
     };
     e.forward = [](V in, A a) {
         std::optional<TensorAny> gamma;
         if (a.ints[0]) gamma = in[2];
-        auto st = ops::layer_norm_stats(in[1], gamma, std::nullopt, a.reals[0]);
-        auto r = ops::layer_norm_backward(in[0], in[1], st[1], st[2], gamma, true);
+        auto st = ops::layer_norm_stats(in[1], gamma, std::nullopt, a.reals[0], rms_of(a));
+        auto r = ops::layer_norm_backward(in[0], in[1], st[1], st[2], gamma, true, rms_of(a));
         return ops::cat({flat(r[0]), r[1], r[2]}, 0);
     };
     e.reference = [](In in, A a) {
         Args fa = a;
-        fa.ints = {a.ints[0], 0};
+        fa.ints = {a.ints[0], 0, rms_of(a) ? 1 : 0};
         std::vector<TensorData> fin{in[1]};
         if (a.ints[0]) fin.push_back(in[2]);
         LnRef f = ln_reference(fin, fa, 1);
@@ -199,7 +208,8 @@ void add_layer_norm_backward(std::vector<OpEntry>& db) {
                 const auto i = static_cast<std::size_t>(r * d + j);
                 const double xh = (x.v[i] - m) * rs;
                 const double gh = g.v[i] * (a.ints[0] ? gm.v[static_cast<std::size_t>(j)] : 1.0);
-                dx[i] = rs * (gh - s1 / static_cast<double>(d) - xh * s2 / static_cast<double>(d));
+                const double centre = rms_of(a) ? 0.0 : s1 / static_cast<double>(d);
+                dx[i] = rs * (gh - centre - xh * s2 / static_cast<double>(d));
             }
         }
         dx.insert(dx.end(), dg.begin(), dg.end());

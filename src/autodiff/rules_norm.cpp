@@ -23,6 +23,7 @@ TensorAny row_view(const TensorAny& v, const Dims& x_shape) {
 
 Grads layer_norm_rule(const VjpContext& c) {
     const bool has_g = c.call.ints.at(0) != 0, has_b = c.call.ints.at(1) != 0;
+    const bool rms = c.call.ints.size() > 2 && c.call.ints[2] != 0;
     const TensorAny& x = c.x[0];
     const std::size_t gi = 1, bi = has_g ? 2 : 1;
     const bool need_g = has_g && c.needs[gi], need_b = has_b && c.needs[bi];
@@ -31,17 +32,18 @@ Grads layer_norm_rule(const VjpContext& c) {
     if (c.g[0].defined() && (c.needs[0] || need_g || need_b)) {
         std::optional<TensorAny> gamma;
         if (has_g) gamma = c.x[gi];
-        auto r = ops::layer_norm_backward(c.g[0], x, c.y[1], c.y[2], gamma, need_g || need_b);
+        auto r = ops::layer_norm_backward(c.g[0], x, c.y[1], c.y[2], gamma, need_g || need_b, rms);
         dx = std::move(r[0]);
         if (need_g) out[gi] = std::move(r[1]);
         if (need_b) out[bi] = std::move(r[2]);
     }
     if (!c.needs[0]) return out;
-    // d mean / dx = 1 / D; d rstd / dx = -rstd^3 (x - mean) / D.
+    // d mean / dx = 1 / D (0 for rms: the mean output is constant 0); d rstd / dx = -rstd^3 (x - mean) / D.
     const double inv_d = 1.0 / static_cast<double>(x.shape().back());
     const DType sd = ops::fused_stat_dtype(x.dtype());
     TensorAny extra;
-    if (c.g.size() > 1 && c.g[1].defined()) extra = ops::mul_scalar(row_view(c.g[1], x.shape()), inv_d);
+    if (!rms && c.g.size() > 1 && c.g[1].defined())
+        extra = ops::mul_scalar(row_view(c.g[1], x.shape()), inv_d);
     if (c.g.size() > 2 && c.g[2].defined()) {
         TensorAny rs = c.y[2];
         TensorAny k = ops::mul_scalar(ops::mul(c.g[2], ops::mul(rs, ops::mul(rs, rs))), -inv_d);

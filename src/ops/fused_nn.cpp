@@ -61,13 +61,13 @@ DType fused_stat_dtype(DType d) {
 }
 
 std::array<TensorAny, 3> layer_norm_stats(TensorAny x, std::optional<TensorAny> gamma,
-                                          std::optional<TensorAny> beta, double eps) {
+                                          std::optional<TensorAny> beta, double eps, bool rms) {
     const char* op = "layer_norm";
     check_rows_input(x, op);
     check_param(gamma, "gamma", x, op);
     check_param(beta, "beta", x, op);
     BURN_CHECK(std::isfinite(eps) && eps >= 0, "[layer_norm] eps must be finite and >= 0, got ", eps);
-    auto c = call(OpId::layer_norm, x.dtype(), x.shape(), {gamma ? 1 : 0, beta ? 1 : 0}, eps);
+    auto c = call(OpId::layer_norm, x.dtype(), x.shape(), {gamma ? 1 : 0, beta ? 1 : 0, rms ? 1 : 0}, eps);
     TensorRefs in = take(std::move(x));
     if (gamma) in.push_back(std::move(*gamma).ref());
     if (beta) in.push_back(std::move(*beta).ref());
@@ -80,7 +80,7 @@ TensorAny layer_norm(TensorAny x, std::optional<TensorAny> gamma, std::optional<
 }
 
 std::array<TensorAny, 3> layer_norm_backward(TensorAny g, TensorAny x, TensorAny mean, TensorAny rstd,
-                                             std::optional<TensorAny> gamma, bool want_params) {
+                                             std::optional<TensorAny> gamma, bool want_params, bool rms) {
     const char* op = "layer_norm_backward";
     check_rows_input(x, op);
     check_defined(g, op);
@@ -91,7 +91,8 @@ std::array<TensorAny, 3> layer_norm_backward(TensorAny g, TensorAny x, TensorAny
     check_stat(mean, "mean", lead, fused_stat_dtype(x.dtype()), op);
     check_stat(rstd, "rstd", lead, fused_stat_dtype(x.dtype()), op);
     check_param(gamma, "gamma", x, op);
-    auto c = call(OpId::layer_norm_backward, x.dtype(), x.shape(), {gamma ? 1 : 0, want_params ? 1 : 0});
+    auto c = call(OpId::layer_norm_backward, x.dtype(), x.shape(),
+                  {gamma ? 1 : 0, want_params ? 1 : 0, rms ? 1 : 0});
     TensorRefs in = take(std::move(g), std::move(x), std::move(mean), std::move(rstd));
     if (gamma) in.push_back(std::move(*gamma).ref());
     TensorRefs out = run(c, std::move(in));

@@ -15,12 +15,14 @@ DType fused_stat_dtype(DType d);
 
 /// {y, mean [rows], rstd [rows]}: y = (x - mean) * rstd * gamma + beta over the last dim (D), with the
 /// biased variance and rstd = 1 / sqrt(var + eps). gamma and beta are [D] of x's dtype.
+/// rms: RMSNorm instead (no centring: mean is 0 and rstd = 1 / sqrt(mean(x^2) + eps)).
 std::array<TensorAny, 3> layer_norm_stats(TensorAny x, std::optional<TensorAny> gamma,
-                                          std::optional<TensorAny> beta, double eps);
+                                          std::optional<TensorAny> beta, double eps, bool rms = false);
 // layer_norm (y only) and cross_entropy (the per-row loss) are public: burn/tensor/module_ops.hpp.
 /// {dx, dgamma, dbeta} of layer_norm (dgamma, dbeta: column sums over the rows, [0] unless want_params).
 std::array<TensorAny, 3> layer_norm_backward(TensorAny g, TensorAny x, TensorAny mean, TensorAny rstd,
-                                             std::optional<TensorAny> gamma, bool want_params);
+                                             std::optional<TensorAny> gamma, bool want_params,
+                                             bool rms = false);
 
 /// {loss [N], lse [N]} of logits [N, C] and class indices [N] (any Int dtype, each in [0, C): an
 /// IndexError otherwise): loss = lse - (1 - s) * logits[t] - s * mean(logits), lse = logsumexp of the row,

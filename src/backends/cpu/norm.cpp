@@ -34,35 +34,41 @@ void dispatch_float(DType d, const char* op, F&& f) {
 
 // ---- layer_norm
 
+/// One row: statistics in double (rms: no centring, mean 0), then the affine map.
+template <class T>
+void ln_forward_row(const T* xr, const T* gam, const T* bet, T* yr, compute_t<T>& mean, compute_t<T>& rstd,
+                    int64_t d, double eps, bool rms) {
+    using C = compute_t<T>;
+    double m = 0;
+    if (!rms && d > 0) {
+        for (int64_t j = 0; j < d; ++j) m += static_cast<double>(C(xr[j]));
+        m /= static_cast<double>(d);
+    }
+    double v = 0;
+    for (int64_t j = 0; j < d; ++j) {
+        const double t = static_cast<double>(C(xr[j])) - m;
+        v += t * t;
+    }
+    v = d > 0 ? v / static_cast<double>(d) : 0.0;
+    const C mc = C(m), rs = C(1.0 / std::sqrt(v + eps));
+    mean = mc;
+    rstd = rs;
+    for (int64_t j = 0; j < d; ++j) {
+        C h = (C(xr[j]) - mc) * rs;
+        if (gam) h *= C(gam[j]);
+        if (bet) h += C(bet[j]);
+        yr[j] = T(h);
+    }
+}
+
 template <class T>
 void ln_forward(const T* x, const T* gam, const T* bet, T* y, compute_t<T>* mean, compute_t<T>* rstd,
-                int64_t rows, int64_t d, double eps) {
-    using C = compute_t<T>;
-    platform::parallel_for(rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(4 * d, 1)),
-                           [&](int64_t b, int64_t e) {
-                               for (int64_t r = b; r < e; ++r) {
-                                   const T* xr = x + r * d;
-                                   double s = 0;
-                                   for (int64_t j = 0; j < d; ++j) s += static_cast<double>(C(xr[j]));
-                                   const double m = d > 0 ? s / static_cast<double>(d) : 0.0;
-                                   double v = 0;
-                                   for (int64_t j = 0; j < d; ++j) {
-                                       const double t = static_cast<double>(C(xr[j])) - m;
-                                       v += t * t;
-                                   }
-                                   v = d > 0 ? v / static_cast<double>(d) : 0.0;
-                                   const C mc = C(m), rs = C(1.0 / std::sqrt(v + eps));
-                                   mean[r] = mc;
-                                   rstd[r] = rs;
-                                   T* yr = y + r * d;
-                                   for (int64_t j = 0; j < d; ++j) {
-                                       C h = (C(xr[j]) - mc) * rs;
-                                       if (gam) h *= C(gam[j]);
-                                       if (bet) h += C(bet[j]);
-                                       yr[j] = T(h);
-                                   }
-                               }
-                           });
+                int64_t rows, int64_t d, double eps, bool rms) {
+    const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(4 * d, 1));
+    platform::parallel_for(rows, grain, [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r)
+            ln_forward_row(x + r * d, gam, bet, y + r * d, mean[r], rstd[r], d, eps, rms);
+    });
 }
 
 TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
@@ -81,16 +87,17 @@ TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
         using C = compute_t<T>;
         ln_forward<T>(as_cpu(in[0]).data<T>(), g ? as_cpu(*g).data<T>() : nullptr,
                       bt ? as_cpu(*bt).data<T>() : nullptr, y->data<T>(), mean->data<C>(), rstd->data<C>(),
-                      rows, d, call.scalars[0]);
+                      rows, d, call.scalars[0], call.ints.size() > 2 && call.ints[2] != 0);
     });
     return {y, mean, rstd};
 }
 
-/// dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat)), gh = g * gamma, xhat = (x - mean) * rstd;
+/// dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat)), gh = g * gamma, xhat = (x - mean) * rstd
+/// (rms: without the mean(gh) term);
 /// with `part` non-null, part[block] gets the block's column sums of g * xhat (first d) and g (next d).
 template <class T>
 void ln_backward(const T* g, const T* x, const compute_t<T>* mean, const compute_t<T>* rstd, const T* gam,
-                 T* dx, double* part, int64_t rows, int64_t d) {
+                 T* dx, double* part, int64_t rows, int64_t d, bool rms) {
     using C = compute_t<T>;
     const int64_t blocks = (rows + kRowBlock - 1) / kRowBlock;
     platform::parallel_for(
@@ -114,7 +121,8 @@ void ln_backward(const T* g, const T* x, const compute_t<T>* mean, const compute
                             pg[d + j] += static_cast<double>(C(gr[j]));
                         }
                     }
-                    const C a = C(s1 / static_cast<double>(d)), bb = C(s2 / static_cast<double>(d));
+                    const C a = rms ? C(0) : C(s1 / static_cast<double>(d)),
+                            bb = C(s2 / static_cast<double>(d));
                     T* o = dx + r * d;
                     for (int64_t j = 0; j < d; ++j) {
                         const C xh = (C(xr[j]) - m) * rs;
@@ -141,7 +149,7 @@ TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
         using C = compute_t<T>;
         ln_backward<T>(as_cpu(in[0]).data<T>(), as_cpu(in[1]).data<T>(), as_cpu(in[2]).data<C>(),
                        as_cpu(in[3]).data<C>(), has_g ? as_cpu(in[4]).data<T>() : nullptr, dx->data<T>(),
-                       want ? part.data() : nullptr, rows, d);
+                       want ? part.data() : nullptr, rows, d, call.ints.size() > 2 && call.ints[2] != 0);
         if (!want) return;
         T* dg = dgamma->data<T>();
         T* db = dbeta->data<T>();

@@ -94,14 +94,17 @@ void dispatch_floats(DType d, F&& f) {
 
 template <class T, int V>
 __global__ void ln_fwd_k(const T* x, const T* gam, const T* bet, T* y, dc_t<T>* mean, dc_t<T>* rstd,
-                         int64_t rows, int64_t d, double eps) {
+                         int64_t rows, int64_t d, double eps, bool rms) {
     using A = dc_t<T>;
     __shared__ A sh[32];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const T* xr = x + r * d;
-        A s = 0;
-        each<V>(xr, d, [&](int64_t, T v) { s += A(v); });
-        const A m = d > 0 ? block_sum(s, sh) / A(d) : A(0);
+        A m = 0;  // rms (uniform over the block): no centring
+        if (!rms && d > 0) {
+            A s = 0;
+            each<V>(xr, d, [&](int64_t, T v) { s += A(v); });
+            m = block_sum(s, sh) / A(d);
+        }
         A q = 0;
         each<V>(xr, d, [&](int64_t, T v) {
             const A t = A(v) - m;
@@ -124,7 +127,7 @@ __global__ void ln_fwd_k(const T* x, const T* gam, const T* bet, T* y, dc_t<T>* 
 
 template <class T, int V>
 __global__ void ln_bwd_k(const T* g, const T* x, const dc_t<T>* mean, const dc_t<T>* rstd, const T* gam,
-                         T* dx, int64_t rows, int64_t d) {
+                         T* dx, int64_t rows, int64_t d, bool rms) {
     using A = dc_t<T>;
     __shared__ A sh[32];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -151,7 +154,7 @@ __global__ void ln_bwd_k(const T* g, const T* x, const dc_t<T>* mean, const dc_t
                 }
             }
         }
-        const A mg = block_sum(s1, sh) / A(d);
+        const A mg = rms ? A(0) : block_sum(s1, sh) / A(d);  // rms is uniform over the block
         const A mgx = block_sum(s2, sh) / A(d);
         // dx may alias g: each element is read by the thread that writes it.
         T* o = dx + r * d;
@@ -216,6 +219,7 @@ int64_t lead_rows(const Dims& s) {
 TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
     const bool has_g = call.ints.at(0) != 0, has_b = call.ints.at(1) != 0;
+    const bool rms = call.ints.size() > 2 && call.ints[2] != 0;
     const Dims s = in[0]->shape;
     const int64_t d = s.back(), rows = lead_rows(s);
     const DType sd = widened(call.dtype);
@@ -234,10 +238,10 @@ TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
         T* yp = y->data<T>();
         if (packable<T>(d, {xp, yp}))
             ln_fwd_k<T, pack_width<T>()><<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(
-                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, call.scalars[0]);
+                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, call.scalars[0], rms);
         else
             ln_fwd_k<T, 1><<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(
-                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, call.scalars[0]);
+                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, call.scalars[0], rms);
     });
     BURN_CUDA_LAUNCHED();
     return {y, mean, rstd};
@@ -246,6 +250,7 @@ TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
 TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
     const bool has_g = call.ints.at(0) != 0, want = call.ints.at(1) != 0;
+    const bool rms = call.ints.size() > 2 && call.ints[2] != 0;
     const Dims s = in[1]->shape;
     const int64_t d = s.back(), rows = lead_rows(s);
     auto dgamma = alloc(Dims{want ? d : 0}, call.dtype);
@@ -287,10 +292,10 @@ TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
         const A* rp = as_cuda(in[3]).data<A>();
         if (packable<T>(d, {gp, xp}))
             ln_bwd_k<T, pack_width<T>()>
-                <<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d);
+                <<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d, rms);
         else
             ln_bwd_k<T, 1>
-                <<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d);
+                <<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(gp, xp, mp, rp, gm, o, rows, d, rms);
     });
     BURN_CUDA_LAUNCHED();
     return {dx, dgamma, dbeta};
