@@ -86,6 +86,7 @@ const RuleTable& table() {
         register_elementwise_rules(r);
         register_structural_rules(r);
         register_conv_rules(r);
+        register_norm_rules(r);
         return r;
     }();
     return t;
@@ -111,6 +112,8 @@ bool is_non_differentiable(OpId op) {
         case OpId::argmin:
         case OpId::any_dim:
         case OpId::adam_step:  // an optimizer update: no gradient flows through it
+        case OpId::layer_norm_backward:     // adjoints of fused ops: no second derivatives
+        case OpId::cross_entropy_backward:
         case OpId::all_dim: return true;
         default: return false;
     }

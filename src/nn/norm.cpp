@@ -1,5 +1,9 @@
 #include "burn/nn/norm.hpp"
 
+#include <optional>
+
+#include "ops/fused_nn.hpp"
+
 namespace burn::nn {
 
 using namespace ops;
@@ -78,16 +82,10 @@ TensorAny LayerNorm::forward_any(const TensorAny& x) const {
     const int64_t d = gamma.val().shape()[0];
     BURN_CHECK_KIND(x.rank() >= 1 && x.shape().back() == d, shape, "[LayerNorm] input ", x.shape(),
                     " must end in d_model = ", d);
-    const int last = x.rank() - 1;
-    TensorAny mean = mean_dim(x, last);
-    TensorAny centered = sub(x, mean);
-    TensorAny var = mean_dim(square(centered), last);
-    TensorAny y = mul(centered, recip(sqrt(add_scalar(var, epsilon))));
-    Dims s = Dims::filled(x.rank(), 1);
-    s[last] = d;
-    y = mul(std::move(y), reshape(gamma.val().handle(), s));
-    if (beta) y = add(std::move(y), reshape(beta->val().handle(), s));
-    return y;
+    // One fused op (ops.def layer_norm): statistics, normalisation and the affine map in one pass.
+    std::optional<TensorAny> b;
+    if (beta) b = beta->val().handle();
+    return ops::layer_norm(x, gamma.val().handle(), std::move(b), epsilon);
 }
 
 }  // namespace burn::nn

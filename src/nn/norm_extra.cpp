@@ -1,7 +1,11 @@
-// GroupNorm, InstanceNorm and RmsNorm as composites of reductions and elementwise ops.
+// GroupNorm and InstanceNorm as composites of reductions and elementwise ops; RmsNorm as the fused
+// layer_norm op without centring.
+#include <optional>
+
 #include "burn/nn/group_norm.hpp"
 #include "burn/nn/instance_norm.hpp"
 #include "burn/nn/rms_norm.hpp"
+#include "ops/fused_nn.hpp"
 
 namespace burn::nn {
 
@@ -99,11 +103,8 @@ TensorAny RmsNorm::forward_any(const TensorAny& x) const {
     const int64_t d = gamma.val().shape()[0];
     BURN_CHECK_KIND(x.rank() >= 1 && x.shape().back() == d, shape, "[RmsNorm] input ", x.shape(),
                     " must end in d_model = ", d);
-    const int last = x.rank() - 1;
-    TensorAny inv_rms = recip(sqrt(add_scalar(mean_dim(square(x), last), epsilon)));
-    Dims s = Dims::filled(x.rank(), 1);
-    s[last] = d;
-    return mul(mul(x, inv_rms), reshape(gamma.val().handle(), s));
+    // One fused op: layer_norm without centring (ops.def layer_norm, ints rms = 1).
+    return ops::layer_norm_stats(x, gamma.val().handle(), std::nullopt, epsilon, true)[0];
 }
 
 }  // namespace burn::nn

@@ -1,6 +1,7 @@
 #pragma once
 /// Module ops on tensors (burn's burn::tensor::module): convolution, transposed convolution, pools,
-/// interpolation and pixel shuffle over [batch, channels, spatial...] tensors.
+/// interpolation and pixel shuffle over [batch, channels, spatial...] tensors; fused layer_norm and
+/// cross_entropy.
 ///
 ///     auto y = ops::conv2d(x, w, b, ConvOptions<2>{.stride = {2, 2}, .padding = {1, 1}});  // TensorAny
 ///     Tensor<4> z = tensor::module::max_pool2d(y4, {2, 2}, {2, 2}, {0, 0}, {1, 1});        // typed
@@ -108,6 +109,14 @@ TensorAny adaptive_avg_pool2d(TensorAny x, std::array<std::size_t, 2> output_siz
 TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size, const InterpolateOptions& options);
 /// [N, C * r * r, H, W] -> [N, C, H * r, W * r] (PyTorch's pixel_shuffle).
 TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor);
+/// Layer normalisation over the last dim of x [..., D]: (x - mean) / sqrt(var + eps) * gamma + beta
+/// (biased variance; gamma, beta [D] of x's dtype, each optional). One fused op (nn::LayerNorm uses it).
+TensorAny layer_norm(TensorAny x, std::optional<TensorAny> gamma, std::optional<TensorAny> beta,
+                     double eps = 1e-5);
+/// Per-row cross-entropy of logits [N, C] and class indices [N] (any Int dtype, in [0, C): IndexError
+/// otherwise) with label smoothing s: logsumexp - (1 - s) * logits[t] - s * mean(logits) -> [N].
+/// One fused op (nn::loss::CrossEntropyLoss uses it).
+TensorAny cross_entropy(TensorAny logits, TensorAny targets, double smoothing = 0);
 
 }  // namespace ops
 
@@ -179,6 +188,14 @@ inline Tensor<4> interpolate(const Tensor<4>& x, std::array<std::size_t, 2> outp
 }
 inline Tensor<4> pixel_shuffle(const Tensor<4>& x, std::size_t upscale_factor) {
     return Tensor<4>(ops::pixel_shuffle(x.handle(), upscale_factor));
+}
+template <std::size_t D>
+Tensor<D> layer_norm(const Tensor<D>& x, const std::optional<Tensor<1>>& gamma,
+                     const std::optional<Tensor<1>>& beta, double eps = 1e-5) {
+    return Tensor<D>(ops::layer_norm(x.handle(), detail::handle_of(gamma), detail::handle_of(beta), eps));
+}
+inline Tensor<1> cross_entropy(const Tensor<2>& logits, const Tensor<1, Int>& targets, double smoothing = 0) {
+    return Tensor<1>(ops::cross_entropy(logits.handle(), targets.handle(), smoothing));
 }
 
 }  // namespace tensor::module

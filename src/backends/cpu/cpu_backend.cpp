@@ -52,6 +52,7 @@ CpuBackend::CpuBackend() {
     register_pool(table_);
     register_interpolate(table_);
     register_optim(table_);
+    register_norm(table_);
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {

@@ -25,6 +25,7 @@ void register_conv(KernelTable& t);         // conv.cpp
 void register_pool(KernelTable& t);         // pool.cpp
 void register_interpolate(KernelTable& t);  // interpolate.cpp
 void register_optim(KernelTable& t);        // optim.cpp: fused optimizer updates
+void register_norm(KernelTable& t);         // norm.cpp: layer_norm, cross_entropy
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;

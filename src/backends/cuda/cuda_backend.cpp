@@ -152,6 +152,7 @@ class CudaBackend final : public Backend {
         register_pool(table_);
         register_interpolate(table_);
         register_sort(table_);
+        register_norm(table_);
     }
     std::string_view name() const override { return name_; }
 

@@ -98,6 +98,7 @@ void register_nn(KernelTable& t);           // nn.cu: conv, adam
 void register_pool(KernelTable& t);         // pool.cu: max, avg and adaptive pooling
 void register_interpolate(KernelTable& t);  // interpolate.cu
 void register_sort(KernelTable& t);         // sort.cu: sort, topk
+void register_norm(KernelTable& t);         // norm.cu: layer_norm, cross_entropy
 
 /// A copy of t converted to dtype d (contiguous).
 TensorRef cast_to(const TensorRef& t, DType d);

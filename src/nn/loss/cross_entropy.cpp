@@ -1,5 +1,7 @@
 #include "burn/nn/loss/cross_entropy.hpp"
 
+#include "ops/fused_nn.hpp"
+
 namespace burn::nn::loss {
 
 using namespace ops;
@@ -17,19 +19,26 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
     BURN_CHECK_KIND(is_int(targets.dtype()), dtype, "[CrossEntropyLoss] targets must be an Int tensor, got ",
                     targets.dtype());
     const int64_t classes = x.shape()[1];
-    TensorAny logp = logits ? log_softmax(x, 1) : log(x);
     TensorAny idx = unsqueeze_dim(targets, 1);                       // [batch, 1]
-    TensorAny nll = neg(gather(logp, 1, idx));                       // [batch, 1]
-    if (smoothing && *smoothing > 0) {
-        double a = *smoothing;
-        TensorAny uniform = neg(mean_dim(logp, 1));                  // mean over classes of -log p
-        nll = add(mul_scalar(nll, 1.0 - a), mul_scalar(uniform, a));
+    TensorAny nll;                                                   // [batch, 1]
+    if (logits) {
+        // One fused op (ops.def cross_entropy): logsumexp, the target's logit and the smoothing term
+        // per row, its gradient one pass over the logits.
+        nll = reshape(ops::cross_entropy_rows(x, targets, smoothing ? *smoothing : 0.0)[0], Dims{-1, 1});
+    } else {
+        TensorAny logp = log(x);
+        nll = neg(gather(logp, 1, idx));
+        if (smoothing && *smoothing > 0) {
+            double a = *smoothing;
+            TensorAny uniform = neg(mean_dim(logp, 1));              // mean over classes of -log p
+            nll = add(mul_scalar(nll, 1.0 - a), mul_scalar(uniform, a));
+        }
     }
     TensorAny w;  // per-sample weights [batch, 1]
     if (weights) {
         BURN_CHECK_KIND(static_cast<int64_t>(weights->size()) == classes, shape, "[CrossEntropyLoss] ",
                         weights->size(), " class weights for ", classes, " classes");
-        TensorAny wt = from_data(TensorData(*weights), x.device());
+        TensorAny wt = cast(from_data(TensorData(*weights), x.device()), x.dtype());  // f32 data; f64 logits
         w = reshape(select(wt, 0, targets), Dims{-1, 1});
     }
     if (pad_tokens) {
