@@ -1,7 +1,10 @@
 #include "store/zip_index.hpp"
 
+#include "burn/core/error.hpp"
+
 #ifdef BURN_HAVE_ZIP  // zlib comes with libzip
 #include <zlib.h>
+#endif
 
 #include <algorithm>
 
@@ -94,6 +97,11 @@ std::vector<std::string> ZipIndex::names() const {
 }
 
 uint32_t zip_crc32(const uint8_t* data, std::size_t size) {
+#ifndef BURN_HAVE_ZIP
+    (void)data;
+    (void)size;
+    BURN_THROW("[PytorchStore] built without libzip and zlib: no CRC-32 of zip entries");
+#else
     uLong crc = crc32(0L, Z_NULL, 0);
     while (size > 0) {  // zlib takes 32-bit lengths
         const uInt n = static_cast<uInt>(std::min<std::size_t>(size, 1u << 30));
@@ -102,8 +110,7 @@ uint32_t zip_crc32(const uint8_t* data, std::size_t size) {
         size -= n;
     }
     return static_cast<uint32_t>(crc);
+#endif
 }
 
 }  // namespace burn::store::detail
-
-#endif  // BURN_HAVE_ZIP
