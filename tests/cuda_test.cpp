@@ -121,6 +121,33 @@ TEST(Cuda, ReductionsAndSoftmaxMatchCpu) {
     }
 }
 
+// Regression: rows holding -inf (masks written as -inf, f16 fills) gave NaN on CUDA when a lane's
+// first value was -inf (the online max/sum added exp(-inf - -inf)).
+TEST(Cuda, SoftmaxOfRowsWithMinusInfinityMatchesCpu) {
+    REQUIRE_CUDA();
+    const Device gpu = Device::cuda(0);
+    for (int64_t n : {8, 40, 1024, 3000}) {
+        auto v = randn(static_cast<std::size_t>(4 * n), 5);
+        for (int64_t i = 0; i < 4 * n; ++i)
+            if (i % 3 == 0 || (i / n == 2 && i % n < n / 2)) v[static_cast<std::size_t>(i)] = -INFINITY;
+        auto c = Tensor<2>::from_data(TensorData(v, Dims{4, n}), Device::cpu());
+        auto g = c.to_device(gpu);
+        SCOPED_TRACE(::testing::Message() << "n=" << n);
+        for (auto* f : {&activation::softmax<2>, &activation::log_softmax<2>}) {
+            auto want = f(c, 1).into_data(), got = f(g, 1).into_data();
+            for (int64_t i = 0; i < want.numel(); ++i) {
+                const double a = got.value_as_double(i), b = want.value_as_double(i);
+                ASSERT_FALSE(std::isnan(a)) << "NaN at " << i;
+                if (std::isinf(b)) {
+                    ASSERT_EQ(a, b) << "at " << i;
+                } else {
+                    ASSERT_NEAR(a, b, 1e-5 * (1 + std::abs(b))) << "at " << i;
+                }
+            }
+        }
+    }
+}
+
 TEST(Cuda, MatmulMatchesCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);

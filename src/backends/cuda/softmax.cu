@@ -33,7 +33,7 @@ __device__ __forceinline__ void ms_add(MS<T>& a, T x) {
     if (x > a.m) {
         a.s = a.s * exp(a.m - x) + T(1);
         a.m = x;
-    } else {
+    } else if (x != -INFINITY) {  // -inf adds 0 (and exp(-inf - -inf) would be NaN)
         a.s += exp(x - a.m);
     }
 }
