@@ -87,51 +87,12 @@ __global__ void sort_k(const T* x, T* values, int32_t* indices, int64_t n, int64
     }
 }
 
-/// The radix key of each dtype and its width: sort_key's order in as few bits as the dtype needs.
+/// The radix key of each dtype and its width: sort_key's order in as few bits as the dtype needs
+/// (bool and 8-bit ints: 8; 16-bit floats and ints: 16; 32-bit: 32; 64-bit: 64).
 template <class T>
 struct RadixKey {
-    using K = uint32_t;
-    static constexpr int bits = 32;
-};
-template <>
-struct RadixKey<double> {
-    using K = uint64_t;
-    static constexpr int bits = 64;
-};
-template <>
-struct RadixKey<int64_t> {
-    using K = uint64_t;
-    static constexpr int bits = 64;
-};
-template <>
-struct RadixKey<__half> {
-    using K = uint32_t;
-    static constexpr int bits = 16;
-};
-template <>
-struct RadixKey<__nv_bfloat16> {
-    using K = uint32_t;
-    static constexpr int bits = 16;
-};
-template <>
-struct RadixKey<int16_t> {
-    using K = uint32_t;
-    static constexpr int bits = 16;
-};
-template <>
-struct RadixKey<int8_t> {
-    using K = uint32_t;
-    static constexpr int bits = 8;
-};
-template <>
-struct RadixKey<uint8_t> {
-    using K = uint32_t;
-    static constexpr int bits = 8;
-};
-template <>
-struct RadixKey<bool> {
-    using K = uint32_t;
-    static constexpr int bits = 8;
+    using K = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    static constexpr int bits = 8 * static_cast<int>(sizeof(T));
 };
 
 template <class T>
