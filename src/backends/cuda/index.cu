@@ -31,26 +31,6 @@ void dispatch_index(DType d, F&& f) {
     if (!dispatch_int_if(d, f)) BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
 }
 
-template <class F>
-void dispatch_bits(DType d, F&& f) {
-    switch (size_of(d)) {
-        case 1:
-            f(uint8_t{});
-            return;
-        case 2:
-            f(uint16_t{});
-            return;
-        case 4:
-            f(uint32_t{});
-            return;
-        case 8:
-            f(uint64_t{});
-            return;
-        default:
-            BURN_THROW("[", ctx().op, "] unsupported element size");
-    }
-}
-
 /// A device flag: the first bad index value seen (any thread), and whether one was.
 struct BadFlag {
     std::shared_ptr<Storage> mem = scratch(2 * sizeof(long long));

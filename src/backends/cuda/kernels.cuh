@@ -127,6 +127,27 @@ using dc_t = std::conditional_t<is_half_v<T>, float, T>;
     BURN_THROW_KIND(dtype, "[", ctx().op, "] the cuda backend has no kernel for dtype ", d);
 }
 
+/// Calls f(T{}) with the unsigned integer type of d's element size (copies and gathers move bits).
+template <class F>
+void dispatch_bits(DType d, F&& f) {
+    switch (size_of(d)) {
+        case 1:
+            f(uint8_t{});
+            return;
+        case 2:
+            f(uint16_t{});
+            return;
+        case 4:
+            f(uint32_t{});
+            return;
+        case 8:
+            f(uint64_t{});
+            return;
+        default:
+            BURN_THROW("[", ctx().op, "] unsupported element size");
+    }
+}
+
 /// Calls f(T{}) when d is a float dtype (16-bit ones as __half / __nv_bfloat16); says whether it did.
 template <class F>
 bool dispatch_float_if(DType d, F&& f) {

@@ -10,46 +10,6 @@ namespace burn::cuda {
 
 namespace {
 
-/// The storage type of a dtype's element size (copies move bits).
-template <int Bytes>
-struct bits_of;
-template <>
-struct bits_of<1> {
-    using type = uint8_t;
-};
-template <>
-struct bits_of<2> {
-    using type = uint16_t;
-};
-template <>
-struct bits_of<4> {
-    using type = uint32_t;
-};
-template <>
-struct bits_of<8> {
-    using type = uint64_t;
-};
-
-template <class F>
-void dispatch_bits(DType d, F&& f) {
-    switch (size_of(d)) {
-        case 1:
-            f(uint8_t{});
-            return;
-        case 2:
-            f(uint16_t{});
-            return;
-        case 4:
-            f(uint32_t{});
-            return;
-        case 8:
-            f(uint64_t{});
-            return;
-        default:
-            BURN_THROW("[", ctx().op, "] unsupported element size");
-    }
-}
-
 template <class T>
 __host__ __device__ __forceinline__ T from_double(double v) {
     if constexpr (std::is_same_v<T, bool>)
