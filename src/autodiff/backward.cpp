@@ -130,8 +130,17 @@ Gradients backward(const TensorAny& loss) {
         n->inputs.clear();
         n->outputs.clear();
     }
-    for (Node* n : order)
-        if (!n->leaf) n->parents.clear();
+    // Break the graph so its memory goes. Clearing a node's parents can free a node that comes later
+    // in `order` (it was held only by that edge), so every edge is moved out first and released only
+    // after the walk; each node then dies with empty parents, so no destructor recurses down a chain.
+    std::vector<NodeRef> released;
+    for (Node* n : order) {
+        if (n->leaf) continue;
+        for (NodeRef& p : n->parents)
+            if (p) released.push_back(std::move(p));
+        n->parents.clear();
+    }
+    released.clear();
     return out;
 }
 

@@ -131,7 +131,9 @@ TEST_F(MnistFiles, DamagedFilesSayWhatToRun) {
     expect_damaged("{\"data\": [0, 0.5, 1]}", "not a multiple of 784");
     expect_damaged("{\"pixels\": []}", "wrong key");
     expect_damaged("", "empty");
-    expect_damaged("{\"data\": [1.5" + std::string(",0", 783) + "]}", "out of range");
+    std::string zeros;  // 783 more values after the bad one: one full image
+    for (int i = 0; i < 783; ++i) zeros += ",0";
+    expect_damaged("{\"data\": [1.5" + zeros + "]}", "out of range");
     expect_damaged("{\"data\": [abc]}", "not a number");
     // The real package's counts are enforced unless turned off.
     write_class(4, counts_[4]);

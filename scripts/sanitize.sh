@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Sanitizer runs, as CI does them (scripts/test.sh calls this after the Release tests):
+#   scripts/sanitize.sh [asan] [tsan] [fuzz]     (default: all three)
+#   asan  clang build of the library and burn_tests with AddressSanitizer + UndefinedBehaviorSanitizer
+#         (build-asan/), the whole suite but the slow end-to-end tests listed in BURN_ASAN_SKIP, in two shards
+#   tsan  clang build of the library and burn_tsan_tests (thread pool, data loader workers, caching
+#         allocator, two models trained on two threads at once) with ThreadSanitizer (build-tsan/)
+#   fuzz  every fuzz target of fuzz/ for BURN_FUZZ_SECONDS (default 30) seconds each, linked against
+#         the asan build's library (scripts/fuzz --no-build)
+# Any sanitizer report fails the run. docs/reliability.md explains what is checked and why.
+#   BURN_JOBS   parallel compile jobs (default: the number of CPUs)
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(asan tsan fuzz)
+burn_install_packages clang libclang-rt-14-dev
+
+# The end-to-end suites that train for many steps (minutes under ASan) and the timing-based benchmark
+# test; everything they run is covered by the smaller suites.
+BURN_ASAN_SKIP="${BURN_ASAN_SKIP:-MnistTraining*:StoreBench*:*Benchmark*}"
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=0:detect_leaks=1:allocator_may_return_null=1:strict_init_order=1:check_initialization_order=1:detect_stack_use_after_return=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
+
+san_configure() {  # dir, sanitizers, extra cmake args...
+    local dir="$1" san="$2"
+    shift 2
+    CC=clang CXX=clang++ cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1" -DBURN_SANITIZE="$san" -DBURN_CUDA=OFF \
+        -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF "$@" >/dev/null
+}
+
+# Runs a gtest binary in two shards at once; fails if either fails. Logs go to the build directory.
+run_shards() {  # binary, filter
+    local bin="$1" filter="$2" pids=() rc=0 i
+    for i in 0 1; do
+        GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i "$bin" --gtest_filter="$filter" --gtest_brief=1 \
+            >"$bin.shard$i.log" 2>&1 &
+        pids+=($!)
+    done
+    for i in 0 1; do
+        if ! wait "${pids[$i]}"; then
+            rc=1
+            echo "sanitize: $bin shard $i failed; its log:" >&2
+            tail -n 80 "$bin.shard$i.log" >&2
+        fi
+    done
+    grep -h -E '^\[  PASSED  \]|tests? ran' "$bin".shard*.log || true
+    return $rc
+}
+
+for stage in "${stages[@]}"; do
+    start=$SECONDS
+    case "$stage" in
+    asan)
+        san_configure "$BURN_ROOT/build-asan" address,undefined -DBURN_FUZZ=ON
+        cmake --build "$BURN_ROOT/build-asan" --parallel "$BURN_JOBS" --target burn_tests
+        run_shards "$BURN_ROOT/build-asan/tests/burn_tests" "-${BURN_ASAN_SKIP}"
+        ;;
+    tsan)
+        # OpenBLAS's own threads are not instrumented (TSan would report its internals): the built-in
+        # matmul kernel runs on burn's thread pool instead.
+        san_configure "$BURN_ROOT/build-tsan" thread -DBURN_OPENBLAS=OFF
+        cmake --build "$BURN_ROOT/build-tsan" --parallel "$BURN_JOBS" --target burn_tsan_tests
+        BURN_NUM_THREADS=4 "$BURN_ROOT/build-tsan/tests/burn_tsan_tests" --gtest_brief=1
+        ;;
+    fuzz)
+        san_configure "$BURN_ROOT/build-asan" address,undefined -DBURN_FUZZ=ON
+        cmake --build "$BURN_ROOT/build-asan" --parallel "$BURN_JOBS" --target burn_fuzz
+        FUZZ_OUT="$BURN_ROOT/build-asan/fuzz" "$BURN_ROOT/scripts/fuzz" --no-build --jobs 2 \
+            --seconds "${BURN_FUZZ_SECONDS:-30}"
+        ;;
+    *)
+        echo "sanitize: unknown stage '$stage' (asan, tsan or fuzz)" >&2
+        exit 2
+        ;;
+    esac
+    echo "sanitize: $stage passed in $((SECONDS - start))s"
+done
