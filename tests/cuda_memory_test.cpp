@@ -24,9 +24,11 @@ bool has_cuda() {
 #define REQUIRE_CUDA_DEVICE() \
     if (!has_cuda()) GTEST_SKIP() << "no CUDA device (or built without BURN_CUDA)"
 
+#ifdef BURN_HAVE_CUDA
 float ones_sum(const Device& gpu) {
     return Tensor<1>::ones({1000}, gpu).sum().into_scalar();
 }
+#endif
 
 TEST(CudaMemoryLimit, LargerThanTheDeviceIsAnErrorBeforeCudaMalloc) {
     REQUIRE_CUDA_DEVICE();

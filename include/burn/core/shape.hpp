@@ -71,9 +71,15 @@ std::ostream& operator<<(std::ostream& os, const Dims& d);
 
 /// out = a * b and out = a + b, or false when the result overflows int64. The one checked arithmetic
 /// that element counts, byte counts, output sizes and index arithmetic go through.
-inline bool checked_mul(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
-inline bool checked_add(int64_t a, int64_t b, int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
-inline bool checked_sub(int64_t a, int64_t b, int64_t& out) { return !__builtin_sub_overflow(a, b, &out); }
+inline bool checked_mul(int64_t a, int64_t b, int64_t& out) {
+    return !__builtin_mul_overflow(a, b, &out);
+}
+inline bool checked_add(int64_t a, int64_t b, int64_t& out) {
+    return !__builtin_add_overflow(a, b, &out);
+}
+inline bool checked_sub(int64_t a, int64_t b, int64_t& out) {
+    return !__builtin_sub_overflow(a, b, &out);
+}
 
 /// Checks a shape that op is about to make: every dim >= 0, and both the element count and the byte
 /// count (elements * elem_size) fit int64 (and so size_t). Returns the element count; throws
