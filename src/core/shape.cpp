@@ -51,7 +51,9 @@ void Dims::resize(int rank, int64_t fill) {
 
 int64_t Dims::numel() const {
     int64_t n = 1;
-    for (int i = 0; i < rank_; ++i) n *= v_[i];
+    for (int i = 0; i < rank_; ++i)
+        BURN_CHECK_KIND(checked_mul(n, v_[i], n), shape, "[numel] the element count of shape ", *this,
+                        " overflows int64");
     return n;
 }
 
@@ -60,9 +62,41 @@ Dims Dims::contiguous_strides() const {
     int64_t acc = 1;
     for (int i = rank_ - 1; i >= 0; --i) {
         s.v_[i] = acc;
-        acc *= v_[i] > 0 ? v_[i] : 1;
+        BURN_CHECK_KIND(checked_mul(acc, v_[i] > 0 ? v_[i] : 1, acc), shape,
+                        "[strides] the element count of shape ", *this, " overflows int64");
     }
     return s;
+}
+
+int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size) {
+    int64_t n = 1;
+    bool zero = false;
+    for (int i = 0; i < shape.rank(); ++i) {
+        BURN_CHECK_KIND(shape[i] >= 0, shape, "[", op, "] negative dimension ", shape[i], " in shape ",
+                        shape);
+        zero |= shape[i] == 0;
+    }
+    // A shape with a zero dim holds nothing, but its other dims still feed strides and offsets: they
+    // must not overflow either, so the product of the non-zero dims is checked too.
+    for (int i = 0; i < shape.rank(); ++i)
+        BURN_CHECK_KIND(checked_mul(n, shape[i] == 0 ? 1 : shape[i], n), shape, "[", op, "] shape ", shape,
+                        " has more elements than int64 can count (the product of its dims overflows)");
+    int64_t bytes = 0;
+    BURN_CHECK_KIND(checked_mul(n, static_cast<int64_t>(elem_size), bytes), shape, "[", op, "] shape ", shape,
+                    " has ", n, " elements of ", elem_size, " bytes: the byte count overflows int64");
+    return zero ? 0 : n;
+}
+
+int64_t mul_size(int64_t a, int64_t b, const char* op, const char* what) {
+    int64_t out = 0;
+    BURN_CHECK_KIND(checked_mul(a, b, out), shape, "[", op, "] ", what, " ", a, " * ", b, " overflows int64");
+    return out;
+}
+
+int64_t add_size(int64_t a, int64_t b, const char* op, const char* what) {
+    int64_t out = 0;
+    BURN_CHECK_KIND(checked_add(a, b, out), shape, "[", op, "] ", what, " ", a, " + ", b, " overflows int64");
+    return out;
 }
 
 std::string Dims::str() const {

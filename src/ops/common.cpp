@@ -10,8 +10,15 @@ std::string describe(const TensorAny& t) {
     return os.str();
 }
 
+namespace {
+constexpr const char* kUndefined =
+    "the tensor is undefined (default-constructed): give it a value first (an op's result, zeros, "
+    "from_data, ...); a module's parameters are undefined until the module is built with its config's "
+    "init(device) or loaded";
+}  // namespace
+
 void check_defined(const TensorAny& t, const char* op) {
-    BURN_CHECK(t.defined(), "[", op, "] called on an undefined tensor (a default-constructed Tensor)");
+    BURN_CHECK(t.defined(), "[", op, "] ", kUndefined);
 }
 
 void check_float(const TensorAny& t, const char* op) {
@@ -43,6 +50,12 @@ void check_same_dtype(const TensorAny& a, const TensorAny& b, const char* op) {
                     describe(b), "; cast one with .cast(DType::", a.dtype(), ")");
 }
 
+int64_t fit_size(wide v, const char* op, const char* what) {
+    BURN_CHECK_KIND(v <= INT64_MAX && v >= INT64_MIN, shape, "[", op, "] ", what, " overflows int64 (",
+                    static_cast<long double>(v), ")");
+    return static_cast<int64_t>(v);
+}
+
 OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints, double s0, double s1) {
     OpCall c;
     c.op = op;
@@ -61,3 +74,9 @@ TensorAny broadcast_to(TensorAny t, const Dims& shape, const char* op) {
 }
 
 }  // namespace burn::ops::detail
+
+namespace burn::detail {
+[[noreturn]] void throw_undefined_tensor() {
+    BURN_THROW("[Tensor] ", ::burn::ops::detail::kUndefined);
+}
+}  // namespace burn::detail

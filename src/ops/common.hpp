@@ -26,6 +26,10 @@ TensorRefs take(Ts&&... ts) {
     (refs.push_back(std::move(ts).ref()), ...);
     return refs;
 }
+/// A size computed in 128-bit arithmetic (its int64 terms may overflow int64 when combined), checked
+/// to fit int64: a ShapeError "[op] <what> ... overflows int64" otherwise.
+using wide = __int128;
+int64_t fit_size(wide v, const char* op, const char* what);
 /// Makes an OpCall.
 OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints = {}, double s0 = 0, double s1 = 0);
 /// Broadcasts t to shape through an expand view (no copy); returns t itself when already that shape.

@@ -80,8 +80,8 @@ ConvSpec ConvSpec::from_ints(const std::vector<int64_t>& ints) {
 }
 
 int64_t conv_out_size(int64_t in, int64_t k, int64_t stride, int64_t pb, int64_t pe, int64_t dilation) {
-    const int64_t span = in + pb + pe - dilation * (k - 1) - 1;
-    return span < 0 ? 0 : span / stride + 1;
+    const wide span = wide(in) + pb + pe - wide(dilation) * (k - 1) - 1;
+    return span < 0 ? 0 : fit_size(span / stride + 1, "conv", "the output size");
 }
 
 TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec,
@@ -91,7 +91,7 @@ TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const 
     check_operands(x, "input", w, spec.s, op);
     const int64_t c_in = x.shape()[1], c_out = w.shape()[0];
     BURN_CHECK_KIND(
-        w.shape()[1] * spec.groups == c_in && c_out % spec.groups == 0, shape, "[", op, "] input ",
+        wide(w.shape()[1]) * spec.groups == c_in && c_out % spec.groups == 0, shape, "[", op, "] input ",
         describe(x), " does not fit weight ", describe(w), " with groups = ", spec.groups,
         ": the input needs weight.shape[1] * groups channels, and the output channels must divide by groups");
     BURN_CHECK_KIND(out_shape.rank() == x.rank() && out_shape[0] == x.shape()[0] && out_shape[1] == c_out,
@@ -108,7 +108,7 @@ TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, co
     check_spec(spec, op);
     check_operands(g, "output gradient", w, spec.s, op);
     BURN_CHECK_KIND(x_shape.rank() == g.rank() && x_shape[0] == g.shape()[0] &&
-                        g.shape()[1] == w.shape()[0] && x_shape[1] == w.shape()[1] * spec.groups &&
+                        g.shape()[1] == w.shape()[0] && x_shape[1] == wide(w.shape()[1]) * spec.groups &&
                         w.shape()[0] % spec.groups == 0,
                     shape, "[", op, "] output gradient ", describe(g), ", weight ", describe(w),
                     " and input shape ", x_shape, " do not fit together (groups = ", spec.groups, ")");
@@ -121,7 +121,7 @@ TensorAny conv_backward_weight(TensorAny x, TensorAny g, const ConvSpec& spec, c
     check_spec(spec, op);
     check_operands(x, "input", g, spec.s, op);
     BURN_CHECK_KIND(w_shape.rank() == x.rank() && g.shape()[0] == x.shape()[0] &&
-                        w_shape[0] == g.shape()[1] && w_shape[1] * spec.groups == x.shape()[1] &&
+                        w_shape[0] == g.shape()[1] && wide(w_shape[1]) * spec.groups == x.shape()[1] &&
                         w_shape[0] % spec.groups == 0,
                     shape, "[", op, "] input ", describe(x), ", output gradient ", describe(g),
                     " and weight shape ", w_shape, " do not fit together (groups = ", spec.groups, ")");
@@ -140,9 +140,9 @@ TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const Co
     BURN_CHECK_KIND(c_in % spec.groups == 0 && c_out % spec.groups == 0, shape, "[", op,
                     "] groups = ", spec.groups, " must divide the input channels (", c_in,
                     ") and the output channels (", c_out, ")");
-    BURN_CHECK_KIND(w.shape()[1] * spec.groups == c_in, shape, "[", op, "] the input has ", c_in,
-                    " channels but the weight ", describe(w), " expects ", w.shape()[1] * spec.groups, " (",
-                    w.shape()[1], " per group x ", spec.groups, " groups); input ", describe(x));
+    BURN_CHECK_KIND(wide(w.shape()[1]) * spec.groups == c_in, shape, "[", op, "] the input has ", c_in,
+                    " channels but the weight ", describe(w), " expects ", w.shape()[1], " x ", spec.groups,
+                    " (", w.shape()[1], " per group x ", spec.groups, " groups); input ", describe(x));
     check_bias(b, x, c_out, op);
     Dims out = x.shape();
     out[1] = c_out;
@@ -150,15 +150,15 @@ TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const Co
     for (int i = 0; i < s; ++i) {
         k[i] = w.shape()[i + 2];
         in[i] = x.shape()[i + 2];
-        padded[i] = in[i] + spec.pad_begin[i] + spec.pad_end[i];
+        padded[i] = fit_size(wide(in[i]) + spec.pad_begin[i] + spec.pad_end[i], op, "the padded input size");
         BURN_CHECK_KIND(k[i] >= 1, shape, "[", op, "] the weight's kernel dims must be at least 1, got ",
                         describe(w));
         out[i + 2] =
             conv_out_size(in[i], k[i], spec.stride[i], spec.pad_begin[i], spec.pad_end[i], spec.dilation[i]);
     }
     for (int i = 0; i < s; ++i) {
-        BURN_CHECK_KIND(spec.dilation[i] * (k[i] - 1) + 1 <= padded[i], shape, "[", op, "] the kernel (",
-                        join_sizes(k, s), ", dilation ", join_sizes(spec.dilation, s),
+        BURN_CHECK_KIND(wide(spec.dilation[i]) * (k[i] - 1) + 1 <= padded[i], shape, "[", op,
+                        "] the kernel (", join_sizes(k, s), ", dilation ", join_sizes(spec.dilation, s),
                         ") is larger than the padded input (", join_sizes(padded, s), "); input ",
                         describe(x));
     }
@@ -176,7 +176,7 @@ TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b
                     " (weight layout [in, out / groups, k...])");
     BURN_CHECK_KIND(c_in % spec.groups == 0, shape, "[", op, "] groups = ", spec.groups,
                     " must divide the input channels (", c_in, ")");
-    const int64_t c_out = w.shape()[1] * spec.groups;
+    const int64_t c_out = mul_size(w.shape()[1], spec.groups, op, "the output channels");
     check_bias(b, x, c_out, op);
     Dims out = x.shape();
     out[1] = c_out;
@@ -188,8 +188,9 @@ TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b
             padding_out[i] >= 0 && (padding_out[i] < spec.stride[i] || padding_out[i] < spec.dilation[i]),
             "[", op, "] padding_out (", join_sizes(padding_out, s),
             ") must be smaller than the stride or the dilation (stride ", join_sizes(spec.stride, s), ")");
-        out[i + 2] = (x.shape()[i + 2] - 1) * spec.stride[i] - spec.pad_begin[i] - spec.pad_end[i] +
-                     spec.dilation[i] * (k - 1) + padding_out[i] + 1;
+        out[i + 2] = fit_size((wide(x.shape()[i + 2]) - 1) * spec.stride[i] - spec.pad_begin[i] -
+                                  spec.pad_end[i] + wide(spec.dilation[i]) * (k - 1) + padding_out[i] + 1,
+                              op, "the output size");
         BURN_CHECK_KIND(out[i + 2] >= 1 || x.shape()[i + 2] == 0, shape, "[", op,
                         "] the output would have size ", out[i + 2], " in spatial dim ", i, " (input ",
                         describe(x), ", padding ", join_sizes(spec.pad_begin, s), "); reduce the padding");

@@ -1,5 +1,8 @@
 // Creation ops and host transfer.
+#include <limits>
+
 #include "autodiff/graph.hpp"
+#include "burn/tensor/tensor.hpp"
 #include "core/registry.hpp"
 #include "ops/common.hpp"
 
@@ -7,15 +10,8 @@ namespace burn::ops {
 
 using namespace detail;
 
-namespace {
-void check_shape(const Dims& shape, const char* op) {
-    for (int64_t d : shape)
-        BURN_CHECK_KIND(d >= 0, shape, "[", op, "] negative dimension in shape ", shape);
-}
-}  // namespace
-
 TensorAny from_data(const TensorData& data, const Device& device) {
-    check_shape(data.shape(), "from_data");
+    check_shape(data.shape(), "from_data", size_of(data.dtype()));
     return TensorAny(device.backend().from_host(data, device));
 }
 
@@ -25,7 +21,7 @@ TensorData into_data(const TensorAny& x) {
 }
 
 TensorAny full(const Dims& shape, double value, DType dtype, const Device& device) {
-    check_shape(shape, "full");
+    check_shape(shape, "full", size_of(dtype));
     return run_on(device, call(OpId::fill, dtype, shape, {}, value));
 }
 
@@ -33,10 +29,16 @@ TensorAny empty(const Dims& shape, DType dtype, const Device& device) { return f
 
 TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const Device& device) {
     BURN_CHECK(step != 0, "[arange] step must not be zero");
-    int64_t n = 0;
-    if ((step > 0 && end > start) || (step < 0 && end < start))
-        n = (end - start + step + (step > 0 ? -1 : 1)) / step;
     BURN_CHECK_KIND(!is_bool(dtype), dtype, "[arange] cannot make a bool range");
+    // ceil((end - start) / step) in 128-bit arithmetic: end - start overflows int64 for wide ranges.
+    int64_t n = 0;
+    if ((step > 0 && end > start) || (step < 0 && end < start)) {
+        const __int128 span = static_cast<__int128>(end) - start, s = step;
+        const __int128 count = (span + s + (step > 0 ? -1 : 1)) / s;
+        BURN_CHECK_KIND(count <= INT64_MAX, shape, "[arange] the range ", start, "..", end, " step ", step,
+                        " has more elements than int64 can count");
+        n = static_cast<int64_t>(count);
+    }
     return run_on(device, call(OpId::arange, dtype, Dims{n}, {}, static_cast<double>(start),
                                static_cast<double>(step)));
 }
@@ -49,7 +51,7 @@ TensorAny eye(int64_t n, DType dtype, const Device& device) {
 }
 
 TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const Device& device) {
-    check_shape(shape, "random");
+    check_shape(shape, "random", size_of(dtype));
     BURN_CHECK(dist.kind != Distribution::Kind::normal || dist.b >= 0, "[random] normal std must be >= 0, got ",
                dist.b);
     BURN_CHECK(dist.kind != Distribution::Kind::bernoulli || (dist.a >= 0 && dist.a <= 1),
@@ -75,3 +77,31 @@ TensorAny to_device(TensorAny x, const Device& device) {
 }
 
 }  // namespace burn::ops
+
+namespace burn::detail {
+
+TensorData int_data(const std::vector<int64_t>& values, const Dims& shape, DType dtype, const char* op) {
+    BURN_CHECK_KIND(is_int(dtype), dtype, "[", op, "] needs an int dtype (i64, i32, i16, i8, u8), got ",
+                    dtype);
+    return visit_dtype(dtype, [&](auto tag) -> TensorData {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+            constexpr int64_t lo = std::numeric_limits<T>::min();
+            constexpr int64_t hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+            std::vector<T> out;
+            out.reserve(values.size());
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                const int64_t v = values[i];
+                BURN_CHECK_KIND(v >= lo && v <= hi, dtype, "[", op, "] value ", v, " (element ", i,
+                                ") does not fit ", dtype, " (", lo, "..", hi,
+                                "); nothing is truncated: pass DType::i64 to keep 64-bit values");
+                out.push_back(static_cast<T>(v));
+            }
+            return TensorData(out, shape);
+        } else {
+            BURN_THROW_KIND(dtype, "[", op, "] needs an int dtype, got ", dtype);
+        }
+    });
+}
+
+}  // namespace burn::detail

@@ -6,7 +6,18 @@
 
 namespace burn::ops::detail {
 
+namespace {
+/// Every op's output shape passes here before a backend sees it: no kernel ever gets a shape whose
+/// element or byte count overflows (creation, views, broadcasts, matmul/conv/pool outputs, cat, ...).
+void check_output(const OpCall& call) {
+    check_shape(call.shape, op_name(call.op).data(), size_of(call.dtype));
+}
+}  // namespace
+
 TensorRefs run(const OpCall& call, TensorRefs inputs) {
+    check_output(call);
+    for (const TensorRef& in : inputs)
+        if (!in) ::burn::detail::throw_undefined_tensor();
     Device device = inputs.empty() ? Device::cpu() : inputs[0]->device;
     for (std::size_t i = 1; i < inputs.size(); ++i) {
         if (inputs[i]->device != device) {
@@ -26,6 +37,7 @@ TensorRefs run(const OpCall& call, TensorRefs inputs) {
 TensorAny run1(const OpCall& call, TensorRefs inputs) { return TensorAny(run(call, std::move(inputs))[0]); }
 
 TensorAny run_on(const Device& device, const OpCall& call) {
+    check_output(call);
     Backend& backend = device.backend();
     BURN_CHECK_KIND(backend.supports(call, {}), device, "[", call.op, "] not supported by the ", backend.name(),
                     " backend for dtype ", call.dtype, " on ", device);

@@ -41,7 +41,7 @@ TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim) {
                             ": tensor 0 has shape ", first.shape(), " but tensor ", i, " has shape ",
                             x.shape(), " (dim ", k, " differs)");
         }
-        total += x.shape()[d];
+        total = add_size(total, x.shape()[d], "cat", "the concatenated size");
     }
     if (xs.size() == 1) return first;
     shape[d] = total;

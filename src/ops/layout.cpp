@@ -17,7 +17,8 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
             infer = i;
         } else {
             BURN_CHECK_KIND(shape[i] >= 0, shape, "[reshape] invalid dimension ", shape[i], " in ", new_shape);
-            known *= shape[i];
+            BURN_CHECK_KIND(checked_mul(known, shape[i], known), shape, "[reshape] cannot reshape ",
+                            x.shape(), " into ", new_shape, ": the element count overflows int64");
         }
     }
     if (infer >= 0) {
@@ -25,6 +26,7 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
                         " (", x.numel(), " elements) into ", new_shape);
         shape[infer] = x.numel() / known;
     }
+    check_shape(shape, "reshape", size_of(x.dtype()));
     BURN_CHECK_KIND(shape.numel() == x.numel(), shape, "[reshape] cannot reshape ", x.shape(), " (", x.numel(),
                     " elements) into ", new_shape, " (", shape.numel(), " elements)");
     if (shape == x.shape()) return x;
@@ -77,9 +79,11 @@ TensorAny expand(TensorAny x, const Dims& shape) {
         }
         int64_t have = x.shape()[i - lead];
         if (shape[i] == -1) target[i] = have;
+        BURN_CHECK_KIND(target[i] >= 0, shape, "[expand] invalid target ", shape);
         BURN_CHECK_KIND(have == target[i] || have == 1, shape, "[expand] cannot expand ", x.shape(), " to ", shape,
                         ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
     }
+    check_shape(target, "expand", size_of(x.dtype()));
     if (target == x.shape()) return x;
     auto c = call(OpId::expand, x.dtype(), target);
     return run1(c, take(std::move(x)));
@@ -101,16 +105,25 @@ std::vector<int64_t> slice_ranges(const TensorAny& x, const std::vector<SliceArg
         if (d < static_cast<int>(args.size())) {
             const SliceArg& a = args[static_cast<std::size_t>(d)];
             BURN_CHECK(a.step != 0, "[", op, "] step must not be zero (dim ", d, ")");
+            // n >= 0, so a negative value plus n cannot overflow.
             int64_t start = a.start < 0 ? a.start + n : a.start;
             int64_t end = a.end ? (*a.end < 0 ? *a.end + n : *a.end) : n;
             if (a.single) {
                 BURN_CHECK_KIND(start >= 0 && start < n, index, "[", op, "] index ", a.start,
                                 " is out of range for dim ", d, " of size ", n, " (shape ", x.shape(), ")");
+                end = start + 1;
             }
             BURN_CHECK_KIND(start >= 0 && start <= n && end >= 0 && end <= n, index, "[", op, "] range ", a.start,
                             "..", (a.end ? std::to_string(*a.end) : std::string("end")), " is out of bounds for dim ",
                             d, " of size ", n, " (shape ", x.shape(), ")");
             range = SliceRange{start, end < start ? start : end, a.step};
+            // At most one element: the step does not matter, and stride * step need not fit int64
+            // (step INT64_MAX). Every backend gets a step of +-1 for it.
+            if (range.length() <= 1 && (range.step > 1 || range.step < -1)) {
+                if (range.length() == 1 && range.step < 0) range.start = range.end - 1;
+                if (range.length() == 1 && range.step > 0) range.end = range.start + 1;
+                range.step = range.step > 0 ? 1 : -1;
+            }
         }
         ints.push_back(range.start);
         ints.push_back(range.end);
@@ -163,8 +176,8 @@ TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length) {
     int d = normalize_dim(dim, x.rank(), "narrow");
     int64_t n = x.shape()[d];
     int64_t s = start < 0 ? start + n : start;
-    BURN_CHECK_KIND(s >= 0 && length >= 0 && s + length <= n, index, "[narrow] start ", start, " length ", length,
-                    " does not fit dim ", d, " of size ", n, " (shape ", x.shape(), ")");
+    BURN_CHECK_KIND(s >= 0 && s <= n && length >= 0 && length <= n - s, index, "[narrow] start ", start,
+                    " length ", length, " does not fit dim ", d, " of size ", n, " (shape ", x.shape(), ")");
     std::vector<SliceArg> args(static_cast<std::size_t>(x.rank()), SliceArg(burn::all));
     args[static_cast<std::size_t>(d)] = SliceArg(s, s + length);
     return slice(std::move(x), args);
@@ -176,7 +189,11 @@ std::vector<TensorAny> split(TensorAny x, int64_t split_size, int64_t dim) {
     BURN_CHECK(split_size > 0, "[split] split size must be positive, got ", split_size);
     std::vector<TensorAny> out;
     int64_t n = x.shape()[d];
-    for (int64_t s = 0; s < n; s += split_size) out.push_back(narrow(x, d, s, std::min(split_size, n - s)));
+    for (int64_t s = 0; s < n;) {  // s + split_size may overflow: step by what is left at most
+        const int64_t len = std::min(split_size, n - s);
+        out.push_back(narrow(x, d, s, len));
+        s += len;
+    }
     if (n == 0) out.push_back(x);
     return out;
 }
@@ -186,7 +203,7 @@ std::vector<TensorAny> chunk(TensorAny x, int64_t chunks, int64_t dim) {
     int d = normalize_dim(dim, x.rank(), "chunk");
     BURN_CHECK(chunks > 0, "[chunk] number of chunks must be positive, got ", chunks);
     int64_t n = x.shape()[d];
-    int64_t size = (n + chunks - 1) / chunks;
+    int64_t size = n / chunks + (n % chunks != 0);
     if (size == 0) size = 1;
     return split(std::move(x), size, d);
 }
@@ -239,7 +256,8 @@ TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times) {
     Dims big = up;
     big[d] = times;
     Dims out = shape;
-    out[d] = shape[d] * times;
+    out[d] = mul_size(shape[d], times, "repeat_dim", "the repeated size");
+    check_shape(out, "repeat_dim", size_of(x.dtype()));
     return reshape(contiguous(expand(reshape(std::move(x), up), big)), out);
 }
 

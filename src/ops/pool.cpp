@@ -25,7 +25,7 @@ void check_pool_spec(const PoolSpec& p, const char* op) {
         BURN_CHECK(p.stride[i] >= 1, "[", op, "] stride must be at least 1, got ", p.stride[0], " x ",
                    p.stride[1]);
         BURN_CHECK(p.dilation[i] >= 1, "[", op, "] dilation must be at least 1");
-        const int64_t half = (p.dilation[i] * (p.kernel[i] - 1) + 1) / 2;
+        const wide half = (wide(p.dilation[i]) * (p.kernel[i] - 1) + 1) / 2;
         BURN_CHECK(p.pad_begin[i] >= 0 && p.pad_end[i] >= 0 && p.pad_begin[i] <= half && p.pad_end[i] <= half,
                    "[", op, "] padding must be between 0 and half the (dilated) kernel size; got padding ",
                    p.pad_begin[i], " for kernel size ", p.kernel[i]);
@@ -55,18 +55,18 @@ void check_same_planes(const Dims& x_shape, const TensorAny& g, const char* op) 
 
 int64_t pool_out_size(int64_t in, int64_t k, int64_t stride, int64_t pb, int64_t pe, int64_t dilation,
                       bool ceil_mode) {
-    const int64_t span = in + pb + pe - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+    const wide span = wide(in) + pb + pe - wide(dilation) * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
     if (span < 0) return 0;
-    int64_t out = span / stride + 1;
+    wide out = span / stride + 1;
     // The last window must start inside the input or the leading padding.
-    if (ceil_mode && (out - 1) * stride >= in + pb) --out;
-    return out;
+    if (ceil_mode && (out - 1) * stride >= wide(in) + pb) --out;
+    return fit_size(out, "pool", "the output size");
 }
 
 std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints,
                                                 const Dims& out_shape) {
     check_planes(x, "max_pool2d");
-    BURN_CHECK_KIND(x.shape()[2] * x.shape()[3] <= INT32_MAX, shape, "[max_pool2d] the input plane ",
+    BURN_CHECK_KIND(wide(x.shape()[2]) * x.shape()[3] <= INT32_MAX, shape, "[max_pool2d] the input plane ",
                     x.shape()[2], " x ", x.shape()[3], " is too large for i32 indices");
     BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1],
                     shape, "[max_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
@@ -273,15 +273,16 @@ TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
                     "] input must be [..., channels, height, width] (rank >= 3), got ", describe(x));
     const int r = x.rank();
     const int64_t f = static_cast<int64_t>(upscale_factor), c = x.shape()[r - 3];
-    BURN_CHECK_KIND(c % (f * f) == 0, shape, "[", op, "] the channels (", c,
-                    ") must divide by upscale_factor^2 = ", f * f, "; input ", describe(x));
+    BURN_CHECK_KIND(f >= 1 && f <= (int64_t(1) << 31) && c % (f * f) == 0, shape, "[", op, "] the channels (",
+                    c, ") must divide by upscale_factor^2 = ", f * f, "; input ", describe(x));
     const int64_t h = x.shape()[r - 2], w = x.shape()[r - 1];
     // [..., C, f, f, H, W] -> [..., C, H, f, W, f] -> [..., C, H * f, W * f]
     Dims split = x.shape();
     split.resize(r - 3);
     Dims out = split;
     for (int64_t v : {c / (f * f), f, f, h, w}) split.push_back(v);
-    for (int64_t v : {c / (f * f), h * f, w * f}) out.push_back(v);
+    for (int64_t v : {c / (f * f), mul_size(h, f, op, "the height"), mul_size(w, f, op, "the width")})
+        out.push_back(v);
     Dims axes;
     for (int i = 0; i < r - 3; ++i) axes.push_back(i);
     const int b = r - 3;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -45,6 +46,35 @@ uint64_t total_memory_bytes() {
 #else
     return 0;
 #endif
+}
+
+namespace {
+/// The first number in a file (a cgroup limit); 0 when missing or "max".
+uint64_t read_limit(const char* path) {
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long v = 0;
+    const int n = std::fscanf(f, "%llu", &v);
+    std::fclose(f);
+    return n == 1 ? static_cast<uint64_t>(v) : 0;
+}
+}  // namespace
+
+uint64_t memory_limit_bytes() {
+    uint64_t limit = total_memory_bytes();
+#if defined(__linux__)
+    for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+        const uint64_t v = read_limit(path);
+        if (v > 0 && (limit == 0 || v < limit)) limit = v;
+    }
+#endif
+    return limit;
+}
+
+std::optional<std::string> env_var(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v) return std::nullopt;
+    return std::string(v);
 }
 
 double process_cpu_seconds() {

@@ -19,16 +19,14 @@ double load(const uint8_t* p) {
 
 TensorData::TensorData(std::vector<uint8_t> bytes, Dims shape, DType dtype)
     : bytes_(std::move(bytes)), shape_(shape), dtype_(dtype) {
-    for (int64_t d : shape_)
-        BURN_CHECK_KIND(d >= 0, shape, "[TensorData] negative dimension in shape ", shape_);
-    BURN_CHECK_KIND(static_cast<int64_t>(bytes_.size()) == shape_.numel() * static_cast<int64_t>(size_of(dtype)),
-                    shape, "[TensorData] ", bytes_.size(), " bytes do not hold a ", dtype, " tensor of shape ",
-                    shape_, " (", shape_.numel() * static_cast<int64_t>(size_of(dtype)), " bytes)");
+    const int64_t want =
+        check_shape(shape_, "TensorData", size_of(dtype)) * static_cast<int64_t>(size_of(dtype));
+    BURN_CHECK_KIND(bytes_.size() == static_cast<uint64_t>(want), shape, "[TensorData] ", bytes_.size(),
+                    " bytes do not hold a ", dtype, " tensor of shape ", shape_, " (", want, " bytes)");
 }
 
 void TensorData::check_count(int64_t n) const {
-    for (int64_t d : shape_)
-        BURN_CHECK_KIND(d >= 0, shape, "[TensorData] negative dimension in shape ", shape_);
+    check_shape(shape_, "TensorData", size_of(dtype_));
     BURN_CHECK_KIND(n == shape_.numel(), shape, "[TensorData] ", n, " values do not fill shape ", shape_, " (",
                     shape_.numel(), " elements)");
 }

@@ -45,7 +45,8 @@ public:
     void erase(int pos);
     void resize(int rank, int64_t fill = 0);
 
-    /// Product of all dimensions (1 for rank 0).
+    /// Product of all dimensions (1 for rank 0). Throws ShapeError when it overflows int64 (shapes
+    /// are checked with check_shape where they are made, so this is a backstop).
     int64_t numel() const;
     /// Row-major strides of this shape, in elements.
     Dims contiguous_strides() const;
@@ -67,6 +68,26 @@ private:
 };
 
 std::ostream& operator<<(std::ostream& os, const Dims& d);
+
+/// out = a * b and out = a + b, or false when the result overflows int64. The one checked arithmetic
+/// that element counts, byte counts, output sizes and index arithmetic go through.
+inline bool checked_mul(int64_t a, int64_t b, int64_t& out) {
+    return !__builtin_mul_overflow(a, b, &out);
+}
+inline bool checked_add(int64_t a, int64_t b, int64_t& out) {
+    return !__builtin_add_overflow(a, b, &out);
+}
+inline bool checked_sub(int64_t a, int64_t b, int64_t& out) {
+    return !__builtin_sub_overflow(a, b, &out);
+}
+
+/// Checks a shape that op is about to make: every dim >= 0, and both the element count and the byte
+/// count (elements * elem_size) fit int64 (and so size_t). Returns the element count; throws
+/// ShapeError "[op] shape [..] ..." otherwise.
+int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size = 1);
+/// a * b or a + b for a size op computes, or a ShapeError naming op, what and the operands.
+int64_t mul_size(int64_t a, int64_t b, const char* op, const char* what);
+int64_t add_size(int64_t a, int64_t b, const char* op, const char* what);
 
 /// Normalises a possibly negative dimension index against rank; throws naming op otherwise.
 int normalize_dim(int64_t dim, int rank, const char* op);

@@ -20,7 +20,11 @@ struct SliceArg {
     bool single = false;         // a single index (kept as a dimension of size 1)
 
     constexpr SliceArg(AllT) {}  // NOLINT: implicit by design
-    constexpr SliceArg(int64_t index) : start(index), end(index == -1 ? std::nullopt : std::optional<int64_t>(index + 1)), single(true) {}  // NOLINT
+    // end is index + 1 where that does not overflow; slice() recomputes it from the normalised index.
+    constexpr SliceArg(int64_t index)  // NOLINT
+        : start(index),
+          end(index == -1 || index == INT64_MAX ? std::nullopt : std::optional<int64_t>(index + 1)),
+          single(true) {}
     constexpr SliceArg(int64_t start_, std::optional<int64_t> end_, int64_t step_ = 1)
         : start(start_), end(end_), step(step_) {}
 };
@@ -29,10 +33,12 @@ struct SliceArg {
 struct SliceRange {
     int64_t start = 0, end = 0, step = 1;
     /// The number of elements selected.
+    /// Overflow-free for any step (INT64_MIN and INT64_MAX included): unsigned span and magnitude.
     int64_t length() const {
         if (end <= start) return 0;
-        int64_t s = step < 0 ? -step : step;
-        return (end - start + s - 1) / s;
+        const uint64_t span = static_cast<uint64_t>(end) - static_cast<uint64_t>(start);
+        const uint64_t s = step < 0 ? 0 - static_cast<uint64_t>(step) : static_cast<uint64_t>(step);
+        return static_cast<int64_t>((span - 1) / s + 1);
     }
 };
 

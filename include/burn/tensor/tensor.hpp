@@ -43,6 +43,8 @@ void flatten_nested(const typename Nested<T, D>::type& list, std::vector<T>& out
     }
 }
 void check_tensor(const TensorAny& t, int rank, const char* kind_name, bool kind_ok);
+/// values as an int dtype; a DTypeError naming op and the first value that does not fit.
+TensorData int_data(const std::vector<int64_t>& values, const Dims& shape, DType dtype, const char* op);
 std::string format_tensor(const TensorAny& t, const char* kind_name);
 }  // namespace detail
 
@@ -87,10 +89,16 @@ public:
     {
         return from_nested<double, float>(values, device);
     }
-    static Tensor from_ints(typename detail::Nested<int64_t, D>::type values, const Device& device = Device())
+    /// Int values, stored as dtype (i32, Int's default). Nothing is truncated: a value that does not fit
+    /// the dtype is a burn::DTypeError naming it (pass DType::i64 for values beyond 32 bits).
+    static Tensor from_ints(typename detail::Nested<int64_t, D>::type values, const Device& device = Device(),
+                            DType dtype = K::default_dtype)
         requires std::is_same_v<K, Int>
     {
-        return from_nested<int64_t, int32_t>(values, device);
+        std::vector<int64_t> flat;
+        Dims shape;
+        detail::flatten_nested<int64_t, D>(values, flat, shape);
+        return Tensor(ops::from_data(detail::int_data(flat, shape, dtype, "from_ints"), device));
     }
     static Tensor from_bool(typename detail::Nested<bool, D>::type values, const Device& device = Device())
         requires std::is_same_v<K, Bool>

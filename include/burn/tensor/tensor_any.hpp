@@ -8,17 +8,24 @@
 
 namespace burn {
 
+namespace detail {
+/// Throws burn::Error: the tensor is undefined (default-constructed).
+[[noreturn]] void throw_undefined_tensor();
+}  // namespace detail
+
+/// Every accessor but defined(), ref() and same() throws burn::Error on an undefined
+/// (default-constructed) handle, so no public entry point dereferences a null tensor.
 class TensorAny {
 public:
     TensorAny() = default;
     explicit TensorAny(TensorRef impl) : impl_(std::move(impl)) {}
 
     bool defined() const { return impl_ != nullptr; }
-    const Dims& shape() const { return impl_->shape; }
-    DType dtype() const { return impl_->dtype; }
-    const Device& device() const { return impl_->device; }
-    int rank() const { return impl_->shape.rank(); }
-    int64_t numel() const { return impl_->shape.numel(); }
+    const Dims& shape() const { return get().shape; }
+    DType dtype() const { return get().dtype; }
+    const Device& device() const { return get().device; }
+    int rank() const { return get().shape.rank(); }
+    int64_t numel() const { return get().shape.numel(); }
 
     const TensorRef& ref() const& { return impl_; }
     TensorRef ref() && { return std::move(impl_); }
@@ -26,6 +33,10 @@ public:
     bool same(const TensorAny& o) const { return impl_ == o.impl_; }
 
 private:
+    const TensorImpl& get() const {
+        if (!impl_) detail::throw_undefined_tensor();
+        return *impl_;
+    }
     TensorRef impl_;
 };
 

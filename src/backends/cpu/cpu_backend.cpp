@@ -3,8 +3,46 @@
 #include <cstring>
 
 #include "backends/cpu/kernels.hpp"
+#include "platform/process.hpp"
 
 namespace burn::cpu {
+
+namespace {
+thread_local const char* t_op = nullptr;
+
+/// Sets the op that allocation errors name for the duration of one execute.
+struct OpScope {
+    explicit OpScope(const char* op) : prev(t_op) { t_op = op; }
+    ~OpScope() { t_op = prev; }
+    const char* prev;
+};
+
+std::string human_bytes(uint64_t b) {
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = static_cast<double>(b);
+    int u = 0;
+    while (v >= 1024 && u < 6) v /= 1024, ++u;
+    std::ostringstream os;
+    os.precision(u ? 3 : 0);
+    os << std::fixed << v << ' ' << units[u];
+    return os.str();
+}
+
+/// The byte count of a new tensor, or a burn::Error when it cannot fit this machine's memory.
+std::size_t checked_bytes(const Dims& shape, DType dtype) {
+    const int64_t n = check_shape(shape, current_op(), size_of(dtype));
+    const uint64_t bytes = static_cast<uint64_t>(n) * size_of(dtype);
+    static const uint64_t limit = platform::memory_limit_bytes();  // read once: alloc is hot
+    BURN_CHECK(limit == 0 || bytes <= limit, "[", current_op(), "] a ", dtype, " tensor of shape ", shape,
+               " needs ", bytes, " bytes (", human_bytes(bytes), ") but this machine has ", limit, " bytes (",
+               human_bytes(limit), ") of memory; use smaller shapes or batches");
+    return static_cast<std::size_t>(bytes);
+}
+}  // namespace
+
+const char* current_op() {
+    return t_op ? t_op : "cpu";
+}
 
 bool CpuTensor::is_contiguous() const {
     int64_t expected = 1;
@@ -21,7 +59,7 @@ bool CpuTensor::is_unique_dense(long ref_count) const {
 }
 
 std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device) {
-    auto storage = std::make_shared<Storage>(static_cast<std::size_t>(shape.numel()) * size_of(dtype));
+    auto storage = std::make_shared<Storage>(checked_bytes(shape, dtype));
     return std::make_shared<CpuTensor>(shape, dtype, device, std::move(storage), shape.contiguous_strides(), 0);
 }
 
@@ -56,6 +94,7 @@ CpuBackend::CpuBackend() {
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {
+    OpScope scope("from_data");
     auto t = alloc(data.shape(), data.dtype(), device);
     if (!data.bytes().empty()) std::memcpy(t->storage->data, data.bytes().data(), data.bytes().size());
     return t;
@@ -82,6 +121,7 @@ bool CpuBackend::supports(const OpCall& call, const TensorRefs&) const {
 TensorRefs CpuBackend::execute(const OpCall& call, TensorRefs inputs) {
     Kernel k = table_[static_cast<std::size_t>(call.op)];
     BURN_CHECK(k != nullptr, "[", call.op, "] the cpu backend has no kernel for this op");
+    OpScope scope(op_name(call.op).data());
     return k(call, inputs);
 }
 

@@ -39,8 +39,11 @@ struct CpuTensor final : TensorImpl {
     bool is_unique_dense(long ref_count) const;
 };
 
-/// A new contiguous tensor (uninitialised contents).
+/// A new contiguous tensor (uninitialised contents). Throws burn::Error, before allocating, when the
+/// tensor needs more memory than the machine (or the process's cgroup) has.
 std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device);
+/// The op being executed on this thread (for error messages; "cpu" outside execute).
+const char* current_op();
 const CpuTensor& as_cpu(const TensorRef& t);
 
 /// Bytes held by the allocator's cache and in live tensors (for tests and diagnostics).
@@ -51,5 +54,8 @@ struct AllocatorStats {
 AllocatorStats allocator_stats();
 /// Returns cached blocks to the system.
 void empty_cache();
+/// Whether freed large blocks are cached (on unless BURN_CPU_CACHE=0); turning it off empties the cache.
+bool cache_enabled();
+void set_cache_enabled(bool on);
 
 }  // namespace burn::cpu

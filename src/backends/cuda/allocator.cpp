@@ -1,9 +1,13 @@
 // The caching device allocator: one per device. Freed blocks go back to a size-keyed cache at once
 // and are handed to the next allocation of a fitting size. Every op of a device runs on the device's
 // one stream, so a block freed by the host can be reused by a later op without waiting: the stream
-// orders the old reader before the new writer. cudaMalloc failing frees the cache and retries once.
+// orders the old reader before the new writer. A request larger than the device's total memory is a
+// burn::Error before cudaMalloc is tried; cudaMalloc failing frees the cache and retries once, then
+// throws a burn::Error with the CUDA error cleared, so the process keeps working.
 #include <map>
 #include <mutex>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "backends/cuda/cuda_internal.hpp"
@@ -24,8 +28,30 @@ struct DeviceCache {
     std::mutex mutex;
     std::multimap<std::size_t, void*> free_blocks;
     std::size_t cached = 0;
+    std::size_t total = 0;  // the device's memory, read on first use (0: not read yet or unknown)
+    bool total_read = false;
     MemoryStats stats;
 };
+
+std::size_t device_total(DeviceCache& c, int device) {
+    // Caller holds c.mutex.
+    if (!c.total_read) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, device) == cudaSuccess)
+            c.total = prop.totalGlobalMem;
+        else
+            cudaGetLastError();
+        c.total_read = true;
+    }
+    return c.total;
+}
+
+std::string gib(std::size_t bytes) {
+    std::ostringstream os;
+    os.precision(2);
+    os << std::fixed << static_cast<double>(bytes) / double(1 << 30) << " GiB";
+    return os.str();
+}
 
 DeviceCache& cache(int device) {
     static auto* caches = new std::vector<std::unique_ptr<DeviceCache>>(64);  // never destroyed
@@ -51,9 +77,15 @@ void release_cached(DeviceCache& c, int device) {
 }  // namespace
 
 Storage::Storage(int dev, std::size_t n, const char* op) : bytes(n), device(dev) {
-    block = round_size(n);
     DeviceCache& c = cache(dev);
     std::lock_guard<std::mutex> lock(c.mutex);
+    const std::size_t total = device_total(c, dev);
+    if (total != 0 && n > total) {
+        BURN_THROW_KIND(device, "[", op, "] CUDA out of memory on cuda:", dev, ": tried to allocate ", n,
+                        " bytes (", gib(n), ") but the device has ", total, " bytes (", gib(total),
+                        ") in all; use smaller shapes or batches");
+    }
+    block = round_size(n);
     // A cached block of the same size, or one at most twice as large (small) / 8 MiB larger (big).
     auto it = c.free_blocks.lower_bound(block);
     const std::size_t limit = block < kSmall ? 2 * block : block + (8u << 20);
