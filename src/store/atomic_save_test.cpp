@@ -26,8 +26,13 @@ struct Small {
 };
 
 std::filesystem::path temp_of(const std::filesystem::path& target, long long pid) {
-    return target.parent_path() /
-           ("." + target.filename().string() + ".tmp-" + std::to_string(pid) + "-0-42");
+    // Built with += : GCC 12 gives a false -Wrestrict for "literal" + std::string.
+    std::string name(1, '.');
+    name += target.filename().string();
+    name += ".tmp-";
+    name += std::to_string(pid);
+    name += "-0-42";
+    return target.parent_path() / name;
 }
 
 template <class Store>
@@ -35,7 +40,10 @@ void check_cleanup(const std::string& name) {
     TempFile file(name);
     const auto stale = temp_of(file.path, dead_pid());
     const auto live = temp_of(file.path, ::getppid());  // the parent is alive
-    const auto other = file.path.parent_path() / ("." + file.path.filename().string() + "x.tmp-1-0-0");
+    std::string other_name(1, '.');
+    other_name += file.path.filename().string();
+    other_name += "x.tmp-1-0-0";
+    const auto other = file.path.parent_path() / other_name;
     for (const auto& p : {stale, live, other}) testing::write_bytes(p, std::vector<uint8_t>(4096, 7));
     Small m{Tensor<1>::ones({3})};
     Store out(file.path);

@@ -13,9 +13,10 @@ using testing::expect_error;
 
 /// A legacy torch.save stream around one object pickle (protocol 2), built opcode by opcode.
 struct Legacy {
-    std::vector<uint8_t> b = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9,
-                              0x20, 0x6a, 0xa8, 0x50, 0x19, '.',  0x80, 0x02, 'M',
-                              0xe9, 0x03, '.',  0x80, 0x02, '}',  '.',  0x80, 0x02};
+    static constexpr uint8_t kHead[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9,
+                                        0x20, 0x6a, 0xa8, 0x50, 0x19, '.',  0x80, 0x02, 'M',
+                                        0xe9, 0x03, '.',  0x80, 0x02, '}',  '.',  0x80, 0x02};
+    std::vector<uint8_t> b{std::begin(kHead), std::end(kHead)};
     Legacy& op(std::initializer_list<uint8_t> ops) {
         b.insert(b.end(), ops);
         return *this;
@@ -92,7 +93,11 @@ std::vector<uint8_t> shared_list(int n, int refs, bool tensor) {
     if (tensor) p.tensor();
     for (int i = 0; i < n; ++i) p.op({'K', uint8_t(i)});
     p.op({'e'}).memo_put(0).op({'0', '}', '('});
-    for (int r = 0; r < refs; ++r) p.str("k" + std::to_string(r)).memo_get(0);
+    for (int r = 0; r < refs; ++r) {
+        std::string key(1, 'k');
+        key += std::to_string(r);
+        p.str(key).memo_get(0);
+    }
     p.op({'u'});
     return p.finish();
 }
