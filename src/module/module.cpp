@@ -1,7 +1,7 @@
+#include "burn/module/module.hpp"
+
 #include <atomic>
 #include <ostream>
-
-#include "burn/module/module.hpp"
 
 namespace burn {
 
@@ -19,7 +19,9 @@ ParamId ParamId::create() {
     return ParamId(base | (counter.fetch_add(1) + 1));
 }
 
-std::ostream& operator<<(std::ostream& os, ParamId id) { return os << "ParamId(" << id.value() << ")"; }
+std::ostream& operator<<(std::ostream& os, ParamId id) {
+    return os << "ParamId(" << id.value() << ")";
+}
 
 }  // namespace burn
 
@@ -27,8 +29,21 @@ namespace burn::module {
 
 void check_load(const store::ApplyResult& result, bool partial_allowed) {
     if (!result.errors.empty() || (!partial_allowed && !result.missing.empty()))
-        BURN_THROW("[load_from] the load failed and nothing was applied: ", result.summary(),
-                   result.errors.empty() ? "\n  (allow_partial(true) on the store accepts missing tensors)" : "");
+        BURN_THROW(
+            "[load_from] the load failed and nothing was applied: ", result.summary(),
+            result.errors.empty() ? "\n  (allow_partial(true) on the store accepts missing tensors)" : "");
+}
+
+}  // namespace burn::module
+
+namespace burn::module {
+
+void check_defined(const std::vector<store::TensorSnapshot>& snapshots) {
+    for (const auto& s : snapshots)
+        BURN_CHECK(s.tensor.defined(), "[load_from] the ", s.is_buffer ? "buffer" : "parameter", " '", s.path,
+                   "' is uninitialised (a default-constructed module, e.g. `nn::Linear fc;`): its shape is "
+                   "unknown, so nothing can be loaded into it. Build the module from its config first "
+                   "(nn::LinearConfig{in, out}.init(device)), then load; nothing was changed");
 }
 
 }  // namespace burn::module

@@ -1,6 +1,7 @@
 #include "platform/process.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +88,16 @@ double process_cpu_seconds() {
     return secs(u.ru_utime) + secs(u.ru_stime);
 #else
     return 0.0;
+#endif
+}
+
+bool process_alive(long long pid) {
+#ifdef BURN_POSIX_PROCESS
+    if (pid <= 0 || pid != static_cast<long long>(static_cast<pid_t>(pid))) return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+#else
+    (void)pid;
+    return true;
 #endif
 }
 

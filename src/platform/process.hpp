@@ -20,6 +20,10 @@ std::optional<std::string> env_var(const char* name);
 /// CPU time (user + system) this process has used, in seconds (0 when unknown).
 double process_cpu_seconds();
 
+/// Whether a process with this id exists (signal 0 reaches it, or it exists but belongs to another
+/// user). True when unknown (no way to ask), so that callers treat the process as alive.
+bool process_alive(long long pid);
+
 /// Whether standard output is an interactive terminal.
 bool stdout_is_terminal();
 

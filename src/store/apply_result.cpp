@@ -33,7 +33,11 @@ std::string ApplyResult::summary() const {
     std::ostringstream os;
     os << "applied " << applied.size() << ", skipped " << skipped.size() << ", missing " << missing.size()
        << ", unused " << unused.size() << ", errors " << errors.size();
-    for (const auto& e : errors) os << "\n  error: " << e.path << ": " << e.message;
+    for (const auto& e : errors) {
+        os << "\n  error: ";
+        if (!e.path.empty()) os << e.path << ": ";
+        os << e.message;
+    }
     std::string prefix_hint;
     std::size_t n = 0;
     for (const auto& m : missing) {

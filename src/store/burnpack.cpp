@@ -1,5 +1,7 @@
 #include "burn/store/burnpack.hpp"
 
+#include <algorithm>
+
 #include "burn/tensor/ops.hpp"
 #include "platform/files.hpp"
 #include "store/burnpack_format.hpp"
@@ -8,7 +10,7 @@
 namespace burn::store {
 
 struct BurnpackStore::Source {
-    detail::ByteView bytes;
+    detail::ByteSource bytes;
     std::optional<detail::BurnpackContents> contents;
 };
 
@@ -17,14 +19,15 @@ BurnpackStore::BurnpackStore(std::filesystem::path path) : path_(std::move(path)
 BurnpackStore BurnpackStore::from_bytes(std::vector<uint8_t> bytes) {
     BurnpackStore s;
     s.source_ = std::make_shared<Source>();
-    s.source_->bytes = detail::view_vector(std::make_shared<const std::vector<uint8_t>>(std::move(bytes)));
+    s.source_->bytes = detail::ByteSource(
+        detail::view_vector(std::make_shared<const std::vector<uint8_t>>(std::move(bytes))));
     return s;
 }
 
 BurnpackStore BurnpackStore::from_static(const uint8_t* data, std::size_t size) {
     BurnpackStore s;
     s.source_ = std::make_shared<Source>();
-    s.source_->bytes = {data, size, nullptr};
+    s.source_->bytes = detail::ByteSource(detail::ByteView{data, size, nullptr});
     return s;
 }
 
@@ -53,15 +56,26 @@ const BurnpackStore::Source& BurnpackStore::source() {
     if (!source_) {
         BURN_CHECK(!in_memory_, "[BurnpackStore] this in-memory store holds nothing yet: save into it first");
         source_ = std::make_shared<Source>();
-        source_->bytes = detail::view_file(path_, "BurnpackStore");
+        source_->bytes = detail::ByteSource::open(path_, "BurnpackStore", opts_.mmap);
     }
-    if (!source_->contents)
-        source_->contents = detail::parse_burnpack(source_->bytes.data, source_->bytes.size, opts_.limits);
+    if (!source_->contents) {
+        // Only the header is read here: 10 bytes, then the metadata length they give (within limits).
+        const detail::ByteSource& src = source_->bytes;
+        std::vector<uint8_t> head;
+        const uint8_t* p = src.prefix(10, head);
+        uint64_t want = 10;
+        if (src.size() >= 10)
+            want += std::min<uint64_t>(detail::read_le<uint32_t>(p + 6), opts_.limits.max_header_bytes);
+        want = std::min(want, src.size());
+        p = src.prefix(static_cast<std::size_t>(want), head);
+        source_->contents =
+            detail::parse_burnpack(p, static_cast<std::size_t>(want), opts_.limits, src.size());
+    }
     return *source_;
 }
 
 std::vector<uint8_t> BurnpackStore::bytes() const {
-    if (source_) return {source_->bytes.data, source_->bytes.data + source_->bytes.size};
+    if (source_) return source_->bytes.read(0, static_cast<std::size_t>(source_->bytes.size()));
     BURN_CHECK(!in_memory_, "[BurnpackStore] this in-memory store holds nothing yet: save into it first");
     std::string s = platform::read_file(path_, "BurnpackStore");
     return {s.begin(), s.end()};
@@ -90,10 +104,7 @@ std::vector<TensorEntry> BurnpackStore::read_entries() {
         e.dtype = t.dtype;
         e.shape = t.shape;
         e.param_id = t.param_id;
-        e.read = [bytes = src.bytes, t] {
-            return detail::data_from_bytes(bytes.data + t.start, static_cast<std::size_t>(t.end - t.start),
-                                           t.dtype, t.shape);
-        };
+        e.read = [bytes = src.bytes, t] { return bytes.tensor(t.start, t.end, t.dtype, t.shape); };
         out.push_back(std::move(e));
     }
     return out;
@@ -104,8 +115,8 @@ void BurnpackStore::write(std::vector<TensorEntry> entries, const std::map<std::
     std::string bytes = detail::write_burnpack(entries, scalars, metadata);
     if (in_memory_) {
         source_ = std::make_shared<Source>();
-        source_->bytes =
-            detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end()));
+        source_->bytes = detail::ByteSource(
+            detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end())));
         return;
     }
     BURN_CHECK(!path_.empty(),

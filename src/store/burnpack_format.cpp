@@ -102,10 +102,18 @@ BurnpackTensor parse_tensor(const std::string& name, const json& t, uint64_t dat
 }  // namespace
 
 BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Limits& limits) {
+    return parse_burnpack(data, size, limits, size);
+}
+
+BurnpackContents parse_burnpack(const uint8_t* data, std::size_t head_size, const Limits& limits,
+                                uint64_t size) {
     BURN_CHECK(size >= kHeaderBytes, "[", kOp, "] the file has ", size, " bytes, fewer than the ",
                kHeaderBytes, "-byte header: it is truncated or not a Burnpack file");
     BURN_CHECK(size <= limits.max_file_bytes, "[", kOp, "] the file has ", size, " bytes, over the limit of ",
                limits.max_file_bytes);
+    BURN_CHECK(head_size >= kHeaderBytes, "[", kOp,
+               "] the file ends within its header (it shrank while "
+               "being read)");
     uint32_t magic = read_le<uint32_t>(data);
     BURN_CHECK(magic == kBurnpackMagic, "[", kOp, "] not a Burnpack file: it starts with bytes 0x", std::hex,
                magic, " instead of the magic \"NRUB\" (0x4255524E)");
@@ -117,6 +125,8 @@ BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Lim
                " bytes exceeds the limit of ", limits.max_header_bytes);
     BURN_CHECK(kHeaderBytes + meta_size <= size, "[", kOp, "] metadata of ", meta_size,
                " bytes runs past the end of a ", size, "-byte file (truncated)");
+    BURN_CHECK(head_size >= kHeaderBytes + meta_size, "[", kOp, "] the file ends within its ",
+               kHeaderBytes + meta_size, "-byte header (it shrank while being read)");
     json meta =
         parse_untrusted(data + kHeaderBytes, meta_size, Syntax::cbor, limits.max_depth, kOp, "metadata");
     BURN_CHECK(meta.is_object(), "[", kOp, "] the metadata is not a CBOR map (the file is corrupt)");

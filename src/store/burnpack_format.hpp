@@ -30,6 +30,9 @@ struct BurnpackContents {
 /// Parses and validates a whole Burnpack file; throws burn::Error "[BurnpackStore] ..." on anything
 /// malformed (magic, version, lengths, limits, CBOR, dtypes, shapes, ranges, overlaps, alignment).
 BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Limits& limits);
+/// The same from the first `size` bytes of a file of file_size bytes (enough to hold the header).
+BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Limits& limits,
+                                uint64_t file_size);
 
 /// The bytes of a Burnpack file holding entries (read one at a time), scalars and metadata.
 std::string write_burnpack(const std::vector<TensorEntry>& entries,

@@ -1,6 +1,9 @@
 #include "store/format.hpp"
 
+#include <algorithm>
+
 #include "burn/core/error.hpp"
+#include "platform/files.hpp"
 #include "platform/mmap.hpp"
 
 namespace burn::store::detail {
@@ -8,6 +11,60 @@ namespace burn::store::detail {
 ByteView view_file(const std::filesystem::path& path, std::string_view op) {
     auto map = platform::MappedFile::open(path, op);
     return {map->data(), map->size(), map};
+}
+
+ByteView read_whole_file(const std::filesystem::path& path, std::string_view op) {
+    auto bytes = std::make_shared<const std::string>(platform::read_file(path, op));
+    return {reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(), bytes};
+}
+
+ByteView file_bytes(const std::filesystem::path& path, std::string_view op, bool mmap) {
+    return mmap ? view_file(path, op) : read_whole_file(path, op);
+}
+
+namespace {
+const platform::FileReader& reader(const std::shared_ptr<const void>& f) {
+    return *static_cast<const platform::FileReader*>(f.get());
+}
+}  // namespace
+
+ByteSource ByteSource::open(const std::filesystem::path& path, std::string_view op, bool mmap) {
+    if (mmap) return ByteSource(view_file(path, op));
+    ByteSource s;
+    s.file_ = platform::FileReader::open(path, op);
+    return s;
+}
+
+uint64_t ByteSource::size() const {
+    return file_ ? reader(file_).size() : memory_.size;
+}
+
+std::vector<uint8_t> ByteSource::read(uint64_t offset, std::size_t n) const {
+    std::vector<uint8_t> out(n);
+    if (file_) {
+        reader(file_).read_at(offset, out.data(), n);
+    } else {
+        BURN_CHECK(offset <= memory_.size && n <= memory_.size - offset, "[store] bytes [", offset, ", ",
+                   offset + n, ") are outside a source of ", memory_.size, " bytes");
+        if (n) std::memcpy(out.data(), memory_.data + offset, n);
+    }
+    return out;
+}
+
+TensorData ByteSource::tensor(uint64_t start, uint64_t end, DType dtype, const Dims& shape) const {
+    if (!file_)
+        return data_from_bytes(memory_.data + start, static_cast<std::size_t>(end - start), dtype, shape);
+    std::vector<uint8_t> bytes = read(start, static_cast<std::size_t>(end - start));
+    if (dtype == DType::boolean)
+        for (auto& b : bytes) b = b != 0 ? 1 : 0;
+    return TensorData(std::move(bytes), shape, dtype);
+}
+
+const uint8_t* ByteSource::prefix(std::size_t n, std::vector<uint8_t>& holder) const {
+    n = static_cast<std::size_t>(std::min<uint64_t>(n, size()));
+    if (!file_) return memory_.data;
+    holder = read(0, n);
+    return holder.data();
 }
 
 ByteView view_vector(std::shared_ptr<const std::vector<uint8_t>> bytes) {

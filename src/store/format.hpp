@@ -24,8 +24,38 @@ struct ByteView {
     std::shared_ptr<const void> owner;
 };
 
+/// The whole file memory-mapped (the store's mmap(true): the file must not shrink meanwhile).
 ByteView view_file(const std::filesystem::path& path, std::string_view op);
+/// The whole file read into memory with ordinary reads (a copy: safe against truncation).
+ByteView read_whole_file(const std::filesystem::path& path, std::string_view op);
 ByteView view_vector(std::shared_ptr<const std::vector<uint8_t>> bytes);
+/// The file as memory-mapped bytes (mmap) or read into memory (!mmap).
+ByteView file_bytes(const std::filesystem::path& path, std::string_view op, bool mmap);
+
+/// Where Burnpack and SafeTensors stores read from: bytes in memory (given bytes, static data, a
+/// memory map) or a file read with positioned reads, tensor by tensor (the default for paths: a file
+/// truncated meanwhile gives a burn::Error instead of SIGBUS).
+class ByteSource {
+  public:
+    ByteSource() = default;
+    explicit ByteSource(ByteView memory) : memory_(std::move(memory)) {}
+    /// path memory-mapped (mmap) or opened for positioned reads.
+    static ByteSource open(const std::filesystem::path& path, std::string_view op, bool mmap);
+
+    uint64_t size() const;
+    /// n bytes at offset (throws burn::IoError when the file shrank).
+    std::vector<uint8_t> read(uint64_t offset, std::size_t n) const;
+    /// The tensor stored in bytes [start, end) (bool bytes normalised to 0/1), read straight into its
+    /// buffer.
+    TensorData tensor(uint64_t start, uint64_t end, DType dtype, const Dims& shape) const;
+    /// The first min(n, size()) bytes: a view of the memory, or a copy read from the file (kept in
+    /// holder).
+    const uint8_t* prefix(std::size_t n, std::vector<uint8_t>& holder) const;
+
+  private:
+    ByteView memory_;
+    std::shared_ptr<const void> file_;  // a platform::FileReader
+};
 
 template <class T>
 T read_le(const uint8_t* p) {

@@ -1,16 +1,22 @@
 #include "store/json_guard.hpp"
 
+#include <unordered_set>
+#include <vector>
+
 #include "burn/core/error.hpp"
 
 namespace burn::store::detail {
 
 namespace {
 
-// Validates structure only: counts depth and remembers the first error.
+// Validates structure only: counts depth, rejects a key that appears twice in one object (the DOM
+// builder would keep the last silently: a second "weight" entry could hide the first) and remembers
+// the first error.
 struct DepthCheck : nlohmann::json_sax<nlohmann::json> {
     int depth = 0;
     int max_depth = 0;
     std::string error;
+    std::vector<std::unordered_set<std::string>> keys;  // one per open container (empty for arrays)
 
     bool null() override { return true; }
     bool boolean(bool) override { return true; }
@@ -19,11 +25,15 @@ struct DepthCheck : nlohmann::json_sax<nlohmann::json> {
     bool number_float(number_float_t, const string_t&) override { return true; }
     bool string(string_t&) override { return true; }
     bool binary(binary_t&) override { return true; }
-    bool key(string_t&) override { return true; }
+    bool key(string_t& k) override {
+        if (keys.empty() || keys.back().insert(k).second) return true;
+        error = "the key '" + k + "' appears twice in one object (a file must name each entry once)";
+        return false;
+    }
     bool start_object(std::size_t) override { return enter(); }
-    bool end_object() override { return --depth, true; }
+    bool end_object() override { return leave(); }
     bool start_array(std::size_t) override { return enter(); }
-    bool end_array() override { return --depth, true; }
+    bool end_array() override { return leave(); }
     bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& ex) override {
         error = ex.what();
         error += " (byte ";
@@ -36,6 +46,12 @@ struct DepthCheck : nlohmann::json_sax<nlohmann::json> {
             error = "nesting deeper than " + std::to_string(max_depth) + " levels";
             return false;
         }
+        keys.emplace_back();
+        return true;
+    }
+    bool leave() {
+        --depth;
+        if (!keys.empty()) keys.pop_back();
         return true;
     }
 };

@@ -50,6 +50,7 @@ class Unpickler {
     Unpickler(const uint8_t* data, std::size_t size, const Limits& limits)
         : p_(data), begin_(data), end_(data + size) {
         max_values_ = 64 * limits.max_tensors + (1u << 20);
+        max_items_ = max_items(limits);
     }
 
     Unpickled run() {
@@ -105,6 +106,14 @@ class Unpickler {
         arena_.push_back(std::make_unique<Value>());
         arena_.back()->kind = k;
         return arena_.back().get();
+    }
+    /// Counts n items copied from one container into another (OrderedDict(pairs), torch.Size(list)):
+    /// a pickle can repeat such a call on one memoised list, so copies are not bounded by its size.
+    void copied(std::size_t n) {
+        items_ += n;
+        if (items_ > max_items_)
+            fail("over " + std::to_string(max_items_) +
+                 " container items copied (a small pickle that expands a shared list many times?)");
     }
     Value* make_int(int64_t v) {
         Value* x = make(Kind::integer);
@@ -207,6 +216,7 @@ class Unpickler {
                 if (!a.empty()) {
                     if (a.size() != 1 || (a[0]->kind != Kind::list && a[0]->kind != Kind::tuple))
                         fail("OrderedDict takes a list of pairs");
+                    copied(2 * a[0]->items.size());
                     for (Value* pair : a[0]->items) {
                         if (pair->kind != Kind::tuple || pair->items.size() != 2)
                             fail("OrderedDict item is not a pair");
@@ -240,8 +250,10 @@ class Unpickler {
                 return make_str(Kind::bytes, a[0]->s);
             case Global::torch_size: {
                 Value* t = make(Kind::tuple);
-                if (!a.empty() && (a[0]->kind == Kind::tuple || a[0]->kind == Kind::list))
+                if (!a.empty() && (a[0]->kind == Kind::tuple || a[0]->kind == Kind::list)) {
+                    copied(a[0]->items.size());
                     t->items = a[0]->items;
+                }
                 return t;
             }
             case Global::storage_type:
@@ -289,6 +301,8 @@ class Unpickler {
     const uint8_t* begin_;
     const uint8_t* end_;
     std::size_t max_values_;
+    uint64_t max_items_;
+    uint64_t items_ = 0;
     std::vector<std::unique_ptr<Value>> arena_;
     std::vector<Value*> stack_;
     std::vector<std::size_t> marks_;

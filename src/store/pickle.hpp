@@ -79,6 +79,13 @@ struct Unpickled {
     std::size_t consumed = 0;  // bytes up to and including STOP
 };
 
+/// The most container items the unpickler copies and the flattener walks (shared containers make
+/// both cost more than the file's size suggests): 8 per allowed tensor plus 2^22 (5 million by
+/// default, 40 MB of references at most).
+inline uint64_t max_items(const Limits& limits) {
+    return 8 * limits.max_tensors + (uint64_t{1} << 22);
+}
+
 /// Unpickles one object from data (stopping at its STOP opcode). Throws burn::Error
 /// "[PytorchStore] ..." for malformed input, unsupported opcodes and refused globals.
 Unpickled unpickle(const uint8_t* data, std::size_t size, const Limits& limits);

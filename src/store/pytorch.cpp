@@ -30,7 +30,10 @@ bool PytorchStore::zip_supported() {
 }
 
 std::vector<TensorEntry> PytorchStore::read_entries() {
-    detail::ByteView view = bytes_ ? detail::view_vector(bytes_) : detail::view_file(path_, "PytorchStore");
+    // Without mmap(true) the whole file is read into memory (as torch.load does), so a file truncated
+    // meanwhile cannot raise SIGBUS; tensors are then viewed in that copy.
+    detail::ByteView view =
+        bytes_ ? detail::view_vector(bytes_) : detail::file_bytes(path_, "PytorchStore", opts_.mmap);
     return detail::read_pytorch(view, top_level_key_, opts_.limits);
 }
 

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "burn/core/error.hpp"
 #include "store/pickle.hpp"
@@ -89,9 +91,10 @@ class ZipStorages : public StorageSource {
         BURN_CHECK(st.size <= limit, "[", kOp, "] zip entry '", full, "' has ", st.size,
                    " bytes, over the limit of ", limit);
         // An uncompressed entry cannot be larger than the archive (torch.save stores entries uncompressed).
-        BURN_CHECK(!(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE || st.size <= file_.size,
-                   "[", kOp, "] zip entry '", full, "' claims ", st.size, " bytes in a ", file_.size,
-                   "-byte file (corrupt)");
+        BURN_CHECK(
+            !(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE || st.size <= file_.size,
+            "[", kOp, "] zip entry '", full, "' claims ", st.size, " bytes in a ", file_.size,
+            "-byte file (corrupt)");
         zip_file_t* f = zip_fopen_index(zip_, static_cast<zip_uint64_t>(idx), 0);
         BURN_CHECK(f, "[", kOp, "] cannot open zip entry '", full, "': ", zip_strerror(zip_));
         std::string out(static_cast<std::size_t>(st.size), '\0');
@@ -119,8 +122,8 @@ class ZipStorages : public StorageSource {
             BURN_CHECK(d.size <= limits_.max_tensor_bytes, "[", kOp, "] zip entry '", full, "' has ", d.size,
                        " bytes, over the limit of ", limits_.max_tensor_bytes);
             const uint8_t* p = file_.data + d.offset;
-            BURN_CHECK(zip_crc32(p, static_cast<std::size_t>(d.size)) == d.crc, "[", kOp, "] zip entry '", full,
-                       "' is damaged (CRC mismatch)");
+            BURN_CHECK(zip_crc32(p, static_cast<std::size_t>(d.size)) == d.crc, "[", kOp, "] zip entry '",
+                       full, "' is damaged (CRC mismatch)");
             return {p, static_cast<std::size_t>(d.size), file_.owner};
         }
         auto bytes = std::make_shared<std::string>(read("data/" + key, limits_.max_tensor_bytes));
@@ -174,10 +177,22 @@ TensorData gather(const ByteView& st, const pickle::StorageRef& ref, const pickl
     return data_from_bytes(p, out.size(), dtype, t.size);
 }
 
+/// Flattens nested containers into dotted names. Shared sub-containers make the graph a DAG whose
+/// paths can be exponentially many (a "billion laughs" pickle), or one huge list can be referenced
+/// many times, so: each container is scanned once for the items that lead to tensors (the others,
+/// ints, strings, tensor-free containers, are never walked again), and the total number of items
+/// walked is bounded (pickle::max_items).
 struct Flattener {
+    explicit Flattener(const Limits& l) : limits(l) {}
     const Limits& limits;
     std::vector<std::pair<std::string, const Value*>> out;
-    uint64_t visits = 0;  // shared sub-containers can make the walk exponential: bound it
+    uint64_t items = 0;
+    uint64_t max_items = pickle::max_items(limits);
+    struct Scan {
+        bool done = false;
+        std::vector<std::size_t> useful;  // indices of the items (dict: values) that lead to tensors
+    };
+    std::unordered_map<const Value*, Scan> scans;
 
     static bool key_of(const Value* k, std::string& s) {
         if (k->kind == Kind::string) {
@@ -190,28 +205,57 @@ struct Flattener {
         }
         return false;
     }
-    void add(const Value* v, const std::string& name, int depth) {
-        if (v->kind == Kind::tensor) {
-            BURN_CHECK(out.size() < limits.max_tensors, "[", kOp, "] the file holds more than ",
-                       limits.max_tensors, " tensors (Limits::max_tensors)");
-            out.emplace_back(name, v);
-        } else if (v->kind == Kind::dict || v->kind == Kind::list || v->kind == Kind::tuple) {
-            walk(v, name, depth + 1);
-        }
+    static bool is_container(const Value* v) {
+        return v->kind == Kind::dict || v->kind == Kind::list || v->kind == Kind::tuple;
     }
-    void walk(const Value* v, const std::string& prefix, int depth) {
-        BURN_CHECK(++visits <= 16 * limits.max_tensors + (1u << 20), "[", kOp,
-                   "] the object graph is too large to flatten (shared containers?)");
+    void count(std::size_t n) {
+        items += n;
+        BURN_CHECK(items <= max_items, "[", kOp, "] the object graph is too large to flatten: over ",
+                   max_items,
+                   " items walked (pickle::max_items, which grows with Limits::max_tensors; "
+                   "shared containers referenced many times?)");
+    }
+    static void check_depth(int depth, const Limits& limits) {
         BURN_CHECK(depth <= limits.max_depth, "[", kOp, "] containers nest deeper than ", limits.max_depth,
                    " levels (or contain themselves)");
+    }
+    /// Whether v leads to a tensor. A container met again while it is being scanned (a cycle) counts
+    /// as leading to one, so that the walk follows it and reports the cycle.
+    bool leads_to_tensor(const Value* v, int depth) {
+        if (v->kind == Kind::tensor) return true;
+        if (!is_container(v)) return false;
+        check_depth(depth, limits);
+        auto it = scans.find(v);
+        if (it != scans.end()) return !it->second.done || !it->second.useful.empty();
+        scans.emplace(v, Scan{});  // (once per container: bounded by what the unpickler built)
+        std::vector<std::size_t> useful;
+        const bool dict = v->kind == Kind::dict;
+        for (std::size_t i = dict ? 1 : 0; i < v->items.size(); i += dict ? 2 : 1)
+            if (leads_to_tensor(v->items[i], depth + 1)) useful.push_back(i);
+        Scan& scan = scans[v];
+        scan.done = true;
+        scan.useful = std::move(useful);
+        return !scan.useful.empty();
+    }
+    void walk(const Value* v, const std::string& prefix, int depth) {
+        check_depth(depth, limits);
+        if (!leads_to_tensor(v, depth)) return;
+        // unordered_map nodes are stable: scans added below do not move this vector.
+        const std::vector<std::size_t>& useful = scans.find(v)->second.useful;
+        count(useful.size());
         auto join = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
-        if (v->kind == Kind::dict) {
-            std::string key;
-            for (std::size_t i = 0; i + 1 < v->items.size(); i += 2)
-                if (key_of(v->items[i], key)) add(v->items[i + 1], join(key), depth);
-        } else {
-            for (std::size_t i = 0; i < v->items.size(); ++i)
-                add(v->items[i], join(std::to_string(i)), depth);
+        std::string key;
+        for (std::size_t i : useful) {
+            const Value* item = v->items[i];
+            if (v->kind == Kind::dict && !key_of(v->items[i - 1], key)) continue;
+            std::string name = join(v->kind == Kind::dict ? key : std::to_string(i));
+            if (item->kind == Kind::tensor) {
+                BURN_CHECK(out.size() < limits.max_tensors, "[", kOp, "] the file holds more than ",
+                           limits.max_tensors, " tensors (Limits::max_tensors)");
+                out.emplace_back(std::move(name), item);
+            } else {
+                walk(item, name, depth + 1);
+            }
         }
     }
 };
@@ -219,8 +263,13 @@ struct Flattener {
 const Value* dict_get(const Value* d, const std::string& key) {
     const Value* found = nullptr;
     std::string k;
-    for (std::size_t i = 0; i + 1 < d->items.size(); i += 2)
-        if (Flattener::key_of(d->items[i], k) && k == key) found = d->items[i + 1];  // the last one wins
+    for (std::size_t i = 0; i + 1 < d->items.size(); i += 2) {
+        if (!Flattener::key_of(d->items[i], k) || k != key) continue;
+        BURN_CHECK(!found, "[", kOp, "] the key '", key,
+                   "' appears twice in one dictionary of the file (corrupt or hand-made; a file must name "
+                   "each entry once)");
+        found = d->items[i + 1];
+    }
     return found;
 }
 
@@ -264,8 +313,13 @@ std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
     BURN_CHECK(root->kind == Kind::dict || root->kind == Kind::list || root->kind == Kind::tuple, "[", kOp,
                "] the file holds no dictionary of tensors at ",
                top_level_key.empty() ? std::string("the top level") : "'" + top_level_key + "'");
-    Flattener f{limits, {}, 0};
+    Flattener f(limits);
     f.walk(root, "", 0);
+    std::unordered_set<std::string> names;
+    for (const auto& item : f.out)
+        BURN_CHECK(names.insert(item.first).second, "[", kOp, "] the key '", item.first,
+                   "' appears twice in the file's state dict (a duplicated key, or a nested key that "
+                   "flattens to the same dotted name); a file must name each tensor once");
     std::vector<TensorEntry> entries;
     for (const auto& item : f.out) {
         // Not a structured binding: lambdas cannot capture those before clang 16 (emscripten, fuzzing).

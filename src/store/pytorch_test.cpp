@@ -107,13 +107,15 @@ TEST(PytorchStore, PickleCyclesAndDeepNestingAreBounded) {
     detail::ByteView deep_view{deep.data(), deep.size(), nullptr};
     expect_error([&] { detail::read_pytorch(deep_view, "", Limits()); }, "nest deeper than 128");
 
-    // Shared sub-lists: L0 = [], Lk = [Lk-1, Lk-1] reaches 2^60 paths; the walk is bounded instead.
+    // Shared sub-lists: L0 = [], Lk = [Lk-1, Lk-1] reaches 2^60 paths; each list is scanned once and
+    // none leads to a tensor, so nothing is walked (pickle_bomb_test.cpp has the cases with tensors).
     std::vector<uint8_t> dag(deep.begin(), deep.begin() + 27);
     dag.insert(dag.end(), {']', 'q', 0});
-    for (uint8_t k = 1; k <= 60; ++k) dag.insert(dag.end(), {'(', 'h', uint8_t(k - 1), 'h', uint8_t(k - 1), 'l', 'q', k});
+    for (uint8_t k = 1; k <= 60; ++k)
+        dag.insert(dag.end(), {'(', 'h', uint8_t(k - 1), 'h', uint8_t(k - 1), 'l', 'q', k});
     dag.insert(dag.end(), {'.', 0x80, 0x02, ']', '.'});
     detail::ByteView dag_view{dag.data(), dag.size(), nullptr};
-    expect_error([&] { detail::read_pytorch(dag_view, "", Limits()); }, "too large to flatten");
+    EXPECT_TRUE(detail::read_pytorch(dag_view, "", Limits()).empty());
 }
 
 TEST(PytorchStore, FuzzedFilesNeverCrash) {

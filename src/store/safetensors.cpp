@@ -1,5 +1,7 @@
 #include "burn/store/safetensors.hpp"
 
+#include <algorithm>
+
 #include "burn/tensor/ops.hpp"
 #include "platform/files.hpp"
 #include "store/format.hpp"
@@ -8,7 +10,7 @@
 namespace burn::store {
 
 struct SafetensorsStore::Source {
-    detail::ByteView bytes;
+    detail::ByteSource bytes;
     std::optional<detail::SafetensorsContents> contents;
 };
 
@@ -23,7 +25,8 @@ SafetensorsStore::SafetensorsStore(std::filesystem::path path) : SafetensorsStor
 SafetensorsStore SafetensorsStore::from_bytes(std::vector<uint8_t> bytes) {
     SafetensorsStore s;
     s.source_ = std::make_shared<Source>();
-    s.source_->bytes = detail::view_vector(std::make_shared<const std::vector<uint8_t>>(std::move(bytes)));
+    s.source_->bytes = detail::ByteSource(
+        detail::view_vector(std::make_shared<const std::vector<uint8_t>>(std::move(bytes))));
     return s;
 }
 
@@ -43,10 +46,21 @@ const SafetensorsStore::Source& SafetensorsStore::source() {
         BURN_CHECK(!in_memory_,
                    "[SafetensorsStore] this in-memory store holds nothing yet: save into it first");
         source_ = std::make_shared<Source>();
-        source_->bytes = detail::view_file(path_, "SafetensorsStore");
+        source_->bytes = detail::ByteSource::open(path_, "SafetensorsStore", opts_.mmap);
     }
-    if (!source_->contents)
-        source_->contents = detail::parse_safetensors(source_->bytes.data, source_->bytes.size, opts_.limits);
+    if (!source_->contents) {
+        // Only the header is read here: 8 bytes, then the JSON length they give (within limits).
+        const detail::ByteSource& src = source_->bytes;
+        std::vector<uint8_t> head;
+        const uint8_t* p = src.prefix(8, head);
+        uint64_t want = 8;
+        if (src.size() >= 8)
+            want += std::min<uint64_t>(detail::read_le<uint64_t>(p), opts_.limits.max_header_bytes);
+        want = std::min(want, src.size());
+        p = src.prefix(static_cast<std::size_t>(want), head);
+        source_->contents =
+            detail::parse_safetensors(p, static_cast<std::size_t>(want), opts_.limits, src.size());
+    }
     return *source_;
 }
 
@@ -55,7 +69,7 @@ std::map<std::string, std::string> SafetensorsStore::read_metadata() {
 }
 
 std::vector<uint8_t> SafetensorsStore::bytes() const {
-    if (source_) return {source_->bytes.data, source_->bytes.data + source_->bytes.size};
+    if (source_) return source_->bytes.read(0, static_cast<std::size_t>(source_->bytes.size()));
     BURN_CHECK(!in_memory_, "[SafetensorsStore] this in-memory store holds nothing yet: save into it first");
     std::string s = platform::read_file(path_, "SafetensorsStore");
     return {s.begin(), s.end()};
@@ -71,10 +85,7 @@ std::vector<TensorEntry> SafetensorsStore::read_entries() {
         e.shape = t.shape;
         e.unsupported = t.unsupported;
         if (t.unsupported.empty()) {
-            e.read = [bytes = src.bytes, t] {
-                return detail::data_from_bytes(bytes.data + t.start,
-                                               static_cast<std::size_t>(t.end - t.start), t.dtype, t.shape);
-            };
+            e.read = [bytes = src.bytes, t] { return bytes.tensor(t.start, t.end, t.dtype, t.shape); };
         }
         out.push_back(std::move(e));
     }
@@ -85,8 +96,8 @@ void SafetensorsStore::write_entries(std::vector<TensorEntry> entries) {
     std::string bytes = detail::write_safetensors(entries, metadata_);
     if (in_memory_) {
         source_ = std::make_shared<Source>();
-        source_->bytes =
-            detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end()));
+        source_->bytes = detail::ByteSource(
+            detail::view_vector(std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end())));
         return;
     }
     BURN_CHECK(!path_.empty(),

@@ -40,15 +40,23 @@ uint64_t get_u64(const nlohmann::json& v, const std::string& name, const char* f
 }  // namespace
 
 SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, const Limits& limits) {
+    return parse_safetensors(data, size, limits, size);
+}
+
+SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t head_size, const Limits& limits,
+                                      uint64_t size) {
     BURN_CHECK(size >= 8, "[", kOp, "] the file has ", size,
                " bytes, fewer than the 8-byte header length: ", "it is truncated or not a SafeTensors file");
     BURN_CHECK(size <= limits.max_file_bytes, "[", kOp, "] the file has ", size, " bytes, over the limit of ",
                limits.max_file_bytes);
+    BURN_CHECK(head_size >= 8, "[", kOp, "] the file ends within its header (it shrank while being read)");
     uint64_t n = read_le<uint64_t>(data);
     BURN_CHECK(n <= limits.max_header_bytes, "[", kOp, "] a header of ", n, " bytes exceeds the limit of ",
                limits.max_header_bytes, " (the file is corrupt or not a SafeTensors file)");
     BURN_CHECK(n <= size - 8, "[", kOp, "] a header of ", n, " bytes runs past the end of a ", size,
                "-byte file (truncated)");
+    BURN_CHECK(head_size >= 8 + n, "[", kOp, "] the file ends within its ", 8 + n,
+               "-byte header (it shrank while being read)");
     BURN_CHECK(n >= 2 && data[8] == '{', "[", kOp,
                "] the header does not start with '{': not a SafeTensors file");
     auto header = parse_untrusted(data + 8, n, Syntax::json, limits.max_depth, kOp, "JSON header");

@@ -27,6 +27,9 @@ struct SafetensorsContents {
 };
 
 SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, const Limits& limits);
+/// The same from the first `size` bytes of a file of file_size bytes (enough to hold the header).
+SafetensorsContents parse_safetensors(const uint8_t* data, std::size_t size, const Limits& limits,
+                                      uint64_t file_size);
 std::string write_safetensors(const std::vector<TensorEntry>& entries,
                               const std::map<std::string, std::string>& metadata);
 

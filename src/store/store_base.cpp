@@ -2,6 +2,7 @@
 
 #include "burn/store/store.hpp"
 #include "burn/tensor/ops.hpp"
+#include "store/convert.hpp"
 
 namespace burn::store {
 
@@ -12,7 +13,7 @@ bool same_kind(DType a, DType b) {
 }
 
 std::string describe(const TensorEntry& e) {
-    return detail::msg(e.dtype, " ", e.shape);
+    return burn::detail::msg(e.dtype, " ", e.shape);
 }
 
 }  // namespace
@@ -32,6 +33,7 @@ std::vector<TensorEntry> StoreBase::entries() {
 std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vector<TensorSlot>& slots) {
     ApplyResult result;
     std::vector<TensorEntry> source = entries();
+    const std::size_t file_tensors = source.size();
     std::set<std::string> paths;
     for (const auto& s : slots) paths.insert(s.path);
     if (opts_.load_adapter) source = opts_.load_adapter->adapt_load(std::move(source), paths, result);
@@ -64,14 +66,16 @@ std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vec
         if (!e.unsupported.empty()) {
             result.errors.push_back({slot.path, "cannot load: " + e.unsupported});
         } else if (e.shape != slot.shape) {
-            result.errors.push_back({slot.path, detail::msg("shape mismatch: the module expects ", slot.shape,
-                                                            ", the file has ", describe(e))});
+            result.errors.push_back(
+                {slot.path, burn::detail::msg("shape mismatch: the module expects ", slot.shape,
+                                              ", the file has ", describe(e))});
         } else if (e.dtype != slot.dtype &&
                    (opts_.dtype_policy == DTypePolicy::strict ||
                     (opts_.dtype_policy == DTypePolicy::cast_same_kind && !same_kind(e.dtype, slot.dtype)))) {
             result.errors.push_back(
-                {slot.path, detail::msg("dtype mismatch: the module expects ", slot.dtype, ", the file has ",
-                                        e.dtype, " (dtype_policy(DTypePolicy::cast_any) converts)")});
+                {slot.path,
+                 burn::detail::msg("dtype mismatch: the module expects ", slot.dtype, ", the file has ",
+                                   e.dtype, " (dtype_policy(DTypePolicy::cast_any) converts)")});
         } else {
             matches.emplace_back(i, it->second);
             result.applied.push_back(slot.path);
@@ -80,19 +84,34 @@ std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vec
     for (std::size_t j = 0; j < source.size(); ++j)
         if (!used[j]) result.unused.push_back(source[j].name);
 
+    // A load that would apply nothing from a file that has tensors is almost always a wrong file, a
+    // wrong filter or a module the walk cannot see into: an error unless asked for.
+    if (result.applied.empty() && file_tensors > 0 && !opts_.allow_empty && result.errors.empty())
+        result.errors.push_back(
+            {"", burn::detail::msg("nothing would be applied although the file has ", file_tensors,
+                                   " tensors (check the file, the filters and the key remapping; "
+                                   "allow_empty(true) on the store accepts such a load)")});
+
     std::vector<LoadedTensor> values;
     bool load_ok = result.errors.empty() && (opts_.allow_partial || result.missing.empty());
     if (!load_ok) return {std::move(result), std::move(values)};
     for (auto [i, j] : matches) {
         const TensorSlot& slot = slots[i];
+        TensorData d;
         try {
-            TensorData d = source[j].read();
+            d = source[j].read();
             BURN_CHECK(d.shape() == source[j].shape && d.dtype() == source[j].dtype, "the data reads as ",
                        d.dtype(), " ", d.shape(), " instead of ", describe(source[j]));
-            if (d.dtype() != slot.dtype) d = d.convert(slot.dtype);
-            values.push_back({i, ops::from_data(d, slot.device), source[j].param_id});
         } catch (const Error& e) {
             result.errors.push_back({slot.path, std::string("cannot read the tensor: ") + e.what()});
+            continue;
+        }
+        try {
+            // Never silently: a value the module's dtype cannot hold fails the whole load.
+            if (d.dtype() != slot.dtype) d = detail::convert_checked(d, slot.dtype, slot.path);
+            values.push_back({i, ops::from_data(d, slot.device), source[j].param_id});
+        } catch (const Error& e) {
+            result.errors.push_back({slot.path, e.what()});
         }
     }
     if (!result.errors.empty()) {

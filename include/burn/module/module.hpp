@@ -2,7 +2,9 @@
 /// Modules are plain structs. BURN_MODULE(Type, fields...) inside the struct generates only the list of
 /// named fields plus thin member functions; ordinary templates here walk it: a Param is a parameter, a
 /// Buffer a saved non-trainable tensor, a nested module adds a path segment, std::vector/std::array add
-/// an index, std::optional adds nothing, anything else (numbers, enums, activation structs) is a constant.
+/// an index, std::optional adds nothing, std::variant walks its active alternative and adds nothing
+/// (so `head.weight` names the weight of whichever module `head` holds), anything else (numbers,
+/// enums, activation structs) is a constant.
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -10,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "burn/config/pp.hpp"
@@ -39,6 +42,11 @@ struct is_optional : std::false_type {};
 template <class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
+template <class T>
+struct is_variant : std::false_type {};
+template <class... T>
+struct is_variant<std::variant<T...>> : std::true_type {};
+
 template <class M>
 concept HasFields = requires(M& m) { m.burn_visit_fields([](const char*, auto&) {}); };
 
@@ -58,6 +66,8 @@ void walk(M& m, const std::string& path, V& v) {
         for (std::size_t i = 0; i < m.size(); ++i) walk(m[i], join(path, std::to_string(i)), v);
     } else if constexpr (is_optional<U>::value) {
         if (m) walk(*m, path, v);
+    } else if constexpr (is_variant<U>::value) {
+        std::visit([&](auto& alt) { walk(alt, path, v); }, m);
     } else if constexpr (HasFields<U>) {
         v.enter(path, m);
         m.burn_visit_fields([&](const char* name, auto& field) { walk(field, join(path, name), v); });
@@ -165,6 +175,9 @@ void save_into(const M& m, store::ModuleStore& s) {
 
 /// Throws (naming what failed) when a load must not be applied.
 void check_load(const store::ApplyResult& result, bool partial_allowed);
+/// Throws burn::Error naming the first snapshot whose tensor is undefined (a default-constructed
+/// module cannot receive tensors: its shapes are unknown).
+void check_defined(const std::vector<store::TensorSnapshot>& snapshots);
 
 /// Loads tensors from store into m: all or nothing (nothing is applied if the load fails). Parameters
 /// and buffers also take the ids the file saved for them (Burnpack files keep ids; formats without
@@ -173,7 +186,9 @@ void check_load(const store::ApplyResult& result, bool partial_allowed);
 template <class M>
 store::ApplyResult load_from(M& m, store::ModuleStore& s) {
     std::vector<store::TensorSlot> slots;
-    for (const auto& snap : snapshots(m))
+    const auto snaps = snapshots(m);
+    check_defined(snaps);
+    for (const auto& snap : snaps)
         slots.push_back({snap.path, snap.tensor.shape(), snap.tensor.dtype(), snap.tensor.device(), snap.param_id,
                          snap.is_buffer});
     auto [result, values] = s.load(slots);

@@ -21,10 +21,13 @@
 
 namespace burn::store {
 
-/// What a load does when the file's dtype differs from the module's.
+/// What a load does when the file's dtype differs from the module's. Every conversion is checked: a
+/// value the module's dtype cannot hold (out of an integer's range, a finite float that becomes inf,
+/// a non-integral float into an int, anything but 0/1 into bool) fails the load, naming the tensor and
+/// the element. Rounding to the nearest representable value (f64 -> f32 -> f16, i64 -> f32) is accepted.
 enum class DTypePolicy {
     cast_same_kind,  // float <-> float and int <-> int convert to the module's dtype (the default)
-    cast_any,        // any conversion (float -> int truncates as static_cast does)
+    cast_any,        // any conversion; a value that changes (a non-integral float into an int) is an error
     strict,          // any difference is an error
 };
 
@@ -34,6 +37,8 @@ struct StoreOptions {
     std::shared_ptr<const Adapter> load_adapter;  // null: no adaptation
     std::shared_ptr<const Adapter> save_adapter;
     bool allow_partial = false;
+    bool allow_empty = false;  // a load that applies no tensor of a non-empty file is an error otherwise
+    bool mmap = false;         // read through a memory map (the file must not change while it is read)
     DTypePolicy dtype_policy = DTypePolicy::cast_same_kind;
     Limits limits;
 };
@@ -70,6 +75,20 @@ class StoreBuilder : public StoreBase {
     /// Accept loads where some module tensors have nothing in the file (they keep their values).
     Derived& allow_partial(bool on = true) {
         opts_.allow_partial = on;
+        return self();
+    }
+    /// Accept a load that applies no tensor at all although the file has tensors (by default that is
+    /// an error: a wrong file, a filter that matches nothing, a module whose tensors the walk misses).
+    Derived& allow_empty(bool on = true) {
+        opts_.allow_empty = on;
+        return self();
+    }
+    /// Read the file through a memory map instead of ordinary reads. Only for files nothing
+    /// truncates or rewrites while the store reads them: a file that shrinks under a map kills the
+    /// process with SIGBUS. The default (false) reads with read calls and reports a file that
+    /// changed size as a burn::Error.
+    Derived& mmap(bool on = true) {
+        opts_.mmap = on;
         return self();
     }
     /// Only paths matching this regex (or another filter) are loaded or saved.
