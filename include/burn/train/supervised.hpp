@@ -168,12 +168,15 @@ class SupervisedTraining {
 
         std::size_t start_epoch = 1, skip = 0;
         if (auto from = core.resume_checkpoint()) {
+            // The state first: a damaged or tampered one is refused before anything is loaded.
+            const config::Value state = core.checkpointer().load_state(from->tag);
+            core.check_state(state, *from, train->num_batches());
             auto paths = optimizer_paths(model);
             module_from_record(model, core.checkpointer().load_part(from->tag, "model", device.inner()));
             optimizer_from_record(optimizer, paths,
                                   core.checkpointer().load_part(from->tag, "optim", device.inner()));
             lr.load_state(core.checkpointer().load_part(from->tag, "scheduler", device.inner()).scalars);
-            core.restore(core.checkpointer().load_state(from->tag), *from);
+            core.restore(state, *from);
             start_epoch = from->epoch + 1;
             skip = from->iteration;
         } else {
