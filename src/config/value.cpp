@@ -161,6 +161,7 @@ void Value::set_integer(std::uint64_t v) {
 }
 
 bool operator==(const Value& a, const Value& b) {
+    if (!is_container(a) || !is_container(b)) return a.data_ == b.data_;  // leaves: no worklist
     std::vector<std::pair<const Value*, const Value*>> todo{{&a, &b}};
     while (!todo.empty()) {
         auto [x, y] = todo.back();

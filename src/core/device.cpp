@@ -1,5 +1,4 @@
 #include "burn/core/device.hpp"
-#include "burn/core/generator.hpp"
 
 #include <cstdlib>
 #include <map>
@@ -10,6 +9,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "burn/core/error.hpp"
+#include "burn/core/generator.hpp"
 #include "autodiff/graph.hpp"
 #include "core/registry.hpp"
 #include "platform/parallel.hpp"
