@@ -6,6 +6,7 @@
 #include "burn/core/device.hpp"
 #include "burn/core/dtype.hpp"
 #include "burn/core/error.hpp"
+#include "burn/core/generator.hpp"
 #include "burn/core/shape.hpp"
 #include "burn/module/module.hpp"
 #include "burn/module/param.hpp"

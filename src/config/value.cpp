@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include "burn/core/error.hpp"
+#include "config/depth.hpp"
 
 namespace burn::config {
 
@@ -51,11 +52,95 @@ Value::Value(std::string_view s) : data_(std::string(s)) {}
 Value::Value(const char* s) : data_(std::string(s)) {}
 Value::Value(Array a) : data_(std::move(a)) {}
 Value::Value(Object o) : data_(std::move(o)) {}
-Value::Value(const Value& other) = default;
+// Copies, comparisons and destruction walk the tree with an explicit stack, not recursion: a tree
+// built in code may nest 10^5 levels deep (parse() refuses more than kMaxDepth).
+
+namespace {
+
+bool is_container(const Value& v) {
+    return v.is_array() || v.is_object();
+}
+
+/// An empty container of v's kind, with room for v's elements.
+Value empty_like(const Value& v) {
+    if (v.is_array()) {
+        Value::Array a;
+        a.reserve(v.size());
+        return Value(std::move(a));
+    }
+    Value::Object o;
+    o.reserve(v.size());
+    return Value(std::move(o));
+}
+
+}  // namespace
+
+Value::Value(const Value& other) {
+    if (!is_container(other)) {
+        data_ = other.data_;
+        return;
+    }
+    // (source, copy) pairs still to fill; a copy's elements never move, as it was reserved in full.
+    std::vector<std::pair<const Value*, Value*>> todo{{&other, this}};
+    *this = empty_like(other);
+    while (!todo.empty()) {
+        auto [from, to] = todo.back();
+        todo.pop_back();
+        auto copy = [&](const Value& item) -> Value {
+            return is_container(item) ? empty_like(item) : Value(item);  // Value(item): a leaf
+        };
+        if (from->is_array()) {
+            Array& out = std::get<Array>(to->data_);
+            for (const Value& item : std::get<Array>(from->data_)) {
+                out.push_back(copy(item));
+                if (is_container(item)) todo.emplace_back(&item, &out.back());
+            }
+        } else {
+            Object& out = std::get<Object>(to->data_);
+            for (const auto& [key, item] : std::get<Object>(from->data_)) {
+                out.emplace_back(key, copy(item));
+                if (is_container(item)) todo.emplace_back(&item, &out.back().second);
+            }
+        }
+    }
+}
+
 Value::Value(Value&& other) noexcept = default;
-Value& Value::operator=(const Value& other) = default;
-Value& Value::operator=(Value&& other) noexcept = default;
-Value::~Value() = default;
+
+Value& Value::operator=(const Value& other) {
+    if (this != &other) *this = Value(other);
+    return *this;
+}
+
+Value& Value::operator=(Value&& other) noexcept {
+    if (this == &other) return *this;
+    Value old(std::move(*this));  // destroyed iteratively below, after the move
+    data_ = std::move(other.data_);
+    return *this;
+}
+
+Value::~Value() {
+    if (!is_container(*this) || size() == 0) return;
+    // Children that are non-empty containers are moved into a worklist, so that no destructor call
+    // ever sees a child with children of its own: the recursion is one level deep at most.
+    std::vector<Value> todo;
+    auto take_children = [&todo](Value& v) {
+        if (v.is_array()) {
+            for (Value& item : std::get<Array>(v.data_))
+                if (is_container(item) && item.size() > 0) todo.push_back(std::move(item));
+        } else if (v.is_object()) {
+            for (auto& member : std::get<Object>(v.data_))
+                if (is_container(member.second) && member.second.size() > 0)
+                    todo.push_back(std::move(member.second));
+        }
+    };
+    take_children(*this);
+    while (!todo.empty()) {
+        Value v = std::move(todo.back());
+        todo.pop_back();
+        take_children(v);
+    }  // v's children are empty containers or leaves: destroying v recurses no further
+}
 
 Value Value::array() {
     return Value(Array{});
@@ -76,7 +161,30 @@ void Value::set_integer(std::uint64_t v) {
 }
 
 bool operator==(const Value& a, const Value& b) {
-    return a.data_ == b.data_;
+    if (!is_container(a) || !is_container(b)) return a.data_ == b.data_;  // leaves: no worklist
+    std::vector<std::pair<const Value*, const Value*>> todo{{&a, &b}};
+    while (!todo.empty()) {
+        auto [x, y] = todo.back();
+        todo.pop_back();
+        if (x->kind() != y->kind()) return false;
+        if (x->is_array()) {
+            const auto& xs = std::get<Value::Array>(x->data_);
+            const auto& ys = std::get<Value::Array>(y->data_);
+            if (xs.size() != ys.size()) return false;
+            for (std::size_t i = 0; i < xs.size(); ++i) todo.emplace_back(&xs[i], &ys[i]);
+        } else if (x->is_object()) {
+            const auto& xs = std::get<Value::Object>(x->data_);
+            const auto& ys = std::get<Value::Object>(y->data_);
+            if (xs.size() != ys.size()) return false;
+            for (std::size_t i = 0; i < xs.size(); ++i) {
+                if (xs[i].first != ys[i].first) return false;
+                todo.emplace_back(&xs[i].second, &ys[i].second);
+            }
+        } else if (!(x->data_ == y->data_)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool Value::as_bool() const {
@@ -204,7 +312,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json to_nlohmann(const Value& v) {
+Json to_nlohmann(const Value& v, std::size_t depth) {
+    if (is_container(v) && depth >= kMaxDepth)
+        BURN_THROW("[config.dump] arrays and objects nest deeper than ", kMaxDepth,
+                   " levels; parse() would refuse the text, so it is not written");
     switch (v.kind()) {
         case Kind::null:
             return Json(nullptr);
@@ -220,14 +331,14 @@ Json to_nlohmann(const Value& v) {
             return Json(v.as_string());
         case Kind::array: {
             Json out = Json::array();
-            for (const Value& item : v.as_array()) out.push_back(to_nlohmann(item));
+            for (const Value& item : v.as_array()) out.push_back(to_nlohmann(item, depth + 1));
             return out;
         }
         case Kind::object: {
             Json out = Json::object();
             // ordered_json keeps insertion order; Value objects never hold duplicate keys when they
             // come from parse(), and operator[] reuses a key, so emplace loses nothing in practice.
-            for (const auto& [k, item] : v.as_object()) out[k] = to_nlohmann(item);
+            for (const auto& [k, item] : v.as_object()) out[k] = to_nlohmann(item, depth + 1);
             return out;
         }
     }
@@ -237,7 +348,7 @@ Json to_nlohmann(const Value& v) {
 }  // namespace
 
 std::string dump(const Value& value, int indent) {
-    Json j = to_nlohmann(value);
+    Json j = to_nlohmann(value, 0);
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     try {
         return j.dump(indent < 0 ? -1 : indent);
@@ -251,133 +362,6 @@ std::string dump(const Value& value, int indent) {
 
 std::ostream& operator<<(std::ostream& os, const Value& value) {
     return os << dump(value, -1);
-}
-
-// ---------------------------------------------------------------- parsing
-
-namespace {
-
-/// nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 4: <reason>";
-/// keeps the reason (the caller adds its own line and column).
-std::string reason(const std::string& what) {
-    std::size_t start = 0;
-    if (what.rfind("[json.exception.", 0) == 0) {
-        auto close = what.find("] ");
-        if (close != std::string::npos) start = close + 2;
-    }
-    if (what.compare(start, 15, "parse error at ") == 0) {
-        auto colon = what.find(": ", start);
-        if (colon != std::string::npos) start = colon + 2;
-    }
-    return what.substr(start);
-}
-
-/// Builds a Value straight from nlohmann's SAX events (no intermediate nlohmann DOM), and rejects
-/// duplicate keys, which a DOM would silently collapse.
-class Builder : public nlohmann::json_sax<Json> {
-  public:
-    Value root;
-    std::string error;  // set on failure
-    std::size_t error_byte = 0;
-
-    bool null() override { return put(Value()); }
-    bool boolean(bool b) override { return put(Value(b)); }
-    bool number_integer(number_integer_t v) override { return put(Value(static_cast<std::int64_t>(v))); }
-    bool number_unsigned(number_unsigned_t v) override { return put(Value(static_cast<std::uint64_t>(v))); }
-    bool number_float(number_float_t v, const string_t&) override {
-        return put(Value(static_cast<double>(v)));
-    }
-    bool string(string_t& s) override { return put(Value(std::move(s))); }
-    bool binary(binary_t&) override {
-        error = "binary values are not JSON";
-        return false;
-    }
-    bool start_object(std::size_t) override { return open(Value::object()); }
-    bool key(string_t& k) override {
-        Value& obj = *stack_.back();
-        if (obj.find(k) != nullptr) {
-            error = "duplicate key '" + k + "'";
-            return false;
-        }
-        obj.as_object().emplace_back(std::move(k), Value());
-        return true;
-    }
-    bool end_object() override { return close(); }
-    bool start_array(std::size_t) override { return open(Value::array()); }
-    bool end_array() override { return close(); }
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& ex) override {
-        error_byte = position;
-        error = reason(ex.what());
-        return false;
-    }
-
-  private:
-    std::vector<Value*> stack_;  // open containers; pointers stay valid because only the back grows
-
-    Value* slot() {
-        if (stack_.empty()) return &root;
-        Value& top = *stack_.back();
-        if (top.is_array()) {
-            top.as_array().emplace_back();
-            return &top.as_array().back();
-        }
-        return &top.as_object().back().second;  // key() appended the member
-    }
-    bool put(Value v) {
-        *slot() = std::move(v);
-        return true;
-    }
-    bool open(Value v) {
-        Value* s = slot();
-        *s = std::move(v);
-        stack_.push_back(s);
-        return true;
-    }
-    bool close() {
-        stack_.pop_back();
-        return true;
-    }
-};
-
-/// 1-based line and column of the byte at 1-based `position` (nlohmann's "last read character").
-std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t position) {
-    std::size_t end = std::min(position == 0 ? 0 : position - 1, text.size());
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < end; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return {line, column};
-}
-
-}  // namespace
-
-Value parse(const std::string& text, std::string_view source) {
-    Builder builder;
-    bool ok = false;
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-    try {
-        ok = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true);
-    } catch (const nlohmann::json::exception& e) {
-        builder.error = reason(e.what());
-    }
-#else
-    ok = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true);
-#endif
-    if (!ok) {
-        std::string where = source.empty() ? std::string() : "'" + std::string(source) + "' ";
-        if (builder.error_byte == 0 && builder.error.rfind("duplicate key", 0) == 0) {
-            BURN_THROW("[config.parse] ", where, builder.error);
-        }
-        auto [line, column] = line_column(text, builder.error_byte);
-        BURN_THROW("[config.parse] ", where, "line ", line, ", column ", column, ": ", builder.error);
-    }
-    return std::move(builder.root);
 }
 
 }  // namespace burn::config

@@ -9,6 +9,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "burn/core/error.hpp"
+#include "burn/core/generator.hpp"
 #include "autodiff/graph.hpp"
 #include "core/registry.hpp"
 #include "platform/parallel.hpp"
@@ -21,7 +22,7 @@ namespace burn {
 namespace {
 
 struct RngState {
-    uint64_t seed = 0x2545F4914F6CDD1Dull;  // a fixed default: runs are reproducible unless seeded
+    uint64_t seed = Generator::kDefaultSeed;  // a fixed default: runs are reproducible unless seeded
     uint64_t offset = 0;
 };
 
@@ -138,6 +139,11 @@ int num_threads() { return platform::threads(); }
 namespace detail {
 
 RandomStream next_random(const Device& device, int64_t count) {
+    // A thread's GeneratorScope takes precedence over the device's shared stream.
+    if (Generator* g = current_generator()) {
+        auto draw = g->reserve(static_cast<uint64_t>(count));
+        return RandomStream{draw.key, draw.offset};
+    }
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     RngState& s = r.rng[{static_cast<int>(device.kind()), device.index()}];

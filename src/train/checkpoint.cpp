@@ -6,6 +6,7 @@
 
 #include "burn/store/burnpack.hpp"
 #include "platform/files.hpp"
+#include "train/state_file.hpp"
 
 namespace burn::train {
 
@@ -137,16 +138,91 @@ void optimizer_from_record(optim::Optimizer& optimizer, const OptimizerPaths& pa
 
 // ---------------------------------------------------------------------------------------- files
 
+namespace {
+
+bool all_digits(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// "training-TAG.json" -> TAG; empty when the name is not a state file's.
+std::string tag_of(const fs::path& file) {
+    const std::string name = file.filename().string();
+    const std::string prefix = "training-", suffix = ".json";
+    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return {};
+    return name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+}
+
+struct StateFields {
+    CheckpointInfo info;
+    std::vector<std::string> parts;
+};
+
+/// The checkpointer's own fields of a state file (tag, epoch, iteration, parts), checked: the names
+/// become file names, so they must stay inside the checkpoint folder.
+StateFields checked_fields(const config::Value& s, const fs::path& file) {
+    state_file::StateReader r(s, file);
+    StateFields out;
+    const std::string& tag = r.name("tag");
+    if (tag != tag_of(file))
+        r.fail("tag", r.field("tag"), "the file is named for tag '" + tag_of(file) + "'");
+    out.info.tag = tag;
+    out.info.epoch = static_cast<std::size_t>(r.count("epoch", 0, state_file::kMaxCount));
+    out.info.iteration = static_cast<std::size_t>(r.count("iteration", 0, state_file::kMaxCount));
+    if (all_digits(tag)) {  // an end-of-epoch checkpoint: tagged with its epoch, at iteration 0
+        if (tag != std::to_string(out.info.epoch))
+            r.fail("epoch", r.field("epoch"), "the checkpoint is tagged '" + tag + "'");
+        if (out.info.iteration != 0)
+            r.fail("iteration", r.field("iteration"),
+                   "an end-of-epoch checkpoint (tag '" + tag + "') is at iteration 0");
+    }
+    const config::Value& parts = r.array("parts", 64);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const config::Value& p = parts.element(i);
+        const std::string field = "parts[" + std::to_string(i) + "]";
+        if (!p.is_string()) r.fail(field, p, "expected a string");
+        const std::string& name = p.as_string();
+        if (!state_file::is_plain_name(name))
+            r.fail(field, p,
+                   "not a plain file name (1 to 64 letters, digits, '_', '-', '.'; not starting with '.', "
+                   "no '..', no '/'): checkpoint files stay in the checkpoint folder");
+        if (name == "training") r.fail(field, p, "'training' names the state file itself");
+        if (std::find(out.parts.begin(), out.parts.end(), name) != out.parts.end())
+            r.fail(field, p, "listed twice");
+        out.parts.push_back(name);
+    }
+    return out;
+}
+
+}  // namespace
+
 Checkpointer::Checkpointer(fs::path dir, std::shared_ptr<RecordStore> store)
     : dir_(std::move(dir)), store_(store ? std::move(store) : default_record_store()) {}
 
 fs::path Checkpointer::file(const std::string& part, const std::string& tag) const {
+    BURN_CHECK(state_file::is_plain_name(tag), "[checkpoint] the tag '", tag,
+               "' is not a plain file name (1 to 64 letters, digits, '_', '-', '.'; not starting with '.', "
+               "no '..', no '/')");
+    BURN_CHECK(state_file::is_plain_name(part), "[checkpoint] the part name '", part,
+               "' is not a plain file name (1 to 64 letters, digits, '_', '-', '.'; not starting with '.', "
+               "no '..', no '/')");
     if (part == "training") return dir_ / ("training-" + tag + ".json");
     return dir_ / (part + "-" + tag + store_->extension());
 }
 
+fs::path Checkpointer::state_file(const std::string& tag) const {
+    return file("training", tag);
+}
+
 void Checkpointer::save(const CheckpointInfo& info, const std::map<std::string, CheckpointRecord>& parts,
                         const config::Value& state) {
+    BURN_CHECK(!parts.count("training"),
+               "[checkpoint] 'training' is the state file; name the part otherwise");
+    BURN_CHECK(info.epoch <= state_file::kMaxCount && info.iteration <= state_file::kMaxCount,
+               "[checkpoint] epoch ", info.epoch, " / iteration ", info.iteration, " past ",
+               state_file::kMaxCount);
+    for (const auto& [part, record] : parts) (void)file(part, info.tag);  // every name checked first
     std::error_code ec;
     fs::create_directories(dir_, ec);
     BURN_CHECK_KIND(!ec, io, "[checkpoint] cannot create '", dir_.string(), "': ", ec.message());
@@ -168,19 +244,19 @@ std::vector<CheckpointInfo> Checkpointer::list() const {
     std::error_code ec;
     if (!fs::is_directory(dir_, ec)) return out;
     for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("training-", 0) != 0 || entry.path().extension() != ".json") continue;
+        const std::string tag = tag_of(entry.path());
+        if (!state_file::is_plain_name(tag)) continue;  // not a state file of ours
+        config::Value s;
         try {
-            config::Value s = config::parse(platform::read_file(entry.path(), "checkpoint"));
-            CheckpointInfo info{s.at("tag").as_string(), static_cast<std::size_t>(s.at("epoch").as_uint64()),
-                                static_cast<std::size_t>(s.at("iteration").as_uint64())};
-            bool complete = true;
-            for (const auto& part : s.at("parts").as_array())
-                complete = complete && fs::is_regular_file(file(part.as_string(), info.tag), ec);
-            if (complete) out.push_back(info);
+            s = config::parse(platform::read_file(entry.path(), "checkpoint"));
         } catch (const Error&) {
-            // not a state file of ours, or one from a write that never finished: not a checkpoint
+            continue;  // not JSON (a write that never finished, in another tool): not a checkpoint
         }
+        // JSON, but with fields that are not ours to trust: refused, naming the file and the field.
+        StateFields f = checked_fields(s, entry.path());
+        bool complete = true;
+        for (const auto& part : f.parts) complete = complete && fs::is_regular_file(file(part, tag), ec);
+        if (complete) out.push_back(f.info);
     }
     std::sort(out.begin(), out.end(), [](const CheckpointInfo& a, const CheckpointInfo& b) {
         return a.epoch != b.epoch ? a.epoch < b.epoch : a.iteration < b.iteration;
@@ -203,7 +279,9 @@ config::Value Checkpointer::load_state(const std::string& tag) const {
         BURN_THROW_KIND(io, "[checkpoint] no checkpoint '", tag, "' in '", dir_.string(), "' (",
                         have.empty() ? std::string("there are none") : "available: " + have, ")");
     }
-    return config::parse(platform::read_file(f, "checkpoint"), f.string());
+    config::Value s = config::parse(platform::read_file(f, "checkpoint"), f.string());
+    (void)checked_fields(s, f);
+    return s;
 }
 
 CheckpointRecord Checkpointer::load_part(const std::string& tag, const std::string& part,
@@ -215,12 +293,15 @@ void Checkpointer::remove(const std::string& tag) const {
     std::error_code ec;
     fs::path state = file("training", tag);
     std::vector<std::string> parts = {"model", "optim", "scheduler"};
+    config::Value s;
+    bool parsed = false;
     try {
-        config::Value s = config::parse(platform::read_file(state, "checkpoint"));
-        parts.clear();
-        for (const auto& p : s.at("parts").as_array()) parts.push_back(p.as_string());
+        s = config::parse(platform::read_file(state, "checkpoint"));
+        parsed = true;
     } catch (const Error&) {
+        // missing or not JSON: the default part names
     }
+    if (parsed) parts = checked_fields(s, state).parts;  // throws, deleting nothing, when tampered
     fs::remove(state, ec);
     for (const auto& p : parts) fs::remove(file(p, tag), ec);
 }

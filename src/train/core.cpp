@@ -12,6 +12,7 @@
 #include "burn/train/supervised.hpp"
 #include "platform/files.hpp"
 #include "platform/process.hpp"
+#include "train/state_file.hpp"
 
 namespace burn::train {
 
@@ -58,13 +59,34 @@ config::Value history_to_json(const std::vector<MetricHistory>& hist) {
     return out;
 }
 
-void history_from_json(std::vector<MetricHistory>& hist, const config::Value* json, std::size_t epochs) {
+/// json was checked by check_history. A metric the checkpoint does not have starts empty (end_epoch
+/// pads it with NaN), so its size never comes from the file's epoch number alone.
+void history_from_json(std::vector<MetricHistory>& hist, const config::Value* json) {
     for (auto& h : hist) {
-        h.values.assign(epochs, kNaN);
+        h.values.clear();
         const config::Value* values = json ? json->find(h.name) : nullptr;
         if (!values || !values->is_array()) continue;
-        for (std::size_t e = 0; e < epochs && e < values->size(); ++e)
+        h.values.assign(values->size(), kNaN);
+        for (std::size_t e = 0; e < values->size(); ++e)
             if (values->element(e).is_number()) h.values[e] = values->element(e).as_double();
+    }
+}
+
+/// Every metric of a split: an array of one number (or null: not finite) per completed epoch.
+void check_history(const state_file::StateReader& r, std::string_view split, std::size_t epochs) {
+    const config::Value& json = r.object(split);
+    for (const auto& [name, values] : json.as_object()) {
+        const std::string field = std::string(split) + "." + name;
+        if (!values.is_array()) r.fail(field, values, "expected an array of numbers");
+        if (values.size() != epochs)
+            r.fail(field, values,
+                   "expected one value per completed epoch (" + std::to_string(epochs) + "), got " +
+                       std::to_string(values.size()));
+        for (std::size_t e = 0; e < values.size(); ++e) {
+            const config::Value& v = values.element(e);
+            if (!v.is_number() && !v.is_null())
+                r.fail(field + "[" + std::to_string(e) + "]", v, "expected a number or null");
+        }
     }
 }
 
@@ -81,7 +103,9 @@ TrainingCore::TrainingCore(TrainingOptions options)
     : options_(std::move(options)),
       checkpointer_(options_.artifact_dir / "checkpoint", options_.record_store) {
     BURN_CHECK(!options_.artifact_dir.empty(), "[SupervisedTraining] the artifact directory is empty");
-    BURN_CHECK(options_.num_epochs >= 1, "[SupervisedTraining] num_epochs must be at least 1");
+    BURN_CHECK(options_.num_epochs >= 1 && options_.num_epochs <= state_file::kMaxCount,
+               "[SupervisedTraining] num_epochs must be in [1, ", state_file::kMaxCount, "], got ",
+               options_.num_epochs);
     std::error_code ec;
     fs::create_directories(options_.artifact_dir, ec);
     BURN_CHECK_KIND(!ec, io, "[SupervisedTraining] cannot create the artifact directory '",
@@ -158,9 +182,26 @@ config::Value TrainingCore::state() const {
     return s;
 }
 
+void TrainingCore::check_state(const config::Value& state, const CheckpointInfo& from,
+                               std::size_t train_iterations) const {
+    state_file::StateReader r(state, checkpointer_.state_file(from.tag));
+    r.count("format", 1, 1);
+    r.count("seed", 0, std::numeric_limits<uint64_t>::max());
+    const uint64_t num_epochs = r.count("num_epochs", 1, state_file::kMaxCount);
+    if (from.epoch > num_epochs)
+        r.fail("epoch", r.field("epoch"),
+               "past the run's own num_epochs (" + std::to_string(num_epochs) + ")");
+    if (from.iteration > train_iterations)
+        r.fail("iteration", r.field("iteration"),
+               "past the end of an epoch: the train loader has " + std::to_string(train_iterations) +
+                   " batches (a checkpoint resumes only with the loader it was written with)");
+    check_history(r, "train", from.epoch);
+    check_history(r, "valid", from.epoch);
+}
+
 void TrainingCore::restore(const config::Value& state, const CheckpointInfo& from) {
-    history_from_json(train_hist_, state.find("train"), from.epoch);
-    history_from_json(valid_hist_, state.find("valid"), from.epoch);
+    history_from_json(train_hist_, state.find("train"));
+    history_from_json(valid_hist_, state.find("valid"));
     if (const auto* seed = state.find("seed");
         seed && seed->is_integer() && seed->as_uint64() != options_.seed)
         message("note: the checkpoint was written with seed " + std::to_string(seed->as_uint64()) +

@@ -115,13 +115,19 @@ class Checkpointer {
     /// Writes the parts ("model", "optim", "scheduler") then the state file, which completes it.
     void save(const CheckpointInfo& info, const std::map<std::string, CheckpointRecord>& parts,
               const config::Value& state);
-    /// Every complete checkpoint (its state file parses), oldest first.
+    /// Every complete checkpoint (its state file parses and every part it lists exists), oldest first.
+    /// A state file that is JSON but whose tag, epoch, iteration or parts are wrong (a part name that
+    /// is not a plain file name, a tag that is not the file's, an epoch past 2^32 - 1, ...) is refused
+    /// with a burn::IoError naming the file, the field and the value.
     std::vector<CheckpointInfo> list() const;
     std::optional<CheckpointInfo> latest() const;
-    /// The state file of a checkpoint.
+    /// The state file of a checkpoint, its checkpointer fields checked as list() does.
     config::Value load_state(const std::string& tag) const;
+    /// checkpoint/training-TAG.json (tag must be a plain file name: letters, digits, '_', '-', '.').
+    std::filesystem::path state_file(const std::string& tag) const;
     CheckpointRecord load_part(const std::string& tag, const std::string& part, const Device& device) const;
     /// Deletes a checkpoint (its state file first, so a half-deleted one is never taken as complete).
+    /// Only files inside dir() are ever deleted: a state file naming others is refused, deleting nothing.
     void remove(const std::string& tag) const;
 
   private:

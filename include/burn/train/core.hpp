@@ -90,7 +90,13 @@ class TrainingCore {
     /// A fresh run with checkpointing on deletes the checkpoints of an earlier run in the same
     /// directory (they would otherwise be taken for this run's by a later resume()).
     void discard_old_checkpoints();
-    /// Restores the loop state written by state().
+    /// Checks the loop's fields of a checkpoint's state file (format, seed, num_epochs, the metric
+    /// history: kinds, ranges, one value per completed epoch) and their consistency with the checkpoint
+    /// (its epoch within num_epochs) and with this run (its iteration within an epoch of
+    /// train_iterations batches). Throws burn::IoError naming the file, the field and the value.
+    void check_state(const config::Value& state, const CheckpointInfo& from,
+                     std::size_t train_iterations) const;
+    /// Restores the loop state written by state() (check it with check_state first).
     void restore(const config::Value& state, const CheckpointInfo& from);
     /// The loop state for a checkpoint.
     config::Value state() const;
@@ -110,7 +116,7 @@ class TrainingCore {
     /// Closes the display, prints the summary, writes the curves; returns the report.
     TrainingReport finish(std::size_t epochs_completed, bool stopped_early, bool interrupted);
 
-    /// The seed of the device's generator for an iteration (deterministic, so resumed runs match).
+    /// The seed of the run's generator for an iteration (deterministic, so resumed runs match).
     uint64_t iteration_seed(std::size_t epoch, std::size_t iteration) const;
     const std::vector<MetricHistory>& history(Split split) const {
         return split == Split::train ? train_hist_ : valid_hist_;

@@ -18,9 +18,11 @@
 /// Its parameters must be on an autodiff device; train batches are built on that device and
 /// validation batches on its inner device, where validation runs on model.valid().
 ///
-/// Reproducibility: the loader order of an epoch depends only on its seed and the epoch, and the
-/// device's generator is reseeded before every step from (seed(), epoch, iteration), so a run resumed
-/// from a checkpoint continues exactly as the uninterrupted run would have.
+/// Reproducibility: the loader order of an epoch depends only on its seed and the epoch, and launch()
+/// runs under a GeneratorScope of its own generator (random ops and dropout on the launching thread
+/// draw from it, not from the device's shared stream), reseeded before every step from (seed(), epoch,
+/// iteration). So a run resumed from a checkpoint continues exactly as the uninterrupted run would
+/// have, and trainings launched on several threads at once each give the weights they give alone.
 #include <cmath>
 #include <concepts>
 #include <filesystem>
@@ -30,6 +32,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "burn/core/generator.hpp"
 #include "burn/data/dataloader.hpp"
 #include "burn/train/core.hpp"
 #include "burn/train/learner.hpp"
@@ -139,7 +142,7 @@ class SupervisedTraining {
         options_.custom_renderer = std::move(renderer);
         return *this;
     }
-    /// The seed of the device's generator during training (reseeded per step; default 42).
+    /// The seed of the run's generator (dropout, random ops; reseeded per step; default 42).
     SupervisedTraining& seed(uint64_t seed) {
         options_.seed = seed;
         return *this;
@@ -155,6 +158,8 @@ class SupervisedTraining {
             requires(const M& m, const VB& b) { m.infer_step(b); },
             "the model needs `Item infer_step(const ValidBatch&) const`");
         TrainingCore core(options_);
+        Generator generator(options_.seed);  // this run's random stream, whatever other threads do
+        GeneratorScope generator_scope(generator);
         M model = std::move(learner.model);
         optim::Optimizer& optimizer = learner.optimizer;
         LrSource& lr = learner.lr;
@@ -168,12 +173,15 @@ class SupervisedTraining {
 
         std::size_t start_epoch = 1, skip = 0;
         if (auto from = core.resume_checkpoint()) {
+            // The state first: a damaged or tampered one is refused before anything is loaded.
+            const config::Value state = core.checkpointer().load_state(from->tag);
+            core.check_state(state, *from, train->num_batches());
             auto paths = optimizer_paths(model);
             module_from_record(model, core.checkpointer().load_part(from->tag, "model", device.inner()));
             optimizer_from_record(optimizer, paths,
                                   core.checkpointer().load_part(from->tag, "optim", device.inner()));
             lr.load_state(core.checkpointer().load_part(from->tag, "scheduler", device.inner()).scalars);
-            core.restore(core.checkpointer().load_state(from->tag), *from);
+            core.restore(state, *from);
             start_epoch = from->epoch + 1;
             skip = from->iteration;
         } else {
@@ -205,7 +213,7 @@ class SupervisedTraining {
             };
             while (auto batch = it->next()) {
                 ++iteration;
-                device.seed(core.iteration_seed(epoch, iteration));
+                generator.seed(core.iteration_seed(epoch, iteration));
                 auto out = model.train_step(*batch);
                 if (accumulation == 1) {
                     apply(out.grads);
