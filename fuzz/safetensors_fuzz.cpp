@@ -1,20 +1,29 @@
-// libFuzzer target: the SafeTensors reader (header length, JSON header, ranges) and every tensor read.
+// libFuzzer target: SafeTensors files as users load them: SafetensorsStore::from_bytes -> keys(),
+// load_tensors() and load_from() into a small model (header length, JSON header, ranges, every tensor
+// read, dtype conversion, the all-or-nothing apply).
 #include <cstddef>
 #include <cstdint>
 
-#include "burn/core/error.hpp"
-#include "store/format.hpp"
-#include "store/safetensors_format.hpp"
+#include "burn/store/safetensors.hpp"
+#include "fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+    using burn::store::SafetensorsStore;
     burn::store::Limits limits;
     limits.max_tensor_bytes = 64 << 20;
+    std::vector<uint8_t> bytes(data, data + size);
     try {
-        auto c = burn::store::detail::parse_safetensors(data, size, limits);
-        for (const auto& t : c.tensors)
-            if (t.unsupported.empty())
-                burn::store::detail::data_from_bytes(
-                    data + t.start, static_cast<std::size_t>(t.end - t.start), t.dtype, t.shape);
+        auto store = SafetensorsStore::from_bytes(bytes);
+        store.limits(limits);
+        store.keys();
+        store.load_tensors();
+    } catch (const burn::Error&) {
+    }
+    try {
+        auto model = burn::fuzz::make_mlp();
+        auto store = SafetensorsStore::from_bytes(std::move(bytes));
+        store.limits(limits).allow_partial();
+        model.load_from(store);
     } catch (const burn::Error&) {
     }
     return 0;
