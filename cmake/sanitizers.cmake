@@ -25,10 +25,6 @@ if(BURN_SANITIZE)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     # Line tables are enough for symbolised reports and cost a fraction of full debug info to build.
     list(APPEND _burn_san -gline-tables-only)
-    if(BURN_FUZZ)
-      # Coverage for libFuzzer in the library too, so the fuzz targets link against this same build.
-      list(APPEND _burn_san -fsanitize=fuzzer-no-link)
-    endif()
   else()
     list(APPEND _burn_san -g1)
   endif()

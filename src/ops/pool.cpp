@@ -273,8 +273,10 @@ TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
                     "] input must be [..., channels, height, width] (rank >= 3), got ", describe(x));
     const int r = x.rank();
     const int64_t f = static_cast<int64_t>(upscale_factor), c = x.shape()[r - 3];
-    BURN_CHECK_KIND(f >= 1 && f <= (int64_t(1) << 31) && c % (f * f) == 0, shape, "[", op, "] the channels (",
-                    c, ") must divide by upscale_factor^2 = ", f * f, "; input ", describe(x));
+    BURN_CHECK_KIND(f <= (int64_t(1) << 31), shape, "[", op, "] upscale_factor ", f,
+                    " is too large (at most 2^31); input ", describe(x));
+    BURN_CHECK_KIND(c % (f * f) == 0, shape, "[", op, "] the channels (", c,
+                    ") must divide by upscale_factor^2 = ", f * f, "; input ", describe(x));
     const int64_t h = x.shape()[r - 2], w = x.shape()[r - 1];
     // [..., C, f, f, H, W] -> [..., C, H, f, W, f] -> [..., C, H * f, W * f]
     Dims split = x.shape();

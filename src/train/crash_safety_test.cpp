@@ -8,6 +8,8 @@
 // wherever the loop happens to be (inside a Burnpack write, a rename, the state file, a prune, a step).
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -206,7 +208,10 @@ TEST(TrainCrash, SigkillAtTwentyRandomPointsThenResumeIsBitIdentical) {
             const std::string env_dir = "BURN_CRASH_DIR=" + dir.string();
             const std::string env_plan = "BURN_CRASH_PLAN=" + p.str();
             std::vector<char*> envp;
-            for (char** e = environ; *e; ++e) envp.push_back(*e);
+            // The child runs one test: a shard or output setting of this run (GTEST_SHARD_INDEX, ...) would
+            // make it run none and exit 0.
+            for (char** e = environ; *e; ++e)
+                if (std::strncmp(*e, "GTEST_", 6) != 0) envp.push_back(*e);
             envp.push_back(const_cast<char*>(env_dir.c_str()));
             envp.push_back(const_cast<char*>(env_plan.c_str()));
             envp.push_back(nullptr);
