@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sanitizer runs, as CI does them (scripts/test.sh calls this after the Release tests):
-#   scripts/sanitize.sh [asan] [tsan] [fuzz]     (default: all three)
+#   scripts/sanitize.sh [tsan] [asan] [fuzz]     (default: all three, in this order)
 #   asan  clang build of the library and burn_tests with AddressSanitizer + UndefinedBehaviorSanitizer
 #         (build-asan/), the whole suite but the slow end-to-end tests listed in BURN_ASAN_SKIP, in two shards
 #   tsan  clang build of the library and burn_tsan_tests (thread pool, data loader workers, caching
@@ -14,7 +14,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(asan tsan fuzz)
+[ ${#stages[@]} -eq 0 ] && stages=(tsan asan fuzz)
 burn_install_packages clang libclang-rt-14-dev
 
 # The end-to-end suites that train for many steps (minutes under ASan) and the timing-based benchmark
