@@ -84,11 +84,11 @@ TEST(ThreadSafety, CachingAllocatorUnderConcurrentUse) {
     for (int t = 0; t < 4; ++t) {
         threads.emplace_back([&, t] {
             for (int i = 0; i < 60; ++i) {
-                const int64_t n = (i % 3 == 0) ? 64 : (i % 3 == 1 ? 20000 : 70000);  // 256 B, 80 KB, 280 KB
+                const std::size_t n = (i % 3 == 0) ? 64 : (i % 3 == 1 ? 20000 : 70000);  // 256 B, 80 KB, 280 KB
                 const double v = t + 1;
                 auto a = Tensor<1>::full({n}, v, device);
                 auto b = (a * 2.0 + 1.0).sum().into_scalar();
-                if (b != static_cast<float>(n * (2 * v + 1))) wrong.fetch_add(1);
+                if (b != static_cast<float>(static_cast<double>(n) * (2 * v + 1))) wrong.fetch_add(1);
             }
         });
     }
