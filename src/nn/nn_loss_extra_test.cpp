@@ -64,7 +64,8 @@ TEST(NnLossExtra, RegressionLossesMatchPyTorch) {
     auto huber = nn::loss::HuberLossConfig{0.7}.init();
     auto smooth = nn::loss::SmoothL1LossConfig{0.5}.init();
     nn::loss::L1Loss l1;
-    for (auto [red, rname] : {std::pair{Reduction::Mean, "mean"}, std::pair{Reduction::Sum, "sum"}}) {
+    for (auto [reduction, rname] : {std::pair{Reduction::Mean, "mean"}, std::pair{Reduction::Sum, "sum"}}) {
+        const Reduction red = reduction;  // lambdas below capture it (clang < 16 cannot capture a binding)
         auto run = [&](const std::string& key, auto&& fn) {
             auto p = f.floats<2>("p", dev).require_grad();
             auto loss = fn(p);

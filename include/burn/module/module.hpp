@@ -88,6 +88,14 @@ struct Visitor {
     En enter{};
     Ex exit{};
 };
+// Deduction guides: clang before 17 (and so emscripten) has no class template argument deduction for
+// aggregates, which `Visitor v{param, buffer, enter, exit}` needs.
+template <class P, class B>
+Visitor(P, B) -> Visitor<P, B>;
+template <class P, class B, class En>
+Visitor(P, B, En) -> Visitor<P, B, En>;
+template <class P, class B, class En, class Ex>
+Visitor(P, B, En, Ex) -> Visitor<P, B, En, Ex>;
 template <class P, class B>
 Visitor<P, B> visitor(P p, B b) {
     return {std::move(p), std::move(b)};
