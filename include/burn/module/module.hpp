@@ -255,7 +255,7 @@ std::string format(const M& m) {
 /// num_params, visit_params, map_params, to_device, devices, valid, no_grad, freeze, save_into,
 /// load_from and to_string. Up to 32 fields.
 #define BURN_MODULE(Type, ...)                                                                            \
-    static constexpr const char* burn_module_name = #Type;                                                \
+    [[maybe_unused]] static constexpr const char* burn_module_name = #Type;                               \
     template <class BurnFn>                                                                               \
     void burn_visit_fields(BurnFn&& burn_fn) {                                                            \
         BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
