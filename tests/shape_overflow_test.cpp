@@ -47,10 +47,17 @@ TEST(ShapeOverflow, CreationRejectsOverflowingCounts) {
 
 TEST(ShapeOverflow, WideArangeStepsCountRight) {
     // end - start overflows int64; the count (3) does not.
-    auto r = Tensor<1, Int>::arange_step(INT64_MIN + 1, INT64_MAX, INT64_MAX, Device());
-    EXPECT_EQ(r.dims()[0], 2u);  // INT64_MIN + 1, 0
-    auto s = Tensor<1, Int>::arange_step(INT64_MAX, INT64_MIN, -(int64_t(1) << 62));
-    EXPECT_EQ(s.dims()[0], 4u);  // ceil((2^64 - 1) / 2^62)
+    auto r = ops::arange(INT64_MIN + 1, INT64_MAX, INT64_MAX, DType::f64, Device());
+    EXPECT_EQ(r.shape()[0], 2);  // INT64_MIN + 1, 0
+    auto s = ops::arange(INT64_MAX, INT64_MIN, -(int64_t(1) << 62), DType::f64, Device());
+    EXPECT_EQ(s.shape()[0], 4);  // ceil((2^64 - 1) / 2^62)
+    // Integer ranges whose values the dtype cannot hold are refused, not wrapped (UBSan: the kernel's
+    // double -> int conversion was undefined for them).
+    EXPECT_THROW((void)(Tensor<1, Int>::arange_step(INT64_MIN + 1, INT64_MAX, INT64_MAX, Device())), Error);
+    const int64_t big_step = -(int64_t(1) << 62);
+    EXPECT_THROW((void)ops::arange(INT64_MAX, INT64_MIN, big_step, DType::i64, Device()), Error);
+    auto ok = ops::arange(-3, 3, 2, DType::i8, Device());
+    EXPECT_EQ(ops::into_data(ok).to_vec<int8_t>(), (std::vector<int8_t>{-3, -1, 1}));
 }
 
 TEST(ShapeOverflow, TensorDataAndFromDataRejectOverflowingShapes) {

@@ -39,6 +39,24 @@ TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const De
                         " has more elements than int64 can count");
         n = static_cast<int64_t>(count);
     }
+    if (n > 0 && !is_float(dtype)) {
+        // The kernels compute start + step * i in double: integer results must fit the dtype and be exact
+        // there (|value| <= 2^53), or the range would wrap or round silently.
+        const __int128 last = static_cast<__int128>(start) + static_cast<__int128>(step) * (n - 1);
+        const __int128 exact = __int128(1) << 53;
+        __int128 lo = -exact, hi = exact;
+        switch (dtype) {
+            case DType::i32: lo = INT32_MIN, hi = INT32_MAX; break;
+            case DType::i16: lo = INT16_MIN, hi = INT16_MAX; break;
+            case DType::i8: lo = INT8_MIN, hi = INT8_MAX; break;
+            case DType::u8: lo = 0, hi = UINT8_MAX; break;
+            default: break;
+        }
+        const auto fits = [&](__int128 v) { return v >= lo && v <= hi; };
+        BURN_CHECK_KIND(fits(start) && fits(last), dtype, "[arange] the range ", start, "..", end, " step ", step,
+                        " has values (first ", start, ", last ", static_cast<long double>(last),
+                        ") that ", dtype, " cannot hold exactly; use a wider dtype or a float range");
+    }
     return run_on(device, call(OpId::arange, dtype, Dims{n}, {}, static_cast<double>(start),
                                static_cast<double>(step)));
 }

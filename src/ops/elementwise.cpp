@@ -105,7 +105,10 @@ TensorAny rdiv_scalar(TensorAny x, double s) {
 TensorAny powi(TensorAny x, TensorAny exponent) {
     check_numeric(x, "powi");
     check_int(exponent, "powi", "the exponent");
-    if (is_float(x.dtype())) return powf(std::move(x), cast(std::move(exponent), x.dtype()));
+    if (is_float(x.dtype())) {
+        const DType dt = x.dtype();  // read before x is moved: argument evaluation order is unspecified
+        return powf(std::move(x), cast(std::move(exponent), dt));
+    }
     // Integer base: compute in f64 (exact for results below 2^53) and cast back.
     DType dt = x.dtype();
     return cast(powf(cast(std::move(x), DType::f64), cast(std::move(exponent), DType::f64)), dt);

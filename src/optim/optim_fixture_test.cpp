@@ -66,7 +66,8 @@ struct Setting {
 void run_steps(const config::Value& c, optim::Optimizer& opt, Model& model, std::size_t from, std::size_t to,
                const Setting& run, double& worst) {
     for (std::size_t k = from; k < to; ++k) {
-        model = opt.step(c.at("lrs")[k].as_double(), std::move(model), grads_at(c, model, k, run.dtype));
+        auto grads = grads_at(c, model, k, run.dtype);  // before the call that moves `model`
+        model = opt.step(c.at("lrs")[k].as_double(), std::move(model), grads);
         auto got = values_of(model);
         for (std::size_t i = 0; i < got.size(); ++i) {
             std::string what = c.at("name").as_string() + " step " + std::to_string(k + 1) + " param " +

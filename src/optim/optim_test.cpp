@@ -342,8 +342,10 @@ TEST(OptimTraining, EveryOptimizerFitsALinearModel) {
         float first = mse(model, x, y);
         for (int step = 0; step < 200; ++step) {
             auto loss = nn::loss::MseLoss().forward(model.layer.forward(x), y, nn::loss::Reduction::Mean);
-            model = c.opt.step(c.lr.step(), std::move(model),
-                               optim::GradientsParams::from_grads(loss.backward(), model));
+            // The gradients first: `model` must not be read in the call that moves it (clang evaluates
+            // arguments left to right, GCC right to left).
+            auto grads = optim::GradientsParams::from_grads(loss.backward(), model);
+            model = c.opt.step(c.lr.step(), std::move(model), grads);
         }
         float last = mse(model, x, y);
         EXPECT_LT(last, 0.01f * first + 1e-4f) << "from " << first << " to " << last;

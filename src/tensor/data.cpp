@@ -8,6 +8,19 @@
 namespace burn {
 
 namespace {
+// A double into an integer type with defined results (a plain cast is undefined behaviour outside the
+// target's range): truncated toward zero to int64 (NaN is 0, beyond int64 saturates), then reduced
+// modulo the target's width, as the x86 conversion PyTorch and NumPy rely on does (-2 -> u8 254).
+template <class T>
+T int_from_double(double d) {
+    int64_t w = 0;
+    if (d != d) w = 0;
+    else if (d >= 9223372036854775808.0) w = INT64_MAX;
+    else if (d < -9223372036854775808.0) w = INT64_MIN;
+    else w = static_cast<int64_t>(d);
+    return static_cast<T>(w);
+}
+
 template <class T>
 double load(const uint8_t* p) {
     T v;
@@ -55,6 +68,8 @@ TensorData TensorData::convert(DType to) const {
                     o = TOut(static_cast<float>(load<TIn>(reinterpret_cast<const uint8_t*>(&v))));
                 } else if constexpr (std::is_same_v<TIn, int64_t> && std::is_integral_v<TOut>) {
                     o = static_cast<TOut>(v);  // exact for integers beyond 2^53
+                } else if constexpr (std::is_integral_v<TOut>) {
+                    o = int_from_double<TOut>(load<TIn>(reinterpret_cast<const uint8_t*>(&v)));
                 } else {
                     o = static_cast<TOut>(load<TIn>(reinterpret_cast<const uint8_t*>(&v)));
                 }
