@@ -73,7 +73,6 @@ function(burn_add_cuda_backend target)
   target_sources(${target} PRIVATE ${_cu})
   set_property(TARGET ${target} PROPERTY CUDA_STANDARD 20)
   set_property(TARGET ${target} PROPERTY CUDA_STANDARD_REQUIRED ON)
-  target_compile_definitions(${target} PUBLIC $<BUILD_INTERFACE:BURN_HAVE_CUDA=1>)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012 -Xcudafe=--diag_suppress=186>)
   target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas)
@@ -85,7 +84,7 @@ function(burn_add_cuda_backend target)
       list(APPEND _cudnn_defs "BURN_CUDNN_LIBRARY_HINT=\"${_cudnn_real}\"")
     endif()
     set_source_files_properties(${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_conv.cpp
-      ${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_library.cpp PROPERTIES
+      ${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_library.cpp DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTIES
       COMPILE_DEFINITIONS "${_cudnn_defs}" INCLUDE_DIRECTORIES ${BURN_CUDNN_INCLUDE_DIR})
     target_link_libraries(${target} PRIVATE ${CMAKE_DL_LIBS})
   endif()

@@ -12,7 +12,7 @@ BURN_JOBS="${BURN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 BURN_APT_PACKAGES=(
     build-essential cmake ninja-build
     libgtest-dev libgmock-dev libbenchmark-dev
-    libopenblas-dev libhwy-dev nlohmann-json3-dev libzip-dev zlib1g-dev libncurses-dev
+    libopenblas-dev libhwy-dev nlohmann-json3-dev libzip-dev zlib1g-dev libncurses-dev ccache
 )
 
 # Installs whichever of the given packages dpkg does not list as installed. Idempotent: with
@@ -54,9 +54,19 @@ burn_ensure_npm() {
     fi
 }
 
+# ccache as the compiler launcher when it is installed: the consumer project of tests/consumer/ that
+# builds burn again through add_subdirectory then reuses this build's objects, and rebuilds after a
+# branch switch are quick. BURN_CCACHE=0 turns it off.
+burn_launcher_args() {
+    if [ "${BURN_CCACHE:-1}" != "0" ] && command -v ccache >/dev/null 2>&1; then
+        echo "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+    fi
+}
+
 # Configures the build directory (Release, Ninja; tests, examples and benchmarks on).
 burn_configure() {
-    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    # shellcheck disable=SC2046  # zero or one argument
+    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release $(burn_launcher_args)
 }
 
 # Builds the given targets (everything when none is given).

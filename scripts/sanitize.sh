@@ -31,7 +31,8 @@ export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
 san_configure() {  # dir, sanitizers, optimisation, extra cmake args...
     local dir="$1" san="$2" opt="$3"
     shift 3
-    CC=clang CXX=clang++ cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    # shellcheck disable=SC2046  # zero or one argument
+    CC=clang CXX=clang++ cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(burn_launcher_args) \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$opt" -DBURN_SANITIZE="$san" -DBURN_CUDA=OFF \
         -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF "$@" >/dev/null
 }

@@ -5,6 +5,8 @@
 // switch. The cuDNN status test runs without a GPU too (the library loads lazily or not at all).
 #include <gtest/gtest.h>
 
+#include "cuda_test_util.hpp"
+
 #include <burn/burn.hpp>
 #include <cmath>
 #include <cstdio>
@@ -24,15 +26,6 @@ namespace {
 using ops::detail::ConvSpec;
 
 #ifdef BURN_HAVE_CUDA
-
-bool has_cuda() {
-    for (const Device& d : Device::available())
-        if (d.kind() == DeviceKind::cuda) return true;
-    return false;
-}
-
-#define REQUIRE_CUDA() \
-    if (!has_cuda()) GTEST_SKIP() << "no CUDA device: " << cuda::unavailable_reason()
 
 /// Exact f32 convolutions for the duration of a test (the CPU reference computes in f32).
 struct ExactConv {

@@ -4,6 +4,8 @@
 // GPU (or without BURN_CUDA).
 #include <gtest/gtest.h>
 
+#include "cuda_test_util.hpp"
+
 #include <burn/burn.hpp>
 #include <string>
 #include <vector>
@@ -15,15 +17,6 @@
 namespace burn {
 namespace {
 
-bool has_cuda() {
-    for (const Device& d : Device::available())
-        if (d.kind() == DeviceKind::cuda) return true;
-    return false;
-}
-
-#define REQUIRE_CUDA_DEVICE() \
-    if (!has_cuda()) GTEST_SKIP() << "no CUDA device (or built without BURN_CUDA)"
-
 #ifdef BURN_HAVE_CUDA
 float ones_sum(const Device& gpu) {
     return Tensor<1>::ones({1000}, gpu).sum().into_scalar();
@@ -31,7 +24,7 @@ float ones_sum(const Device& gpu) {
 #endif
 
 TEST(CudaMemoryLimit, LargerThanTheDeviceIsAnErrorBeforeCudaMalloc) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
 #ifdef BURN_HAVE_CUDA
     const Device gpu = Device::cuda(0);
     EXPECT_EQ(ones_sum(gpu), 1000.0f);
@@ -51,7 +44,7 @@ TEST(CudaMemoryLimit, LargerThanTheDeviceIsAnErrorBeforeCudaMalloc) {
 }
 
 TEST(CudaMemoryLimit, OutOfMemoryFreesTheCacheRetriesThenThrowsAndRecovers) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
 #ifdef BURN_HAVE_CUDA
     const Device gpu = Device::cuda(0);
     cuda::empty_cache(0);

@@ -5,6 +5,8 @@
 // without BURN_CUDA) the tests skip with the reason. DISABLED_ tests print timings on the GPU.
 #include <gtest/gtest.h>
 
+#include "cuda_test_util.hpp"
+
 #include <algorithm>
 #include <burn/burn.hpp>
 #include <chrono>
@@ -19,20 +21,6 @@
 
 namespace burn {
 namespace {
-
-bool has_cuda() {
-    for (const Device& d : Device::available())
-        if (d.kind() == DeviceKind::cuda) return true;
-    return false;
-}
-
-#ifdef BURN_HAVE_CUDA
-#define REQUIRE_CUDA() \
-    if (!has_cuda()) GTEST_SKIP() << "no CUDA device: " << cuda::unavailable_reason()
-#else
-#define REQUIRE_CUDA() \
-    if (!has_cuda()) GTEST_SKIP() << "built without the CUDA backend"
-#endif
 
 /// Values with many duplicates in dt: floats from a small set plus NaN, +-inf, -0 and 0; integers
 /// in a small range (bool: 0/1).

@@ -4,6 +4,8 @@
 // Without a GPU (or without BURN_CUDA) the GPU tests skip with the reason.
 #include <gtest/gtest.h>
 
+#include "cuda_test_util.hpp"
+
 #include <burn/burn.hpp>
 #include <cmath>
 #include <random>
@@ -14,23 +16,6 @@
 
 namespace burn {
 namespace {
-
-bool has_cuda() {
-    for (const Device& d : Device::available())
-        if (d.kind() == DeviceKind::cuda) return true;
-    return false;
-}
-
-std::string why_no_cuda() {
-#ifdef BURN_HAVE_CUDA
-    return "no CUDA device: " + cuda::unavailable_reason();
-#else
-    return "built without the CUDA backend (-DBURN_CUDA=OFF or no toolkit)";
-#endif
-}
-
-#define REQUIRE_CUDA() \
-    if (!has_cuda()) GTEST_SKIP() << why_no_cuda()
 
 std::vector<float> randn(std::size_t n, uint32_t seed) {
     std::mt19937 gen(seed);
@@ -52,7 +37,7 @@ double max_rel_diff(const TensorData& a, const TensorData& b) {
 }
 
 TEST(Cuda, AvailabilityIsConsistent) {
-    if (has_cuda()) {
+    if (cuda_test::has_cuda()) {
         EXPECT_NO_THROW(Device::cuda(0));
         EXPECT_EQ(Device::cuda(0).str(), "cuda:0");
         EXPECT_THROW(Device::cuda(1000), DeviceError);

@@ -18,7 +18,7 @@ namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<double> host(const TensorAny& t) {
+std::vector<double> as_f64(const TensorAny& t) {
     return ops::into_data(ops::cast(t, DType::f64)).to_vec<double>();
 }
 
@@ -71,9 +71,9 @@ TEST(FusedActivation, ExpGeluAndGeluBackwardMatchDoubleOnEveryTailLength) {
             gb.push_back(gv[i] * gelu_grad_ref(xv[i]));
         }
         const std::string what = "n = " + std::to_string(n);
-        expect_close(host(ops::exp(f32(xv, Dims{n}))), e, 0, 2e-6, "exp " + what);
-        expect_close(host(ops::gelu(f32(xv, Dims{n}))), ge, 2e-6, 2e-6, "gelu " + what);
-        expect_close(host(ops::gelu_backward(f32(xv, Dims{n}), f32(gv, Dims{n}))), gb, 4e-6, 4e-6,
+        expect_close(as_f64(ops::exp(f32(xv, Dims{n}))), e, 0, 2e-6, "exp " + what);
+        expect_close(as_f64(ops::gelu(f32(xv, Dims{n}))), ge, 2e-6, 2e-6, "gelu " + what);
+        expect_close(as_f64(ops::gelu_backward(f32(xv, Dims{n}), f32(gv, Dims{n}))), gb, 4e-6, 4e-6,
                      "gelu_backward " + what);
     }
 }
@@ -88,10 +88,10 @@ TEST(FusedActivation, SpecialValues) {
         ge.push_back(gelu_ref(v));
         gb.push_back(gelu_grad_ref(v));
     }
-    expect_close(host(ops::exp(f32(x, Dims{n}))), e, 1e-30, 2e-6, "exp");
-    expect_close(host(ops::gelu(f32(x, Dims{n}))), ge, 2e-6, 2e-6, "gelu");
+    expect_close(as_f64(ops::exp(f32(x, Dims{n}))), e, 1e-30, 2e-6, "exp");
+    expect_close(as_f64(ops::gelu(f32(x, Dims{n}))), ge, 2e-6, 2e-6, "gelu");
     expect_close(
-        host(ops::gelu_backward(f32(x, Dims{n}), ops::full(Dims{n}, 1.0, DType::f32, Device::cpu()))), gb,
+        as_f64(ops::gelu_backward(f32(x, Dims{n}), ops::full(Dims{n}, 1.0, DType::f32, Device::cpu()))), gb,
         4e-6, 4e-6, "gelu_backward");
 }
 
@@ -106,7 +106,7 @@ TEST(FusedActivation, LargeInPlaceAndStridedInputs) {
     TensorAny x = f32(xv, Dims{rows, cols});
     std::vector<double> ge;
     for (double v : xv) ge.push_back(gelu_ref(v));
-    expect_close(host(ops::gelu(ops::contiguous(x))), ge, 2e-6, 2e-6, "gelu in place");
+    expect_close(as_f64(ops::gelu(ops::contiguous(x))), ge, 2e-6, 2e-6, "gelu in place");
     // A transposed view takes the generic (strided) path: same values, transposed.
     TensorAny xt = ops::swap_dims(x, 0, 1);
     std::vector<double> want(ge.size());
@@ -114,7 +114,7 @@ TEST(FusedActivation, LargeInPlaceAndStridedInputs) {
         for (int64_t j = 0; j < cols; ++j)
             want[static_cast<std::size_t>(j * rows + i)] =
                 std::exp(xv[static_cast<std::size_t>(i * cols + j)]);
-    expect_close(host(ops::exp(xt)), want, 0, 2e-6, "exp of a transposed view");
+    expect_close(as_f64(ops::exp(xt)), want, 0, 2e-6, "exp of a transposed view");
 }
 
 TEST(FusedActivation, ReluBackwardIsTheMaskedGradient) {
@@ -129,7 +129,7 @@ TEST(FusedActivation, ReluBackwardIsTheMaskedGradient) {
         if (dt == DType::i32) w = {0, 0, 0, 0, 5, 0, 5, 0};
         TensorAny xt = ops::cast(ops::from_data(TensorData(xs, Dims{n}), Device::cpu()), dt);
         TensorAny gt = ops::cast(ops::from_data(TensorData(g, Dims{n}), Device::cpu()), dt);
-        EXPECT_EQ(host(ops::relu_backward(xt, gt)), w) << dt;
+        EXPECT_EQ(as_f64(ops::relu_backward(xt, gt)), w) << dt;
     }
     // Through autodiff: relu's gradient is the masked output gradient.
     const Device ad = Device::cpu().autodiff();
@@ -137,7 +137,7 @@ TEST(FusedActivation, ReluBackwardIsTheMaskedGradient) {
         ops::require_grad(ops::from_data(TensorData(std::vector<double>{-2, 3, 0, 4}, Dims{4}), ad));
     TensorAny w = ops::from_data(TensorData(std::vector<double>{1, 2, 3, 4}, Dims{4}), ad);
     Gradients grads = ops::backward(ops::sum(ops::mul(ops::relu(xt), w)));
-    EXPECT_EQ(host(*ops::grad(xt, grads)), (std::vector<double>{0, 2, 0, 4}));
+    EXPECT_EQ(as_f64(*ops::grad(xt, grads)), (std::vector<double>{0, 2, 0, 4}));
 }
 
 /// a [1, k] times b [k, n] in double.
@@ -165,19 +165,19 @@ TEST(FusedActivation, SingleRowMatmulMatchesDouble) {
         const std::string what = "k " + std::to_string(k) + " n " + std::to_string(n);
         TensorAny a = f32(av, Dims{1, k});
         // B row-major [k, n]
-        expect_close(host(ops::matmul(a, f32(bv, Dims{k, n}))), want, tol, 1e-5, "row-major B " + what);
+        expect_close(as_f64(ops::matmul(a, f32(bv, Dims{k, n}))), want, tol, 1e-5, "row-major B " + what);
         // B = W^T with W [n, k] row-major (a Linear layer)
         std::vector<double> wv(bv.size());
         for (int64_t p = 0; p < k; ++p)
             for (int64_t j = 0; j < n; ++j)
                 wv[static_cast<std::size_t>(j * k + p)] = bv[static_cast<std::size_t>(p * n + j)];
         TensorAny wt = ops::swap_dims(f32(wv, Dims{n, k}), 0, 1);
-        expect_close(host(ops::matmul(a, wt)), want, tol, 1e-5, "W^T " + what);
+        expect_close(as_f64(ops::matmul(a, wt)), want, tol, 1e-5, "W^T " + what);
         // A batch of single rows [2, 1, k] x [k, n] broadcast
         TensorAny a2 = ops::cat({ops::reshape(a, Dims{1, 1, k}), ops::reshape(a, Dims{1, 1, k})}, 0);
         auto two = want;
         two.insert(two.end(), want.begin(), want.end());
-        expect_close(host(ops::matmul(a2, ops::unsqueeze_dim(wt, 0))), two, tol, 1e-5, "batched " + what);
+        expect_close(as_f64(ops::matmul(a2, ops::unsqueeze_dim(wt, 0))), two, tol, 1e-5, "batched " + what);
     }
     // A flipped row and a sliced (strided-row) W^T: the row is reversed, columns every other one.
     const int64_t k = 40, n = 24;
@@ -191,7 +191,7 @@ TEST(FusedActivation, SingleRowMatmulMatchesDouble) {
         for (int64_t p = 0; p < k; ++p)
             want[static_cast<std::size_t>(j)] +=
                 av[static_cast<std::size_t>(k - 1 - p)] * wv[static_cast<std::size_t>(2 * j * k + p)];
-    expect_close(host(ops::matmul(a, ops::swap_dims(w, 0, 1))), want, 1e-4, 1e-5, "flipped row, sliced W^T");
+    expect_close(as_f64(ops::matmul(a, ops::swap_dims(w, 0, 1))), want, 1e-4, 1e-5, "flipped row, sliced W^T");
 }
 
 TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {
@@ -203,7 +203,7 @@ TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {
         TensorAny x = ops::cast(ops::from_data(TensorData(v, Dims{b, r, c}), Device::cpu()), dt);
         TensorAny t = ops::contiguous(ops::swap_dims(x, 1, 2));
         ASSERT_EQ(t.shape(), (Dims{b, c, r}));
-        const auto got = host(t);
+        const auto got = as_f64(t);
         for (int64_t k = 0; k < b; ++k)
             for (int64_t i = 0; i < c; ++i)
                 for (int64_t j = 0; j < r; ++j)
@@ -212,7 +212,7 @@ TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {
                         << dt << " at " << k << ", " << i << ", " << j;
         // Every other batch of a flipped view: leading dims with non-trivial strides.
         TensorAny s = ops::contiguous(ops::swap_dims(ops::flip(x, Dims{0}), 1, 2));
-        const auto gs = host(s);
+        const auto gs = as_f64(s);
         for (int64_t k = 0; k < b; ++k)
             for (int64_t i = 0; i < c; ++i)
                 for (int64_t j = 0; j < r; ++j)
@@ -241,11 +241,11 @@ TEST(FusedActivation, AdamStepWithTransposedGradientMatchesContiguous) {
                                    ops::contiguous(v), h);
         auto got = ops::adam_step(ops::contiguous(p), gt, ops::contiguous(m), ops::contiguous(v), h);
         for (int k = 0; k < 3; ++k)
-            EXPECT_EQ(host(got[static_cast<std::size_t>(k)]), host(want[static_cast<std::size_t>(k)]))
+            EXPECT_EQ(as_f64(got[static_cast<std::size_t>(k)]), as_f64(want[static_cast<std::size_t>(k)]))
                 << "output " << k << " of [" << r << ", " << c << "]";
         // The reference itself against double arithmetic for one element.
-        const auto pv = host(p), gv = host(ops::contiguous(gt)), mv = host(m), vv = host(v),
-                   out = host(got[0]);
+        const auto pv = as_f64(p), gv = as_f64(ops::contiguous(gt)), mv = as_f64(m), vv = as_f64(v),
+                   out = as_f64(got[0]);
         const double gi = gv[7] + h.l2 * pv[7], mi = 0.9 * mv[7] + 0.1 * gi,
                      vi = 0.999 * vv[7] + 0.001 * gi * gi;
         EXPECT_NEAR(out[7], h.decay * pv[7] - h.step_size * mi / (std::sqrt(vi) + h.eps), 1e-6);

@@ -124,7 +124,7 @@ double tolerance(DType dt, int64_t k) {
     }
 }
 
-void expect_close(const TensorAny& got, const Host& want, DType dt, int64_t k, const std::string& what) {
+void expect_matmul_close(const TensorAny& got, const Host& want, DType dt, int64_t k, const std::string& what) {
     ASSERT_EQ(got.shape(), want.shape) << what;
     ASSERT_EQ(got.dtype(), dt) << what;
     const auto g = values(got);
@@ -156,7 +156,7 @@ const DType kAllDtypes[] = {DType::f32, DType::f64, DType::f16, DType::bf16, DTy
 void check_pair(const Host& ha, const Host& hb, DType dt, const std::string& what) {
     const Host a = rounded(ha, dt), b = rounded(hb, dt);
     auto got = ops::matmul(to_tensor(a, dt), to_tensor(b, dt));
-    expect_close(got, ref_matmul(a, b), dt, a.shape[a.shape.rank() - 1], what);
+    expect_matmul_close(got, ref_matmul(a, b), dt, a.shape[a.shape.rank() - 1], what);
 }
 
 }  // namespace
@@ -194,13 +194,13 @@ TEST_P(MatmulTest, TransposedInputs) {
         auto tb = ops::swap_dims(to_tensor(bt, dt), -2, -1);
         auto na = to_tensor(a, dt), nb = to_tensor(b, dt);
         const Host want = ref_matmul(a, b);
-        expect_close(ops::matmul(ta, nb), want, dt, 33, "T x N");
-        expect_close(ops::matmul(na, tb), want, dt, 33, "N x T");
-        expect_close(ops::matmul(ta, tb), want, dt, 33, "T x T");
+        expect_matmul_close(ops::matmul(ta, nb), want, dt, 33, "T x N");
+        expect_matmul_close(ops::matmul(na, tb), want, dt, 33, "N x T");
+        expect_matmul_close(ops::matmul(ta, tb), want, dt, 33, "T x T");
         // Batched and broadcast transposed operands.
         const Host bat = rounded(random_host({3, 6, 4}, 22, ints), dt);
         const Host bb = rounded(random_host({1, 6, 5}, 23, ints), dt);
-        expect_close(ops::matmul(ops::swap_dims(to_tensor(bat, dt), -2, -1), to_tensor(bb, dt)),
+        expect_matmul_close(ops::matmul(ops::swap_dims(to_tensor(bat, dt), -2, -1), to_tensor(bb, dt)),
                      ref_matmul(host_t(bat), bb), dt, 6, "batched T x N");
     }
 }
@@ -228,26 +228,26 @@ TEST_P(MatmulTest, SlicedFlippedAndBroadcastOperands) {
         for (int64_t i = 1; i < 9; ++i)
             for (int64_t j = 3; j < 13; ++j) sub.v.push_back(big.v[static_cast<std::size_t>(i * 15 + j)]);
         auto tsub = ops::slice(tbig, {SliceArg(1, 9), SliceArg(3, 13)});
-        expect_close(ops::matmul(tsub, trhs), ref_matmul(sub, rhs), dt, 10, "sub-block");
+        expect_matmul_close(ops::matmul(tsub, trhs), ref_matmul(sub, rhs), dt, 10, "sub-block");
         // Column step 2 (no BLAS layout: copied first on that path).
         Host step{{}, {12, 8}};
         for (int64_t i = 0; i < 12; ++i)
             for (int64_t j = 0; j < 15; j += 2) step.v.push_back(big.v[static_cast<std::size_t>(i * 15 + j)]);
         Host rhs8 = rounded(random_host({8, 5}, 32, ints), dt);
         auto tstep = ops::slice(tbig, {SliceArg(burn::all), SliceArg(0, std::nullopt, 2)});
-        expect_close(ops::matmul(tstep, to_tensor(rhs8, dt)), ref_matmul(step, rhs8), dt, 8, "step 2");
+        expect_matmul_close(ops::matmul(tstep, to_tensor(rhs8, dt)), ref_matmul(step, rhs8), dt, 8, "step 2");
         // Flipped rows and cols (negative strides).
         Host fl{{}, {12, 15}};
         for (int64_t i = 11; i >= 0; --i)
             for (int64_t j = 14; j >= 0; --j) fl.v.push_back(big.v[static_cast<std::size_t>(i * 15 + j)]);
         Host rhs15 = rounded(random_host({15, 4}, 33, ints), dt);
-        expect_close(ops::matmul(ops::flip(tbig, {0, 1}), to_tensor(rhs15, dt)), ref_matmul(fl, rhs15), dt,
+        expect_matmul_close(ops::matmul(ops::flip(tbig, {0, 1}), to_tensor(rhs15, dt)), ref_matmul(fl, rhs15), dt,
                      15, "flipped");
         // A row broadcast to 6 rows (stride 0 inside the matrix).
         Host row = rounded(random_host({1, 10}, 34, ints), dt);
         Host rows{{}, {6, 10}};
         for (int i = 0; i < 6; ++i) rows.v.insert(rows.v.end(), row.v.begin(), row.v.end());
-        expect_close(ops::matmul(ops::expand(to_tensor(row, dt), {6, 10}), trhs), ref_matmul(rows, rhs), dt,
+        expect_matmul_close(ops::matmul(ops::expand(to_tensor(row, dt), {6, 10}), trhs), ref_matmul(rows, rhs), dt,
                      10, "stride-0 rows");
     }
 }

@@ -11,6 +11,7 @@
 
 #include "burn/backend/op.hpp"
 #include "burn/tensor/ops.hpp"
+#include "reference.hpp"
 
 namespace burn::opdb {
 
@@ -132,6 +133,18 @@ OpEntry entry(std::string name, std::vector<OpId> ops, std::vector<DType> dtypes
 /// The float64 (float dtypes) or exact (int and bool dtypes) dtype a reference reports values in.
 inline DType value_dtype(DType dt) {
     return is_float(dt) ? DType::f64 : dt;
+}
+/// Zeros of shape s (f32) on d: an input whose values do not matter (bad-input cases).
+inline TensorAny f32(const Dims& s, const Device& d) {
+    return ops::full(s, 0, DType::f32, d);
+}
+/// A reference's value in the dtype references report for dt.
+inline TensorData out(const ref::Host& h, DType dt) {
+    return ref::to_data(h, value_dtype(dt));
+}
+/// t as one flat dim.
+inline TensorAny flat(const TensorAny& t) {
+    return ops::reshape(t, Dims{t.numel()});
 }
 
 /// Deterministic inputs for one entry and dtype: each call draws a fresh seed.

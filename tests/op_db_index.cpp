@@ -19,9 +19,6 @@ using A = const Args&;
 TensorData out(const ref::Host& h, DType dt) {
     return ref::to_data(h, value_dtype(dt));
 }
-TensorAny f32(const Dims& s, const Device& d) {
-    return ops::full(s, 0, DType::f32, d);
-}
 TensorAny idx(const Dims& s, double v, const Device& d, DType dt = DType::i32) {
     return ops::full(s, v, dt, d);
 }

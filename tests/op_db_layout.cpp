@@ -15,10 +15,6 @@ using V = const std::vector<TensorAny>&;
 using In = const std::vector<TensorData>&;
 using A = const Args&;
 
-/// The value of a sample tensor as a Host, and back as the reference's data.
-TensorData out(const ref::Host& h, DType dt) {
-    return ref::to_data(h, value_dtype(dt));
-}
 
 BadCase undefined(const std::string& op, const Forward& f, std::vector<int64_t> ints = {}) {
     return bad("undefined tensor", "[" + op + "]", [f, ints](const Device&) {

@@ -20,9 +20,6 @@ using A = const Args&;
 using Lane = std::vector<double>;
 using LaneFn = std::function<Lane(const Lane&, const Args&)>;
 
-TensorAny f32(const Dims& s, const Device& d) {
-    return ops::full(s, 0, DType::f32, d);
-}
 
 int64_t first_extreme(const Lane& v, bool max) {
     int64_t best = 0;

@@ -20,9 +20,6 @@ using In = const std::vector<TensorData>&;
 using A = const Args&;
 using Pos = std::vector<std::vector<int64_t>>;  // the source positions along each dim
 
-TensorData out(const ref::Host& h, DType dt) {
-    return ref::to_data(h, value_dtype(dt));
-}
 
 // Slice ranges travel in Args::ints as {start, end or kNone, step, single} per dim.
 constexpr int64_t kNone = std::numeric_limits<int64_t>::min();
@@ -155,9 +152,6 @@ OpEntry cases_entry(const std::string& name, std::vector<Case> cases, Forward f,
     return e;
 }
 
-TensorAny f32(const Dims& s, const Device& d) {
-    return ops::full(s, 0, DType::f32, d);
-}
 
 void add_slices(std::vector<OpEntry>& db) {
     {

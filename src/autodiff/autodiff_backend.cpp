@@ -7,6 +7,7 @@
 
 #include "autodiff/graph.hpp"
 #include "burn/autodiff/gradients.hpp"
+#include "burn/backend/registry.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::autodiff {
@@ -45,6 +46,8 @@ int64_t live_nodes() { return g_live_nodes.load(); }
 const AdTensor* as_ad(const TensorImpl& t) { return dynamic_cast<const AdTensor*>(&t); }
 
 AutodiffBackend::AutodiffBackend(const Device& inner) : inner_(inner), device_(inner.autodiff()) {}
+
+
 
 TensorRef AutodiffBackend::from_host(const TensorData& data, const Device&) {
     return std::make_shared<AdTensor>(inner_.backend().from_host(data, inner_), device_, nullptr, 0, nullptr);
@@ -111,14 +114,19 @@ TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {
     return wrapped;
 }
 
-AutodiffBackend& backend_for(const Device& inner) {
+AutodiffBackend& backend_for(const Device& device) {
     static std::mutex mutex;
-    static auto* backends = new std::map<std::pair<int, int>, std::unique_ptr<AutodiffBackend>>();
+    static auto* backends = new std::map<uint64_t, std::unique_ptr<AutodiffBackend>>();
     std::lock_guard<std::mutex> lock(mutex);
-    auto key = std::make_pair(static_cast<int>(inner.kind()), inner.index());
-    auto& slot = (*backends)[key];
-    if (!slot) slot = std::make_unique<AutodiffBackend>(inner);
+    auto& slot = (*backends)[device.key()];
+    if (!slot) slot = std::make_unique<AutodiffBackend>(device.below());
     return *slot;
+}
+
+TensorRef AutodiffBackend::unwrap(const TensorRef& t) const { return static_cast<const AdTensor&>(*t).inner; }
+
+TensorRef AutodiffBackend::wrap(TensorRef inner, const Device& device) {
+    return std::make_shared<AdTensor>(std::move(inner), device, nullptr, 0, nullptr);
 }
 
 void check_anomaly(const TensorAny& t, const std::string& what) {
@@ -132,6 +140,13 @@ void check_anomaly(const TensorAny& t, const std::string& what) {
 }  // namespace burn::autodiff
 
 namespace burn {
+
+/// The registry's entry, listed by the file cmake/registry.cmake generates.
+namespace detail {
+DecoratorEntry decorator_entry_autodiff() {
+    return DecoratorEntry{"autodiff", [](const Device& device) -> Backend& { return autodiff::backend_for(device); }};
+}
+}  // namespace detail
 
 NoGrad::NoGrad() : previous_(autodiff::t_grad_enabled) { autodiff::t_grad_enabled = false; }
 NoGrad::~NoGrad() { autodiff::t_grad_enabled = previous_; }

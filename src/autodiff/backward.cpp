@@ -245,9 +245,5 @@ uint64_t grad_key(const TensorAny& x) {
     return a && a->node ? a->node->id : 0;
 }
 
-TensorAny inner_of(const TensorAny& x) {
-    const autodiff::AdTensor* a = x.defined() ? autodiff::as_ad(*x.ref()) : nullptr;
-    return a ? TensorAny(a->inner) : x;
-}
 
 }  // namespace burn::ops

@@ -62,6 +62,8 @@ public:
     bool supports(const OpCall& call, const TensorRefs& inputs) const override;
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override;
     void sync() override { inner_.backend().sync(); }
+    TensorRef unwrap(const TensorRef& t) const override;
+    TensorRef wrap(TensorRef inner, const Device& device) override;
 
     const Device& inner_device() const { return inner_; }
     const Device& device() const { return device_; }
@@ -71,7 +73,8 @@ private:
     Device device_;
 };
 
-AutodiffBackend& backend_for(const Device& inner);
+/// The decorator's backend for an autodiff device (its outermost decorator is autodiff).
+AutodiffBackend& backend_for(const Device& device);
 
 /// Gradient rules: input grads from (call, inputs, outputs, output grads), written with frontend ops.
 struct VjpContext {

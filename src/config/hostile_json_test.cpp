@@ -13,7 +13,7 @@ using burn::config::Value;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
+std::string json_error_of(const std::function<void()>& f) {
     try {
         f();
     } catch (const burn::Error& e) {
@@ -41,18 +41,18 @@ TEST(ConfigHostile, DeepNestingIsRefusedCleanly) {
             for (bool closed : {false, true}) {
                 SCOPED_TRACE(std::to_string(depth) + (objects ? " objects" : " arrays") +
                              (closed ? ", closed" : ", unclosed"));
-                const std::string m = error_of([&] { parse(nested(depth, objects, closed), "deep.json"); });
+                const std::string m = json_error_of([&] { parse(nested(depth, objects, closed), "deep.json"); });
                 EXPECT_NE(m.find("[config.parse] 'deep.json' line 1, column "), std::string::npos) << m;
                 EXPECT_NE(m.find("nest deeper than 128 levels"), std::string::npos) << m;
                 // ... and through a config type, as a user loads a file
                 const std::string c =
-                    error_of([&] { cfgtest::AdamConfig::from_json_string(nested(depth, objects, closed)); });
+                    json_error_of([&] { cfgtest::AdamConfig::from_json_string(nested(depth, objects, closed)); });
                 EXPECT_NE(c.find("nest deeper than 128 levels"), std::string::npos) << c;
             }
     // 128 levels are read; the 129th bracket is the one named.
     EXPECT_NO_THROW(parse(nested(128, false, true)));
     EXPECT_NO_THROW(parse(nested(128, true, true)));
-    EXPECT_NE(error_of([] { parse(nested(129, false, true)); }).find("column 129:"), std::string::npos);
+    EXPECT_NE(json_error_of([] { parse(nested(129, false, true)); }).find("column 129:"), std::string::npos);
     // Brackets inside strings are text, not nesting.
     const std::string brackets = "[\"" + std::string(5000, '[') + "\\\"" + std::string(5000, '{') + "\"]";
     EXPECT_EQ(parse(brackets).element(0).as_string().size(), 10001u);
@@ -78,7 +78,7 @@ TEST(ConfigHostile, TreesBuiltDeepInCodeAreDestroyedCopiedAndComparedWithoutRecu
         *leaf = Value(8);
         EXPECT_FALSE(copy == root);
         // Printing is bounded as parsing is: a clean error, not a stack overflow.
-        EXPECT_NE(error_of([&] { (void)dump(root); }).find("nest deeper than 128 levels"), std::string::npos);
+        EXPECT_NE(json_error_of([&] { (void)dump(root); }).find("nest deeper than 128 levels"), std::string::npos);
         Value moved = std::move(copy);
         copy = std::move(moved);  // the old value of copy (empty) goes, the tree comes back
         EXPECT_EQ(copy.size(), 1u);
@@ -96,13 +96,13 @@ TEST(ConfigHostile, TwentyThousandUnknownKeysAreRejected) {
     text += "}";
     const Value v = parse(text);  // distinct keys: parsed (duplicates are found through a hash set)
     EXPECT_EQ(v.size(), 20000u);
-    const std::string m = error_of([&] { cfgtest::AdamConfig::from_json_string(text); });
+    const std::string m = json_error_of([&] { cfgtest::AdamConfig::from_json_string(text); });
     EXPECT_NE(m.find("key 'key_0': unknown key"), std::string::npos) << m;
 
     // A duplicate at the end of 20,000 keys is still found.
     std::string dup = text.substr(0, text.size() - 1) + ",\"key_3\":1}";
-    EXPECT_NE(error_of([&] { parse(dup); }).find("duplicate key 'key_3'"), std::string::npos);
+    EXPECT_NE(json_error_of([&] { parse(dup); }).find("duplicate key 'key_3'"), std::string::npos);
     // ... and in a small object (the linear scan below the hash set's threshold).
-    EXPECT_NE(error_of([] { parse(R"({"a": 1, "b": {"c": 1, "c": 2}})"); }).find("duplicate key 'c'"),
+    EXPECT_NE(json_error_of([] { parse(R"({"a": 1, "b": {"c": 1, "c": 2}})"); }).find("duplicate key 'c'"),
               std::string::npos);
 }

@@ -66,7 +66,6 @@ class MnistFiles : public ::testing::Test {
     std::array<int, 10> counts_ = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14};  // 95 digits
 };
 
-}  // namespace
 
 TEST_F(MnistFiles, ParsesAndSplitsStratified) {
     MnistDataset train(MnistSplit::train, options()), test(MnistSplit::test, options());
@@ -178,3 +177,5 @@ TEST(MnistReal, EightThousandTrainTwoThousandTest) {
     float mx = *std::max_element(item->image.begin(), item->image.end());
     EXPECT_GT(mx, 0.5f);  // a digit has ink
 }
+
+}  // namespace

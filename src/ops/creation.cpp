@@ -1,7 +1,6 @@
 // Creation ops and host transfer.
 #include <limits>
 
-#include "autodiff/graph.hpp"
 #include "burn/tensor/tensor.hpp"
 #include "core/registry.hpp"
 #include "ops/common.hpp"
@@ -82,16 +81,32 @@ TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const
     return run_on(device, c);
 }
 
+namespace {
+/// Strips x's decorators down to its physical device's tensor, then wraps it in each of device's
+/// decorators from the innermost: moving between decorations of one device never copies.
+TensorAny rewrap(const TensorAny& x, const Device& device) {
+    TensorRef t = x.ref();
+    for (Device d = x.device(); d.num_decorators() > 0; d = d.below()) t = d.backend().unwrap(t);
+    const auto names = device.decorators();
+    Device level = device.base();
+    for (const auto& name : names) {
+        level = level.decorate(name);
+        t = level.backend().wrap(std::move(t), level);
+    }
+    return TensorAny(std::move(t));
+}
+}  // namespace
+
 TensorAny to_device(TensorAny x, const Device& device) {
     check_defined(x, "to_device");
     if (x.device() == device) return x;
-    // Same physical device with or without autodiff: unwrap or re-wrap without copying.
-    if (x.device().inner() == device.inner()) {
-        TensorAny inner = inner_of(std::move(x));
-        if (!device.is_autodiff()) return inner;
-        return TensorAny(std::make_shared<autodiff::AdTensor>(std::move(inner).ref(), device, nullptr, 0, nullptr));
-    }
+    if (x.device().base() == device.base()) return rewrap(x, device);
     return from_data(into_data(x), device);
+}
+
+TensorAny inner_of(const TensorAny& x) {
+    if (!x.defined() || !x.device().is_autodiff()) return x;
+    return rewrap(x, x.device().inner());
 }
 
 }  // namespace burn::ops

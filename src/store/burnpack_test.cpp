@@ -192,14 +192,14 @@ TEST(BurnpackStore, MissingFileIsAnIoError) {
 
 // ---------------------------------------------------------------- hostile files
 
-struct Small {
+struct SmallPack {
     Param<Tensor<2>> w;
     Buffer<Tensor<1, Int>> n;
-    BURN_MODULE(Small, w, n)
+    BURN_MODULE(SmallPack, w, n)
 };
 
 std::vector<uint8_t> small_file() {
-    Small s{Tensor<2>::from_floats({{1, 2}, {3, 4}}), Tensor<1, Int>::from_ints({5, 6, 7})};
+    SmallPack s{Tensor<2>::from_floats({{1, 2}, {3, 4}}), Tensor<1, Int>::from_ints({5, 6, 7})};
     auto mem = BurnpackStore::in_memory();
     mem.metadata("k", "v").scalar("s", 1.5);
     s.save_into(mem);

@@ -3,10 +3,11 @@
 #
 #   cmake -DMODE=add_subdirectory|find_package -DBURN_SOURCE_DIR=<burn> -DBURN_BINARY_DIR=<burn build>
 #         -DWORK_DIR=<scratch> -DGENERATOR=... -DMAKE_PROGRAM=... -DCXX_COMPILER=... -DCXX_FLAGS=...
-#         -DBUILD_TYPE=... -DTEST_SOURCE=<gtest file> -P run_consumer.cmake
+#         -DBUILD_TYPE=... -DTEST_SOURCE=<gtest file> [-DCXX_LAUNCHER=ccache] -P run_consumer.cmake
 #
 # add_subdirectory: the consumer adds burn's source tree, so the library is built again inside it
-#   (with BURN_TESTS, BURN_BENCH and BURN_EXAMPLES off).
+#   (with BURN_TESTS, BURN_BENCH and BURN_EXAMPLES off). With the calling build's compiler launcher
+#   (ccache), the objects whose flags match the calling build's come from its cache.
 # find_package: the library of the calling build is installed with `cmake --install` into a fresh
 #   prefix, and the consumer finds it through CMAKE_PREFIX_PATH alone; this checks the exported
 #   targets, burnConfig.cmake and the installed headers, without building the library a third time.
@@ -35,6 +36,9 @@ endif()
 set(configure_args -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
     -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DBURN_CONSUMER_TEST_SOURCE=${TEST_SOURCE}
     -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
+if(NOT "${CXX_LAUNCHER}" STREQUAL "")
+  list(APPEND configure_args "-DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER}")
+endif()
 if(NOT "${MAKE_PROGRAM}" STREQUAL "")
   list(APPEND configure_args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
 endif()

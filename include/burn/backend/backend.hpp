@@ -37,6 +37,17 @@ public:
     virtual TensorRefs execute(const OpCall& call, TensorRefs inputs) = 0;
     /// Waits until every queued op has finished.
     virtual void sync() = 0;
+
+    /// Decorators: the tensor of the device below (Device::below) that `t`, a tensor of this backend,
+    /// wraps. Plain backends return t. Moving a tensor between decorations of one physical device
+    /// (ops::to_device) unwraps and wraps, never copies.
+    virtual TensorRef unwrap(const TensorRef& t) const { return t; }
+    /// Decorators: a tensor of `device` (whose outermost decorator is this backend) wrapping `inner`, a
+    /// tensor of device.below(), with nothing recorded. Plain backends return inner.
+    virtual TensorRef wrap(TensorRef inner, const Device& device) {
+        (void)device;
+        return inner;
+    }
 };
 
 }  // namespace burn

@@ -1,36 +1,61 @@
 #pragma once
 /// Devices. A Device is a cheap value naming where tensors live and which backend runs their ops:
-/// a backend kind, an index, and decorators (autodiff). It resolves to a Backend through a registry.
+/// a backend (registered by name: "cpu", "cuda", ...), an index, and a stack of decorators
+/// ("autodiff", ...). It resolves to a Backend through the registry of burn/backend/registry.hpp;
+/// the core names no backend or decorator beyond the always-built CPU.
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace burn {
 
 class Backend;
 
-enum class DeviceKind : uint8_t { cpu, cuda, vulkan };
-
 class Device {
 public:
+    /// Decorators one device can carry (autodiff, lazy, autocast, ...).
+    static constexpr int kMaxDecorators = 4;
+
     /// The default device: the CPU unless BURN_DEFAULT_DEVICE names another available device.
     Device();
     static Device cpu();
     /// Throws burn::DeviceError when the CUDA backend is not built or the GPU is not present.
     static Device cuda(int index = 0);
     static Device vulkan(int index = 0);
+    /// A device of any registered backend by name and index. Throws burn::DeviceError naming the CMake
+    /// option when the backend is not built, or the devices there are when index is out of range.
+    static Device of(std::string_view backend, int index = 0);
+    /// Reads what operator<< prints: "cpu", "cuda:1", "autodiff(cuda:0)".
+    static Device parse(std::string_view text);
     /// Every device this build and this machine can run.
     static std::vector<Device> available();
 
     /// The same device with autodiff: ops record a tape so backward() can give gradients.
     Device autodiff() const;
-    bool is_autodiff() const { return autodiff_; }
-    /// The device without its autodiff decorator.
+    bool is_autodiff() const;
+    /// The device without its autodiff decorator (itself when it has none).
     Device inner() const;
 
-    DeviceKind kind() const { return kind_; }
+    /// The same device with one more decorator on top, by its registered name. Throws when no such
+    /// decorator is registered, when the device already carries it, or when the stack is full.
+    Device decorate(std::string_view decorator) const;
+    bool has_decorator(std::string_view decorator) const;
+    /// Decorator names from the innermost: Device::cpu().decorate("a").decorate("b") -> {a, b}.
+    std::vector<std::string_view> decorators() const;
+    int num_decorators() const { return depth_; }
+    /// The device under the outermost decorator (itself when undecorated).
+    Device below() const;
+    /// The physical device: no decorators.
+    Device base() const { return Device(backend_, index_); }
+
+    /// The backend's registered name ("cpu", "cuda") and registry id.
+    std::string_view backend_name() const;
+    int backend_id() const { return backend_; }
     int index() const { return index_; }
+    /// Packs the whole value: equal devices have equal keys (for maps keyed by device).
+    uint64_t key() const;
 
     /// Seeds this device's random number generator (random tensors, dropout, initialisers).
     void seed(uint64_t seed) const;
@@ -38,19 +63,19 @@ public:
     void sync() const;
     std::string str() const;
 
-    /// The backend that runs this device's ops (the extension API; users rarely need it).
+    /// The backend that runs this device's ops: the outermost decorator's, else the physical one's
+    /// (the extension API; users rarely need it).
     Backend& backend() const;
 
-    friend bool operator==(const Device& a, const Device& b) {
-        return a.kind_ == b.kind_ && a.index_ == b.index_ && a.autodiff_ == b.autodiff_;
-    }
+    friend bool operator==(const Device& a, const Device& b) { return a.key() == b.key(); }
     friend bool operator!=(const Device& a, const Device& b) { return !(a == b); }
 
 private:
-    Device(DeviceKind kind, int index, bool autodiff) : kind_(kind), index_(index), autodiff_(autodiff) {}
-    DeviceKind kind_ = DeviceKind::cpu;
-    int index_ = 0;
-    bool autodiff_ = false;
+    Device(int backend, int index) : backend_(static_cast<uint8_t>(backend)), index_(static_cast<uint16_t>(index)) {}
+    uint8_t backend_ = 0;  // registry id; 0 is the CPU
+    uint8_t depth_ = 0;
+    uint8_t decorators_[kMaxDecorators] = {};  // registry ids, innermost first
+    uint16_t index_ = 0;
 };
 
 std::ostream& operator<<(std::ostream& os, const Device& d);

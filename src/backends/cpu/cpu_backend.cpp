@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "backends/cpu/kernels.hpp"
+#include "burn/backend/registry.hpp"
 #include "platform/process.hpp"
 
 namespace burn::cpu {
@@ -131,3 +132,18 @@ CpuBackend& CpuBackend::instance() {
 }
 
 }  // namespace burn::cpu
+
+namespace burn::detail {
+
+/// The registry's entry, listed first by the file cmake/registry.cmake generates.
+BackendEntry backend_entry_cpu() {
+    BackendEntry e;
+    e.name = "cpu";
+    e.title = "CPU";
+    e.indexed = false;
+    e.device_count = [] { return 1; };
+    e.backend = [](int) -> Backend& { return cpu::CpuBackend::instance(); };
+    return e;
+}
+
+}  // namespace burn::detail

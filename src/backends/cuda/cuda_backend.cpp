@@ -14,6 +14,7 @@
 #include "backends/common/view_geometry.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cuda/cuda_internal.hpp"
+#include "burn/backend/registry.hpp"
 #include "burn/tensor/slice.hpp"
 
 namespace burn::cuda {
@@ -352,3 +353,19 @@ void register_views(KernelTable& t) {
 }
 
 }  // namespace burn::cuda
+
+namespace burn::detail {
+
+/// The registry's entry, listed by the file cmake/registry.cmake generates.
+BackendEntry backend_entry_cuda() {
+    BackendEntry e;
+    e.name = "cuda";
+    e.title = "CUDA";
+    e.option = "BURN_CUDA";
+    e.device_count = &cuda::device_count;
+    e.unavailable_reason = &cuda::unavailable_reason;
+    e.backend = &cuda::backend;
+    return e;
+}
+
+}  // namespace burn::detail

@@ -1,0 +1,115 @@
+// The device registry: fixed tables written under a lock and read without one (an entry is complete
+// before the count that publishes it grows), so Device::backend() on every op costs two loads.
+#include "burn/backend/registry.hpp"
+
+#include <array>
+#include <atomic>
+#include <mutex>
+
+#include "burn/core/error.hpp"
+
+namespace burn {
+
+namespace {
+
+constexpr int kMaxEntries = 32;  // ids are bytes in Device; 32 of each is plenty
+
+template <class Entry>
+struct Table {
+    std::array<Entry, kMaxEntries> entries{};
+    std::atomic<int> count{0};
+};
+
+struct Registry {
+    std::mutex mutex;  // writers only
+    Table<BackendEntry> backends;
+    Table<DecoratorEntry> decorators;
+};
+
+template <class Entry>
+int find(const Table<Entry>& t, std::string_view name) {
+    const int n = t.count.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+        if (t.entries[static_cast<std::size_t>(i)].name == name) return i;
+    return -1;
+}
+
+template <class Entry>
+int append(Table<Entry>& t, const Entry& e, const char* what) {
+    const int n = t.count.load(std::memory_order_relaxed);
+    BURN_CHECK(n < kMaxEntries, "[", what, "] the registry is full (", kMaxEntries, " entries); cannot add '",
+               e.name, "'");
+    t.entries[static_cast<std::size_t>(n)] = e;
+    t.count.store(n + 1, std::memory_order_release);
+    return n;
+}
+
+void check_backend(const BackendEntry& e) {
+    BURN_CHECK(!e.name.empty(), "[register_backend] the entry has no name");
+    BURN_CHECK(!e.built || (e.device_count && e.backend), "[register_backend] '", e.name,
+               "' is marked built but has no device_count or backend function");
+}
+
+int add_backend(Registry& r, const BackendEntry& e) {
+    check_backend(e);
+    const int at = find(r.backends, e.name);
+    if (at < 0) return append(r.backends, e, "register_backend");
+    BackendEntry& old = r.backends.entries[static_cast<std::size_t>(at)];
+    BURN_CHECK(!old.built || !e.built, "[register_backend] a backend named '", e.name,
+               "' is already registered");
+    if (e.built) old = e;  // a real backend replaces its placeholder (the id stays)
+    return at;
+}
+
+int add_decorator(Registry& r, const DecoratorEntry& e) {
+    BURN_CHECK(!e.name.empty() && e.backend, "[register_decorator] the entry needs a name and a backend function");
+    BURN_CHECK(find(r.decorators, e.name) < 0, "[register_decorator] a decorator named '", e.name,
+               "' is already registered");
+    return append(r.decorators, e, "register_decorator");
+}
+
+Registry& registry() {
+    static Registry* r = [] {
+        auto* reg = new Registry();  // lives for the whole process
+        std::vector<BackendEntry> backends;
+        std::vector<DecoratorEntry> decorators;
+        detail::builtin_components(backends, decorators);
+        for (const auto& b : backends) add_backend(*reg, b);
+        for (const auto& d : decorators) add_decorator(*reg, d);
+        BURN_CHECK(find(reg->backends, "cpu") == 0, "[registry] the CPU backend must be registered first");
+        return reg;
+    }();
+    return *r;
+}
+
+}  // namespace
+
+int register_backend(const BackendEntry& entry) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    return add_backend(r, entry);
+}
+
+int register_decorator(const DecoratorEntry& entry) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    return add_decorator(r, entry);
+}
+
+int num_backends() { return registry().backends.count.load(std::memory_order_acquire); }
+int num_decorators() { return registry().decorators.count.load(std::memory_order_acquire); }
+
+const BackendEntry& backend_entry(int id) {
+    BURN_CHECK(id >= 0 && id < num_backends(), "[registry] no backend with id ", id);
+    return registry().backends.entries[static_cast<std::size_t>(id)];
+}
+
+const DecoratorEntry& decorator_entry(int id) {
+    BURN_CHECK(id >= 0 && id < num_decorators(), "[registry] no decorator with id ", id);
+    return registry().decorators.entries[static_cast<std::size_t>(id)];
+}
+
+int find_backend(std::string_view name) { return find(registry().backends, name); }
+int find_decorator(std::string_view name) { return find(registry().decorators, name); }
+
+}  // namespace burn

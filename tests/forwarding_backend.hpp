@@ -1,0 +1,55 @@
+#pragma once
+// A backend registered at run time for tests: it runs every op it allows on the CPU backend, with its
+// tensors wrapping the CPU's. A test backend that supports only part of the op table (a new backend
+// starting from the primitives) is this with a narrower filter.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "burn/backend/backend.hpp"
+#include "burn/backend/registry.hpp"
+
+namespace burn::testing {
+
+struct ForwardedTensor final : TensorImpl {
+    ForwardedTensor(TensorRef inner_, const Device& device_)
+        : TensorImpl(inner_->shape, inner_->dtype, device_), inner(std::move(inner_)) {}
+    TensorRef inner;
+};
+
+class ForwardingBackend final : public Backend {
+public:
+    explicit ForwardingBackend(std::string name) : name_(std::move(name)) {}
+    std::string_view name() const override { return name_; }
+    TensorRef from_host(const TensorData& data, const Device& device) override {
+        return std::make_shared<ForwardedTensor>(cpu().from_host(data, Device::cpu()), device);
+    }
+    TensorData to_host(const TensorRef& t) override { return cpu().to_host(inner(t)); }
+    bool supports(const OpCall& call, const TensorRefs& inputs) const override {
+        return (!allow || allow(call.op)) && cpu().supports(call, unwrapped(inputs));
+    }
+    TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
+        ++executed;
+        Device device = inputs.empty() ? device_ : inputs[0]->device;
+        TensorRefs outs = cpu().execute(call, unwrapped(inputs));
+        for (auto& o : outs) o = std::make_shared<ForwardedTensor>(std::move(o), device);
+        return outs;
+    }
+    void sync() override {}
+
+    std::function<bool(OpId)> allow;  // null: everything the CPU runs
+    Device device_ = Device::cpu();   // the device creation ops (no inputs) run on; set after registering
+    int executed = 0;
+
+private:
+    static Backend& cpu() { return Device::cpu().backend(); }
+    static const TensorRef& inner(const TensorRef& t) { return static_cast<const ForwardedTensor&>(*t).inner; }
+    static TensorRefs unwrapped(const TensorRefs& in) {
+        TensorRefs out;
+        for (const auto& t : in) out.push_back(inner(t));
+        return out;
+    }
+    std::string name_;
+};
+
+}  // namespace burn::testing
