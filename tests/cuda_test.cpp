@@ -4,6 +4,7 @@
 // Without a GPU (or without BURN_CUDA) the GPU tests skip with the reason.
 #include <gtest/gtest.h>
 
+#include "burn/backend/host_fallback.hpp"
 #include "cuda_test_util.hpp"
 
 #include <burn/burn.hpp>
@@ -191,7 +192,6 @@ TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
     auto cx = Tensor<5>::from_data(TensorData(xv, Dims{2, 2, 4, 4, 4}), Device::cpu());
     auto cw = Tensor<5>::from_data(TensorData(wv, Dims{3, 2, 2, 2, 2}), Device::cpu());
     auto gx = cx.to_device(gpu), gw = cw.to_device(gpu);
-    ASSERT_FALSE(cuda::host_fallback());
     const bool with_cudnn = cuda::use_cudnn();
     cuda::set_use_cudnn(false);  // without cuDNN, 3-D convolution has no CUDA kernel
     try {                        // the frontend names the op and the backend
@@ -201,11 +201,12 @@ TEST(CudaBackend, UnsupportedOpsErrorOrFallBackToTheHost) {
         EXPECT_NE(std::string(e.what()).find("not supported by the cuda backend"), std::string::npos)
             << e.what();
     }
-    cuda::set_host_fallback(true);
-    auto got = tensor::module::conv3d(gx, gw, std::nullopt, {});
-    cuda::set_host_fallback(false);
+    const Device fallback = gpu.decorate("host_fallback");  // the same GPU; unsupported ops on the CPU
+    const int64_t before = host_fallback_ops();
+    auto got = tensor::module::conv3d(gx.to_device(fallback), gw.to_device(fallback), std::nullopt, {});
     cuda::set_use_cudnn(with_cudnn);
-    EXPECT_EQ(got.device(), gpu);
+    EXPECT_EQ(got.device(), fallback);
+    EXPECT_EQ(host_fallback_ops(), before + 1);
     EXPECT_LT(max_rel_diff(got.into_data(), tensor::module::conv3d(cx, cw, std::nullopt, {}).into_data()),
               1e-6);
 }

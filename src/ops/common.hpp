@@ -3,9 +3,17 @@
 #include <string>
 #include <utility>
 
+#include "burn/backend/backend.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::ops::detail {
+
+/// Runs call on the inputs' device (checking that all inputs share it) and returns the outputs.
+TensorRefs run(const OpCall& call, TensorRefs inputs);
+/// One-output form.
+TensorAny run1(const OpCall& call, TensorRefs inputs);
+/// Runs an op without inputs (creation) on device.
+TensorAny run_on(const Device& device, const OpCall& call);
 
 /// "f32 [2, 3] on cpu": how errors describe an operand.
 std::string describe(const TensorAny& t);

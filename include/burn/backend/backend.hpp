@@ -6,21 +6,11 @@
 #include <vector>
 
 #include "burn/backend/op.hpp"
+#include "burn/backend/tensor_impl.hpp"
 #include "burn/core/device.hpp"
 #include "burn/tensor/data.hpp"
 
 namespace burn {
-
-/// A backend's tensor. Metadata is immutable; backends subclass it with their storage.
-struct TensorImpl {
-    TensorImpl(Dims shape_, DType dtype_, Device device_) : shape(shape_), dtype(dtype_), device(device_) {}
-    virtual ~TensorImpl() = default;
-    const Dims shape;
-    const DType dtype;
-    const Device device;
-};
-using TensorRef = std::shared_ptr<TensorImpl>;
-using TensorRefs = std::vector<TensorRef>;
 
 class Backend {
 public:

@@ -129,14 +129,4 @@ uint64_t grad_key(const TensorAny& x);
 /// The tensor on the inner device (x itself on a plain device).
 TensorAny inner_of(const TensorAny& x);
 
-// ---- internals shared by the op files
-namespace detail {
-/// Runs call on the inputs' device (checking that all inputs share it) and returns the outputs.
-TensorRefs run(const OpCall& call, TensorRefs inputs);
-/// One-output form.
-TensorAny run1(const OpCall& call, TensorRefs inputs);
-/// Runs an op without inputs (creation) on device.
-TensorAny run_on(const Device& device, const OpCall& call);
-}  // namespace detail
-
 }  // namespace burn::ops

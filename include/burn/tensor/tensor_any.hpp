@@ -4,7 +4,7 @@
 #include <memory>
 #include <utility>
 
-#include "burn/backend/backend.hpp"
+#include "burn/backend/tensor_impl.hpp"
 
 namespace burn {
 

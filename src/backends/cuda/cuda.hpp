@@ -31,10 +31,6 @@ void reset_peak(int device);
 /// Returns the device's cached (free) blocks to the driver.
 void empty_cache(int device);
 
-/// Ops without a CUDA kernel: when enabled (BURN_CUDA_HOST_FALLBACK=1 or this call), they run on the
-/// CPU backend through host copies; otherwise supports() is false and the frontend names the op.
-void set_host_fallback(bool on);
-bool host_fallback();
 /// Matmul in TF32 on the tensor cores (f32 inputs; about 10 bits of mantissa). Off by default;
 /// BURN_CUDA_TF32=1 turns it on at start.
 void set_allow_tf32(bool on);

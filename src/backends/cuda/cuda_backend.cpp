@@ -45,7 +45,6 @@ bool env_on(const char* name) {
     const char* v = std::getenv(name);
     return v && *v && std::string(v) != "0";
 }
-bool g_fallback = env_on("BURN_CUDA_HOST_FALLBACK");
 bool g_profile = env_on("BURN_CUDA_PROFILE");
 
 /// BURN_CUDA_PROFILE=1: device time per op (events around each execute), printed at exit.
@@ -192,8 +191,7 @@ class CudaBackend final : public Backend {
 
     bool supports(const OpCall& call, const TensorRefs& inputs) const override {
         const KernelEntry& k = table_[idx(call.op)];
-        if (k.run && (!k.ok || k.ok(call, inputs))) return true;
-        return g_fallback && cpu::CpuBackend::instance().supports(call, {});
+        return k.run && (!k.ok || k.ok(call, inputs));
     }
 
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
@@ -213,9 +211,8 @@ class CudaBackend final : public Backend {
             if (p.pending.size() > 4096) p.drain();
             return out;
         }
-        BURN_CHECK_KIND(g_fallback, device, "[", call.op, "] not supported by the cuda backend for dtype ",
-                        call.dtype, " (set BURN_CUDA_HOST_FALLBACK=1 to run it on the CPU)");
-        return host_fallback(call, inputs);
+        BURN_THROW_KIND(device, "[", call.op, "] not supported by the cuda backend for dtype ", call.dtype,
+                        " (a device decorated with host_fallback runs such ops on the CPU)");
     }
 
     void sync() override {
@@ -236,16 +233,6 @@ class CudaBackend final : public Backend {
         ~Scope() { t_ctx = saved; }
         Context saved;
     };
-
-    TensorRefs host_fallback(const OpCall& call, TensorRefs& inputs) {
-        Backend& cpu = cpu::CpuBackend::instance();
-        TensorRefs host;
-        for (const auto& t : inputs) host.push_back(cpu.from_host(to_host(t), Device::cpu()));
-        TensorRefs outs = cpu.execute(call, std::move(host));
-        TensorRefs back;
-        for (const auto& t : outs) back.push_back(from_host(cpu.to_host(t), device_));
-        return back;
-    }
 
     static constexpr int kSlots = 64;
     static constexpr std::size_t kSlotBytes = 64 * 1024;
@@ -283,12 +270,6 @@ Context& ctx() {
     return t_ctx;
 }
 
-void set_host_fallback(bool on) {
-    g_fallback = on;
-}
-bool host_fallback() {
-    return g_fallback;
-}
 void set_allow_tf32(bool on) {
     g_tf32 = on;
 }
