@@ -3,8 +3,9 @@
 // order), the in-place path and bad inputs.
 #include "index_test_util.hpp"
 
-using namespace burn;
-using namespace burn::index_test;
+// The tests live in the helpers' namespace: a using-directive at file scope would leak into the
+// other files of a unity batch (tests/CMakeLists.txt).
+namespace burn::index_test {
 
 namespace {
 
@@ -200,3 +201,5 @@ TEST(IndexInPlace, UniquelyOwnedInputIsReused) {
 }
 
 }  // namespace
+
+}  // namespace burn::index_test

@@ -4,8 +4,9 @@
 // negative dims, empty tensors and bad inputs. The additive ops are in index_additive_test.cpp.
 #include "index_test_util.hpp"
 
-using namespace burn;
-using namespace burn::index_test;
+// The tests live in the helpers' namespace: a using-directive at file scope would leak into the
+// other files of a unity batch (tests/CMakeLists.txt).
+namespace burn::index_test {
 
 namespace {
 
@@ -335,3 +336,5 @@ TEST(IndexTensorApi, CatStackSliceAssignOneHot) {
 }
 
 }  // namespace
+
+}  // namespace burn::index_test

@@ -159,8 +159,8 @@ void check_pair(const Host& ha, const Host& hb, DType dt, const std::string& wha
     expect_matmul_close(got, ref_matmul(a, b), dt, a.shape[a.shape.rank() - 1], what);
 }
 
-}  // namespace
-
+// The tests stay in the anonymous namespace with their fixture (in a unity batch, a test class with
+// external linkage deriving from it draws -Wsubobject-linkage).
 TEST_P(MatmulTest, TwoDEveryDtype) {
     for (DType dt : kAllDtypes) {
         const bool ints = is_int(dt), uns = dt == DType::u8;
@@ -354,3 +354,5 @@ TEST(MatmulBlas, ThreadCountFollowsBurn) {
     set_num_threads(0);
     cpu::set_blas_use(cpu::BlasUse::automatic);
 }
+
+}  // namespace

@@ -2,8 +2,9 @@
 // vector tails, wide column blocks, special values), and the multi-threaded reduction paths.
 #include "reduce_test_util.hpp"
 
-using namespace burn;
-using namespace reduce_test;
+// The tests live in the helpers' namespace: a using-directive at file scope would leak into the
+// other files of a unity batch (tests/CMakeLists.txt).
+namespace reduce_test {
 
 namespace {
 
@@ -119,3 +120,5 @@ TEST(Reduce, LargeRowsThreadsAndAccuracy) {
     auto rows = host(ops::sum_dim(ops::softmax(big, 1), 1));
     for (double r : rows) EXPECT_NEAR(r, 1.0, 1e-5);
 }
+
+}  // namespace reduce_test

@@ -3,8 +3,9 @@
 // NaN propagation, full reductions, var, and the error messages.
 #include "reduce_test_util.hpp"
 
-using namespace burn;
-using namespace reduce_test;
+// The tests live in the helpers' namespace: a using-directive at file scope would leak into the
+// other files of a unity batch (tests/CMakeLists.txt).
+namespace reduce_test {
 
 namespace {
 
@@ -359,3 +360,5 @@ TEST(Reduce, OtherRanksAndInputsKept) {
     ops::cumsum(kept_x, 1);
     EXPECT_EQ(host(kept_x), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
+
+}  // namespace reduce_test

@@ -11,6 +11,9 @@
 
 using namespace burn;
 
+// File-local names in a namespace named after the file (a unity batch shares one translation unit).
+namespace thread_safety_test {
+
 namespace {
 
 struct TwoLayer {
@@ -111,3 +114,5 @@ TEST(ThreadSafety, SharedTensorsReadConcurrently) {
     for (auto& th : threads) th.join();
     EXPECT_EQ(wrong.load(), 0);
 }
+
+}  // namespace thread_safety_test

@@ -3,6 +3,7 @@
 #include "burn/tensor/ops.hpp"
 #include "burn/tensor/tensor.hpp"
 #include "ops/common.hpp"
+#include "ops/decompose.hpp"
 
 namespace burn::ops::detail {
 
@@ -11,6 +12,27 @@ namespace {
 /// element or byte count overflows (creation, views, broadcasts, matmul/conv/pool outputs, cat, ...).
 void check_output(const OpCall& call) {
     check_shape(call.shape, op_name(call.op).data(), size_of(call.dtype));
+}
+
+[[noreturn]] void throw_unsupported(const OpCall& call, const Backend& backend, const Device& device) {
+    BURN_THROW_KIND(device, "[", call.op, "] not supported by the ", backend.name(), " backend for dtype ",
+                    call.dtype, " on ", device);
+}
+
+/// A row the backend does not support: its decomposition into primitive rows (decompose.hpp), run
+/// through the frontend on the same device, or today's error for a primitive.
+TensorRefs run_decomposed(const OpCall& call, TensorRefs inputs, const Backend& backend,
+                          const Device& device) {
+    const Decomposition decompose = decomposition(call.op);
+    if (!decompose) throw_unsupported(call, backend, device);
+    std::vector<TensorAny> in;
+    in.reserve(inputs.size());
+    for (TensorRef& t : inputs) in.emplace_back(std::move(t));
+    std::vector<TensorAny> out = decompose(call, in);
+    TensorRefs refs;
+    refs.reserve(out.size());
+    for (TensorAny& t : out) refs.push_back(std::move(t).ref());
+    return refs;
 }
 }  // namespace
 
@@ -29,8 +51,7 @@ TensorRefs run(const OpCall& call, TensorRefs inputs) {
         }
     }
     Backend& backend = device.backend();
-    BURN_CHECK_KIND(backend.supports(call, inputs), device, "[", call.op, "] not supported by the ", backend.name(),
-                    " backend for dtype ", call.dtype, " on ", device);
+    if (!backend.supports(call, inputs)) return run_decomposed(call, std::move(inputs), backend, device);
     return backend.execute(call, std::move(inputs));
 }
 
@@ -39,8 +60,8 @@ TensorAny run1(const OpCall& call, TensorRefs inputs) { return TensorAny(run(cal
 TensorAny run_on(const Device& device, const OpCall& call) {
     check_output(call);
     Backend& backend = device.backend();
-    BURN_CHECK_KIND(backend.supports(call, {}), device, "[", call.op, "] not supported by the ", backend.name(),
-                    " backend for dtype ", call.dtype, " on ", device);
+    if (!backend.supports(call, {}))
+        throw_unsupported(call, backend, device);  // creation rows are primitives
     return TensorAny(backend.execute(call, {})[0]);
 }
 

@@ -1,0 +1,131 @@
+// Decompositions of the fused normalisation, loss and optimizer rows (layer_norm[_backward],
+// cross_entropy[_backward], adam_step), following backends/cpu/norm.cpp and optim.cpp: statistics
+// (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target indices
+// checked by gather / scatter_add (an out-of-range target is an IndexError there too).
+#include "ops/decompose.hpp"
+#include "ops/decompose_prim.hpp"
+
+namespace burn::ops::detail {
+
+namespace {
+
+using namespace decomp;
+
+/// x as [rows, D] (rows = the product of the leading dims; D = the last).
+TensorAny as_rows(const TensorAny& x) {
+    const int64_t d = x.shape().back();
+    int64_t rows = 1;
+    for (int i = 0; i + 1 < x.rank(); ++i) rows *= x.shape()[i];
+    return reshape(x, Dims{rows, d});
+}
+
+/// A [D] parameter as a [1, D] row in dtype dt.
+TensorAny param_row(const TensorAny& p, DType dt) {
+    return reshape(cast(p, dt), Dims{1, p.numel()});
+}
+
+Outputs layer_norm(const OpCall& c, const Inputs& in) {
+    const bool has_gamma = c.ints[0] != 0, has_beta = c.ints[1] != 0,
+               rms = c.ints.size() > 2 && c.ints[2] != 0;
+    const double eps = c.scalars[0];
+    TensorAny x = as_rows(up(in[0]));
+    const int64_t rows = x.shape()[0], d = x.shape()[1];
+    const Dims stat{rows, 1};
+    // rows of D = 0: mean 0 and variance 0, as the kernel
+    TensorAny mean = full(stat, 0, x.dtype(), x.device());
+    TensorAny var = mean;
+    if (d > 0) {
+        if (!rms) mean = div(sum_dim(x, 1), scalar(x, double(d)));
+        TensorAny xc = rms ? x : sub(x, mean);
+        var = div(sum_dim(mul(xc, xc), 1), scalar(x, double(d)));
+    }
+    TensorAny rstd = div(scalar(x, 1), sqrt(add(var, scalar(x, eps))));
+    TensorAny y = mul(sub(x, mean), rstd);
+    if (has_gamma) y = mul(y, param_row(in[1], x.dtype()));
+    if (has_beta) y = add(y, param_row(in[has_gamma ? 2 : 1], x.dtype()));
+    return {down(reshape(y, in[0].shape()), c.dtype), reshape(mean, Dims{rows}), reshape(rstd, Dims{rows})};
+}
+
+Outputs layer_norm_backward(const OpCall& c, const Inputs& in) {
+    // dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat)), gh = g * gamma, xhat = (x - mean) * rstd
+    // (rms: without the mean(gh) term); dgamma = sum_rows(g * xhat), dbeta = sum_rows(g)
+    const bool has_gamma = c.ints[0] != 0, want = c.ints[1] != 0, rms = c.ints.size() > 2 && c.ints[2] != 0;
+    TensorAny g = as_rows(up(in[0])), x = as_rows(up(in[1]));
+    const int64_t rows = x.shape()[0], d = x.shape()[1];
+    TensorAny mean = reshape(in[2], Dims{rows, 1}), rstd = reshape(in[3], Dims{rows, 1});
+    TensorAny xhat = mul(sub(x, mean), rstd);
+    TensorAny gh = has_gamma ? mul(g, param_row(in[4], x.dtype())) : g;
+    TensorAny nd = scalar(x, double(d));
+    TensorAny b = div(sum_dim(mul(gh, xhat), 1), nd);
+    TensorAny inner = rms ? gh : sub(gh, div(sum_dim(gh, 1), nd));
+    TensorAny dx = down(reshape(mul(rstd, sub(inner, mul(xhat, b))), in[1].shape()), c.dtype);
+    if (!want) {
+        TensorAny none = full(Dims{0}, 0, c.dtype, x.device());
+        return {dx, none, none};
+    }
+    TensorAny dgamma = down(reshape(sum_dim(mul(g, xhat), 0), Dims{d}), c.dtype);
+    TensorAny dbeta = down(reshape(sum_dim(g, 0), Dims{d}), c.dtype);
+    return {dx, dgamma, dbeta};
+}
+
+/// targets [N] as [N, 1] indices.
+TensorAny target_column(const TensorAny& targets) {
+    return reshape(targets, Dims{targets.numel(), 1});
+}
+
+Outputs cross_entropy(const OpCall& c, const Inputs& in) {
+    // loss = -(1 - s) * logp[t] - s * mean(logp), lse = max + log(sum(exp(x - max)))
+    const double s = c.scalars[0];
+    TensorAny x = up(in[0]);
+    const int64_t n = x.shape()[0], classes = x.shape()[1];
+    TensorAny m = max_dim_with_indices(x, 1).first;
+    TensorAny z = sub(x, m);
+    TensorAny log_sum = log(sum_dim(exp(z), 1));
+    TensorAny logp = sub(z, log_sum);
+    TensorAny loss = mul(gather(logp, 1, target_column(in[1])), scalar(x, -(1.0 - s)));
+    if (s > 0) loss = sub(loss, mul(sum_dim(logp, 1), scalar(x, s / double(classes))));
+    return {down(reshape(loss, Dims{n}), c.dtype), reshape(add(m, log_sum), Dims{n})};
+}
+
+Outputs cross_entropy_backward(const OpCall& c, const Inputs& in) {
+    // (softmax(x) - (1 - s) onehot(t) - s / C) * g: the kernel recomputes softmax from the logits
+    const double s = c.scalars[0];
+    TensorAny x = up(in[1]);
+    const int64_t n = x.shape()[0], classes = x.shape()[1];
+    TensorAny p = softmax_of(x, 1, false);
+    p = scatter(p, 1, target_column(in[2]), full(Dims{n, 1}, -(1.0 - s), x.dtype(), x.device()));
+    TensorAny g = reshape(up(in[0]), Dims{n, 1});
+    return {down(mul(sub(p, scalar(x, s / double(classes))), g), c.dtype)};
+}
+
+Outputs adam_step(const OpCall& c, const Inputs& in) {
+    // g' = grad + l2 p; m' = b1 m + (1 - b1) g'; v' = b2 v + (1 - b2) g'^2;
+    // p' = decay p - step m' / (sqrt(v') + eps), hyper = {b1, b2, step, eps, decay, l2} (f64 [6])
+    TensorAny p = up(in[0]), g = up(in[1]), m = up(in[2]), v = up(in[3]);
+    const TensorAny& hyper = in[4];
+    const Dims ones = Dims::filled(p.rank(), 1);
+    auto h = [&](int64_t i) { return reshape(cast(narrow_dim(hyper, 0, i, 1), p.dtype()), ones); };
+    // 1 - beta in f64, rounded once (the kernel's C(1 - b))
+    auto one_minus = [&](int64_t i) {
+        return reshape(
+            cast(sub(full(Dims{1}, 1, DType::f64, hyper.device()), narrow_dim(hyper, 0, i, 1)), p.dtype()),
+            ones);
+    };
+    TensorAny gi = add(g, mul(h(5), p));
+    TensorAny mi = add(mul(h(0), m), mul(one_minus(0), gi));
+    TensorAny vi = add(mul(h(1), v), mul(mul(one_minus(1), gi), gi));
+    TensorAny pi = sub(mul(h(4), p), div(mul(h(2), mi), add(sqrt(vi), h(3))));
+    return {down(pi, c.dtype), down(mi, c.dtype), down(vi, c.dtype)};
+}
+
+}  // namespace
+
+void add_norm_decompositions(DecompositionTable& t) {
+    t.set(OpId::layer_norm, layer_norm);
+    t.set(OpId::layer_norm_backward, layer_norm_backward);
+    t.set(OpId::cross_entropy, cross_entropy);
+    t.set(OpId::cross_entropy_backward, cross_entropy_backward);
+    t.set(OpId::adam_step, adam_step);
+}
+
+}  // namespace burn::ops::detail
