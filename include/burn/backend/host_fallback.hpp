@@ -1,8 +1,8 @@
 #pragma once
 /// The "host_fallback" decorator: `Device::cuda(0).decorate("host_fallback")` runs every op its
-/// backend supports there, and every other op on the CPU through host copies (slow, but a backend
-/// that lacks a kernel still runs the model). Ops whose row has a decomposition into supported
-/// primitives take that first (dispatch); this catches what is left.
+/// backend supports there; a derived row it lacks is decomposed into primitives (dispatch, as on any
+/// device), and a primitive it lacks runs on the CPU through host copies (slow, but a backend that
+/// lacks a kernel still runs the model).
 #include <cstdint>
 
 namespace burn {

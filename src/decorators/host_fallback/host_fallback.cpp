@@ -10,6 +10,7 @@
 #include "burn/backend/backend.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/core/error.hpp"
+#include "ops/decompose.hpp"
 
 namespace burn {
 
@@ -33,8 +34,11 @@ public:
         return wrap(below().from_host(data, below_), device_);
     }
     TensorData to_host(const TensorRef& t) override { return below().to_host(unwrap(t)); }
+    /// Rows the device below lacks: a derived row is left to dispatch, which decomposes it into
+    /// primitives (they stay on the device); only primitives run on the CPU.
     bool supports(const OpCall& call, const TensorRefs& inputs) const override {
-        return below().supports(call, unwrap_all(inputs)) || cpu().supports(call, {});
+        if (below().supports(call, unwrap_all(inputs))) return true;
+        return ops::decomposition(call.op) == nullptr && cpu().supports(call, {});
     }
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
         TensorRefs inner = unwrap_all(inputs);
