@@ -27,13 +27,17 @@ testing::ForwardingBackend& no_matmul() {
     return *b;
 }
 
-const std::vector<std::vector<double>> kA = {{1.0, -2.0, 0.5}, {3.0, 0.25, -1.0}};
-const std::vector<std::vector<double>> kB = {{2.0, 1.0}, {-1.0, 0.5}, {4.0, -3.0}};
+Tensor<2> mat_a(const Device& d) {
+    return Tensor<2>::from_floats({{1.0, -2.0, 0.5}, {3.0, 0.25, -1.0}}, d);
+}
+Tensor<2> mat_b(const Device& d) {
+    return Tensor<2>::from_floats({{2.0, 1.0}, {-1.0, 0.5}, {4.0, -3.0}}, d);
+}
 
 TEST(HostFallback, RunsUnsupportedOpsOnTheCpu) {
     no_matmul();
     const Device bare = Device::of("no_matmul", 0);
-    auto a = Tensor<2>::from_floats(kA, bare), b = Tensor<2>::from_floats(kB, bare);
+    auto a = mat_a(bare), b = mat_b(bare);
     try {
         (void)a.matmul(b);
         ADD_FAILURE() << "matmul on a backend without it did not throw";
@@ -50,15 +54,15 @@ TEST(HostFallback, RunsUnsupportedOpsOnTheCpu) {
     EXPECT_EQ(c.device(), fb);
     EXPECT_EQ(host_fallback_ops(), before + 1);          // matmul only
     EXPECT_GE(no_matmul().executed, ran_below + 2);      // add and exp stayed on the backend
-    auto want = (Tensor<2>::from_floats(kA, Device::cpu()).matmul(Tensor<2>::from_floats(kB, Device::cpu())) + 1.0).exp();
+    auto want = (mat_a(Device::cpu()).matmul(mat_b(Device::cpu())) + 1.0).exp();
     EXPECT_EQ(c.into_data().to_vec<float>(), want.into_data().to_vec<float>());
 }
 
 TEST(HostFallback, GradientsThroughTheFallbackMatchTheCpu) {
     no_matmul();
     auto run = [](const Device& d) {
-        auto a = Tensor<2>::from_floats(kA, d).require_grad();
-        auto b = Tensor<2>::from_floats(kB, d).require_grad();
+        auto a = mat_a(d).require_grad();
+        auto b = mat_b(d).require_grad();
         auto grads = a.matmul(b).tanh().sum().backward();
         return std::make_pair(a.grad(grads)->into_data().to_vec<float>(), b.grad(grads)->into_data().to_vec<float>());
     };
