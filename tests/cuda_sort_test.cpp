@@ -5,8 +5,6 @@
 // without BURN_CUDA) the tests skip with the reason. DISABLED_ tests print timings on the GPU.
 #include <gtest/gtest.h>
 
-#include "cuda_test_util.hpp"
-
 #include <algorithm>
 #include <burn/burn.hpp>
 #include <chrono>
@@ -14,6 +12,8 @@
 #include <limits>
 #include <numeric>
 #include <random>
+
+#include "cuda_test_util.hpp"
 
 #ifdef BURN_HAVE_CUDA
 #include "backends/cuda/cuda.hpp"

@@ -4,12 +4,12 @@
 // Without a GPU (or without BURN_CUDA) the GPU tests skip with the reason.
 #include <gtest/gtest.h>
 
-#include "burn/backend/host_fallback.hpp"
-#include "cuda_test_util.hpp"
-
 #include <burn/burn.hpp>
 #include <cmath>
 #include <random>
+
+#include "burn/backend/host_fallback.hpp"
+#include "cuda_test_util.hpp"
 
 #ifdef BURN_HAVE_CUDA
 #include "backends/cuda/cuda.hpp"

@@ -18,7 +18,7 @@ struct ForwardedTensor final : TensorImpl {
 };
 
 class ForwardingBackend final : public Backend {
-public:
+  public:
     explicit ForwardingBackend(std::string name) : name_(std::move(name)) {}
     std::string_view name() const override { return name_; }
     TensorRef from_host(const TensorData& data, const Device& device) override {
@@ -41,9 +41,11 @@ public:
     Device device_ = Device::cpu();   // the device creation ops (no inputs) run on; set after registering
     int executed = 0;
 
-private:
+  private:
     static Backend& cpu() { return Device::cpu().backend(); }
-    static const TensorRef& inner(const TensorRef& t) { return static_cast<const ForwardedTensor&>(*t).inner; }
+    static const TensorRef& inner(const TensorRef& t) {
+        return static_cast<const ForwardedTensor&>(*t).inner;
+    }
     static TensorRefs unwrapped(const TensorRefs& in) {
         TensorRefs out;
         for (const auto& t : in) out.push_back(inner(t));
@@ -51,5 +53,24 @@ private:
     }
     std::string name_;
 };
+
+/// Registers a ForwardingBackend once per process under `name` (string literal) and returns it; its one
+/// device is Device::of(name, 0). Slot tells the call sites apart (one per backend in the binary).
+template <int Slot>
+ForwardingBackend& register_forwarding(std::string_view name, std::function<bool(OpId)> allow = {}) {
+    static ForwardingBackend* backend = [&] {
+        auto* b = new ForwardingBackend(std::string(name));  // lives for the whole process
+        b->allow = std::move(allow);
+        BackendEntry e;
+        e.name = name;
+        e.title = name;
+        e.device_count = [] { return 1; };
+        e.backend = [](int) -> Backend& { return *backend; };
+        register_backend(e);
+        b->device_ = Device::of(name, 0);
+        return b;
+    }();
+    return *backend;
+}
 
 }  // namespace burn::testing

@@ -191,7 +191,8 @@ TEST(FusedActivation, SingleRowMatmulMatchesDouble) {
         for (int64_t p = 0; p < k; ++p)
             want[static_cast<std::size_t>(j)] +=
                 av[static_cast<std::size_t>(k - 1 - p)] * wv[static_cast<std::size_t>(2 * j * k + p)];
-    expect_close(as_f64(ops::matmul(a, ops::swap_dims(w, 0, 1))), want, 1e-4, 1e-5, "flipped row, sliced W^T");
+    expect_close(as_f64(ops::matmul(a, ops::swap_dims(w, 0, 1))), want, 1e-4, 1e-5,
+                 "flipped row, sliced W^T");
 }
 
 TEST(FusedActivation, ContiguousCopyOfTransposedViewsIsTiledAndExact) {

@@ -54,7 +54,8 @@ int check_gradients(const OpEntry& e, const Device& device, int* unsupported = n
         try {
             out = e.forward(in, a);
         } catch (const burn::Error& err) {
-            if (device != cpu && unsupported && std::string(err.what()).find("not supported by the") != std::string::npos) {
+            if (device != cpu && unsupported &&
+                std::string(err.what()).find("not supported by the") != std::string::npos) {
                 ++*unsupported;
                 continue;
             }
@@ -63,11 +64,14 @@ int check_gradients(const OpEntry& e, const Device& device, int* unsupported = n
         if (out.numel() == 0) continue;
         // Non-uniform cotangent: weights 1, -0.5, 2, 0.25, ... so rules cannot pass by symmetry.
         std::vector<double> w;
-        for (int64_t i = 0; i < out.numel(); ++i) w.push_back(i % 4 == 0 ? 1.0 : i % 4 == 1 ? -0.5 : i % 4 == 2 ? 2.0 : 0.25);
+        for (int64_t i = 0; i < out.numel(); ++i)
+            w.push_back(i % 4 == 0 ? 1.0 : i % 4 == 1 ? -0.5 : i % 4 == 2 ? 2.0 : 0.25);
         TensorAny wt = ops::from_data(TensorData(w, out.shape()), ad);
         Gradients g = ops::backward(ops::mul(ops::cast(out, DType::f64), wt));
         for (int gi : e.grad_inputs) {
-            if (gi >= static_cast<int>(in.size()) || !is_float(s.inputs[static_cast<std::size_t>(gi)].dtype())) continue;
+            if (gi >= static_cast<int>(in.size()) ||
+                !is_float(s.inputs[static_cast<std::size_t>(gi)].dtype()))
+                continue;
             auto grad = ops::grad(in[static_cast<std::size_t>(gi)], g);
             EXPECT_TRUE(grad.has_value()) << "no gradient for input " << gi;
             if (!grad.has_value()) return checked;
@@ -116,8 +120,8 @@ TEST_P(Gradcheck, OnDevices) {
         int unsupported = 0;
         check_gradients(*GetParam(), d, &unsupported);
         if (unsupported)
-            std::cout << "[  NOTE    ] " << GetParam()->name << ": " << unsupported << " sample(s) not supported on " << d
-                      << "\n";
+            std::cout << "[  NOTE    ] " << GetParam()->name << ": " << unsupported
+                      << " sample(s) not supported on " << d << "\n";
     }
     if (devices == 0) GTEST_SKIP() << "no accelerator device (Device::available() lists only the CPU)";
 }
@@ -132,7 +136,9 @@ std::vector<const OpEntry*> differentiable_entries() {
 }
 
 INSTANTIATE_TEST_SUITE_P(OpDb, Gradcheck, ::testing::ValuesIn(differentiable_entries()),
-                         [](const ::testing::TestParamInfo<const OpEntry*>& info) { return info.param->name; });
+                         [](const ::testing::TestParamInfo<const OpEntry*>& info) {
+                             return info.param->name;
+                         });
 
 TEST(GradcheckCoverage, EveryOpHasARuleOrIsFlagged) {
     // Each op either has a gradient rule or is flagged non-differentiable.

@@ -124,7 +124,8 @@ double tolerance(DType dt, int64_t k) {
     }
 }
 
-void expect_matmul_close(const TensorAny& got, const Host& want, DType dt, int64_t k, const std::string& what) {
+void expect_matmul_close(const TensorAny& got, const Host& want, DType dt, int64_t k,
+                         const std::string& what) {
     ASSERT_EQ(got.shape(), want.shape) << what;
     ASSERT_EQ(got.dtype(), dt) << what;
     const auto g = values(got);
@@ -201,7 +202,7 @@ TEST_P(MatmulTest, TransposedInputs) {
         const Host bat = rounded(random_host({3, 6, 4}, 22, ints), dt);
         const Host bb = rounded(random_host({1, 6, 5}, 23, ints), dt);
         expect_matmul_close(ops::matmul(ops::swap_dims(to_tensor(bat, dt), -2, -1), to_tensor(bb, dt)),
-                     ref_matmul(host_t(bat), bb), dt, 6, "batched T x N");
+                            ref_matmul(host_t(bat), bb), dt, 6, "batched T x N");
     }
 }
 
@@ -241,14 +242,14 @@ TEST_P(MatmulTest, SlicedFlippedAndBroadcastOperands) {
         for (int64_t i = 11; i >= 0; --i)
             for (int64_t j = 14; j >= 0; --j) fl.v.push_back(big.v[static_cast<std::size_t>(i * 15 + j)]);
         Host rhs15 = rounded(random_host({15, 4}, 33, ints), dt);
-        expect_matmul_close(ops::matmul(ops::flip(tbig, {0, 1}), to_tensor(rhs15, dt)), ref_matmul(fl, rhs15), dt,
-                     15, "flipped");
+        expect_matmul_close(ops::matmul(ops::flip(tbig, {0, 1}), to_tensor(rhs15, dt)), ref_matmul(fl, rhs15),
+                            dt, 15, "flipped");
         // A row broadcast to 6 rows (stride 0 inside the matrix).
         Host row = rounded(random_host({1, 10}, 34, ints), dt);
         Host rows{{}, {6, 10}};
         for (int i = 0; i < 6; ++i) rows.v.insert(rows.v.end(), row.v.begin(), row.v.end());
-        expect_matmul_close(ops::matmul(ops::expand(to_tensor(row, dt), {6, 10}), trhs), ref_matmul(rows, rhs), dt,
-                     10, "stride-0 rows");
+        expect_matmul_close(ops::matmul(ops::expand(to_tensor(row, dt), {6, 10}), trhs),
+                            ref_matmul(rows, rhs), dt, 10, "stride-0 rows");
     }
 }
 

@@ -369,14 +369,14 @@ void add_where(std::vector<OpEntry>& db, char kinds, Reference r) {
 void add_elementwise_entries(std::vector<OpEntry>& db) {
     using V = const std::vector<TensorAny>&;
     using A = const Args&;
-#define BURN_UNARY(name, kinds, body, vjp, domain)                    \
+#define BURN_UNARY(name, kinds, body, vjp, domain)               \
     add_unary(db, OpId::name, BURN_KIND_##kinds, Domain::domain, \
               &unary_ref<fn::name##_fn, BURN_KIND_##kinds>,      \
               [](V in, A a) { return ops::name(in.at(0), a.reals.at(0), a.reals.at(1)); });
 #define BURN_UNARY_PRED(name, kinds, body, domain)                                           \
     add_pred(db, OpId::name, BURN_KIND_##kinds, &pred_ref<fn::name##_fn, BURN_KIND_##kinds>, \
              [](V in, A) { return ops::name(in.at(0)); });
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                    \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)      \
     add_binary(                                                   \
         db, OpId::name, BURN_KIND_##kinds, Domain::domain, false, \
         &binary_ref<fn::name##_fn, BURN_KIND_##kinds, false>,     \

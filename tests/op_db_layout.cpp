@@ -15,7 +15,6 @@ using V = const std::vector<TensorAny>&;
 using In = const std::vector<TensorData>&;
 using A = const Args&;
 
-
 BadCase undefined(const std::string& op, const Forward& f, std::vector<int64_t> ints = {}) {
     return bad("undefined tensor", "[" + op + "]", [f, ints](const Device&) {
         Args a;

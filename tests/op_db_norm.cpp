@@ -21,7 +21,6 @@ Tol norm_tol(DType d) {
     return default_tol(d);
 }
 
-
 // ---- layer_norm: args.ints = {has_gamma, has_beta, rms}, args.reals = {eps}; inputs {x, (gamma), (beta)}.
 // rms = 1: RMSNorm (no centring; nn::RmsNorm).
 

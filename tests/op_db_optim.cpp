@@ -18,7 +18,6 @@ ops::AdamStepHyper hyper_of(const std::vector<double>& r) {
     return {r.at(0), r.at(1), r.at(2), r.at(3), r.at(4), r.at(5)};
 }
 
-
 }  // namespace
 
 void add_optim_entries(std::vector<OpEntry>& db) {

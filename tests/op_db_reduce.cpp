@@ -20,7 +20,6 @@ using A = const Args&;
 using Lane = std::vector<double>;
 using LaneFn = std::function<Lane(const Lane&, const Args&)>;
 
-
 int64_t first_extreme(const Lane& v, bool max) {
     int64_t best = 0;
     for (std::size_t i = 1; i < v.size(); ++i)

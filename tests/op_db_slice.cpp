@@ -20,7 +20,6 @@ using In = const std::vector<TensorData>&;
 using A = const Args&;
 using Pos = std::vector<std::vector<int64_t>>;  // the source positions along each dim
 
-
 // Slice ranges travel in Args::ints as {start, end or kNone, step, single} per dim.
 constexpr int64_t kNone = std::numeric_limits<int64_t>::min();
 std::vector<int64_t> rng(int64_t start, int64_t end = kNone, int64_t step = 1) {
@@ -151,7 +150,6 @@ OpEntry cases_entry(const std::string& name, std::vector<Case> cases, Forward f,
     e.grad_inputs = {0};
     return e;
 }
-
 
 void add_slices(std::vector<OpEntry>& db) {
     {

@@ -1,5 +1,6 @@
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
+
+#include <burn/burn.hpp>
 
 using namespace burn;
 

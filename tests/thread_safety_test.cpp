@@ -2,10 +2,10 @@
 // concurrent allocation and release, and tensors shared read-only between threads. These run in
 // every build, and CI runs them (with tests/parallel_test.cpp and src/data/dataloader_test.cpp) under
 // ThreadSanitizer as burn_tsan_tests (scripts/sanitize.sh tsan), where any data race fails the run.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <burn/burn.hpp>
 #include <thread>
 #include <vector>
 
@@ -22,9 +22,13 @@ struct TwoLayer {
     nn::Linear output;
 
     explicit TwoLayer(const Device& device)
-        : hidden(nn::LinearConfig{6, 16}.init(device)), activation(), output(nn::LinearConfig{16, 2}.init(device)) {}
+        : hidden(nn::LinearConfig{6, 16}.init(device)),
+          activation(),
+          output(nn::LinearConfig{16, 2}.init(device)) {}
 
-    Tensor<2> forward(const Tensor<2>& x) const { return output.forward(activation.forward(hidden.forward(x))); }
+    Tensor<2> forward(const Tensor<2>& x) const {
+        return output.forward(activation.forward(hidden.forward(x)));
+    }
 
     BURN_MODULE(TwoLayer, hidden, activation, output)
 };
@@ -87,7 +91,8 @@ TEST(ThreadSafety, CachingAllocatorUnderConcurrentUse) {
     for (int t = 0; t < 4; ++t) {
         threads.emplace_back([&, t] {
             for (int i = 0; i < 60; ++i) {
-                const std::size_t n = (i % 3 == 0) ? 64 : (i % 3 == 1 ? 20000 : 70000);  // 256 B, 80 KB, 280 KB
+                const std::size_t n =
+                    (i % 3 == 0) ? 64 : (i % 3 == 1 ? 20000 : 70000);  // 256 B, 80 KB, 280 KB
                 const double v = t + 1;
                 auto a = Tensor<1>::full({n}, v, device);
                 auto b = (a * 2.0 + 1.0).sum().into_scalar();

@@ -19,7 +19,9 @@ thread_local bool t_grad_enabled = true;
 std::atomic<int> g_anomaly{-1};  // -1: read BURN_DETECT_ANOMALY on first use
 }  // namespace
 
-Node::Node() : id(g_next_id.fetch_add(1)) { g_live_nodes.fetch_add(1); }
+Node::Node() : id(g_next_id.fetch_add(1)) {
+    g_live_nodes.fetch_add(1);
+}
 
 Node::~Node() {
     g_live_nodes.fetch_sub(1);
@@ -41,13 +43,15 @@ std::string Node::op_name() const {
     return std::string(burn::op_name(call.op));
 }
 
-int64_t live_nodes() { return g_live_nodes.load(); }
+int64_t live_nodes() {
+    return g_live_nodes.load();
+}
 
-const AdTensor* as_ad(const TensorImpl& t) { return dynamic_cast<const AdTensor*>(&t); }
+const AdTensor* as_ad(const TensorImpl& t) {
+    return dynamic_cast<const AdTensor*>(&t);
+}
 
 AutodiffBackend::AutodiffBackend(const Device& inner) : inner_(inner), device_(inner.autodiff()) {}
-
-
 
 TensorRef AutodiffBackend::from_host(const TensorData& data, const Device&) {
     return std::make_shared<AdTensor>(inner_.backend().from_host(data, inner_), device_, nullptr, 0, nullptr);
@@ -123,7 +127,9 @@ AutodiffBackend& backend_for(const Device& device) {
     return *slot;
 }
 
-TensorRef AutodiffBackend::unwrap(const TensorRef& t) const { return static_cast<const AdTensor&>(*t).inner; }
+TensorRef AutodiffBackend::unwrap(const TensorRef& t) const {
+    return static_cast<const AdTensor&>(*t).inner;
+}
 
 TensorRef AutodiffBackend::wrap(TensorRef inner, const Device& device) {
     return std::make_shared<AdTensor>(std::move(inner), device, nullptr, 0, nullptr);
@@ -133,7 +139,8 @@ void check_anomaly(const TensorAny& t, const std::string& what) {
     if (!is_float(t.dtype()) || t.numel() == 0) return;
     auto bad = ops::any(ops::bool_or(ops::is_nan(t), ops::is_inf(t)));
     if (ops::into_data(bad).value_as_double(0) != 0) {
-        BURN_THROW("[anomaly] ", what, " produced NaN or Inf in its ", t.dtype(), " output of shape ", t.shape());
+        BURN_THROW("[anomaly] ", what, " produced NaN or Inf in its ", t.dtype(), " output of shape ",
+                   t.shape());
     }
 }
 
@@ -144,15 +151,24 @@ namespace burn {
 /// The registry's entry, listed by the file cmake/registry.cmake generates.
 namespace detail {
 DecoratorEntry decorator_entry_autodiff() {
-    return DecoratorEntry{"autodiff", [](const Device& device) -> Backend& { return autodiff::backend_for(device); }};
+    return DecoratorEntry{"autodiff",
+                          [](const Device& device) -> Backend& { return autodiff::backend_for(device); }};
 }
 }  // namespace detail
 
-NoGrad::NoGrad() : previous_(autodiff::t_grad_enabled) { autodiff::t_grad_enabled = false; }
-NoGrad::~NoGrad() { autodiff::t_grad_enabled = previous_; }
-bool grad_enabled() { return autodiff::t_grad_enabled; }
+NoGrad::NoGrad() : previous_(autodiff::t_grad_enabled) {
+    autodiff::t_grad_enabled = false;
+}
+NoGrad::~NoGrad() {
+    autodiff::t_grad_enabled = previous_;
+}
+bool grad_enabled() {
+    return autodiff::t_grad_enabled;
+}
 
-void set_detect_anomaly(bool on) { autodiff::g_anomaly.store(on ? 1 : 0); }
+void set_detect_anomaly(bool on) {
+    autodiff::g_anomaly.store(on ? 1 : 0);
+}
 bool detect_anomaly() {
     int v = autodiff::g_anomaly.load(std::memory_order_relaxed);
     if (v < 0) {

@@ -17,7 +17,9 @@ std::optional<TensorAny> Gradients::get(uint64_t id) const {
     return it->second;
 }
 
-void Gradients::set(uint64_t id, TensorAny grad) { grads_[id] = std::move(grad); }
+void Gradients::set(uint64_t id, TensorAny grad) {
+    grads_[id] = std::move(grad);
+}
 
 std::optional<TensorAny> Gradients::remove(uint64_t id) {
     auto it = grads_.find(id);
@@ -36,8 +38,8 @@ namespace {
 const AdTensor& checked_ad(const TensorAny& t, const char* op) {
     BURN_CHECK(t.defined(), "[", op, "] called on an undefined tensor");
     const AdTensor* a = as_ad(*t.ref());
-    BURN_CHECK_KIND(a != nullptr, device, "[", op, "] needs a tensor on an autodiff device, got one on ", t.device(),
-                    "; create the tensors (or the model) on Device().autodiff()");
+    BURN_CHECK_KIND(a != nullptr, device, "[", op, "] needs a tensor on an autodiff device, got one on ",
+                    t.device(), "; create the tensors (or the model) on Device().autodiff()");
     return *a;
 }
 
@@ -80,13 +82,15 @@ Gradients backward(const TensorAny& loss) {
             os << "; mark inputs with .require_grad() (module parameters are marked already)";
         BURN_THROW(os.str());
     }
-    BURN_CHECK(!root.node->freed, "[backward] the graph of this loss was already freed by an earlier backward(); "
+    BURN_CHECK(!root.node->freed,
+               "[backward] the graph of this loss was already freed by an earlier backward(); "
                "recompute the forward pass before calling backward() again");
 
     const std::vector<Node*> order = topo_order(root.node.get());
     std::unordered_map<Node*, std::vector<TensorAny>> grads;
     grads[root.node.get()].resize(std::max<std::size_t>(1, root.node->outputs.size()));
-    grads[root.node.get()][root.output] = ops::full(root.inner->shape, 1.0, root.inner->dtype, root.inner->device);
+    grads[root.node.get()][root.output] =
+        ops::full(root.inner->shape, 1.0, root.inner->dtype, root.inner->device);
 
     Gradients out;
     for (Node* n : order) {
@@ -98,7 +102,8 @@ Gradients backward(const TensorAny& loss) {
             if (!g.empty() && g[0].defined()) out.set(n->id, std::move(g[0]));
             continue;
         }
-        BURN_CHECK(!n->freed, "[backward] part of this graph was freed by an earlier backward(); recompute the "
+        BURN_CHECK(!n->freed,
+                   "[backward] part of this graph was freed by an earlier backward(); recompute the "
                    "forward pass");
         g.resize(n->outputs.size());  // outputs nothing used have undefined gradients
         std::vector<bool> needs(n->parents.size());
@@ -112,17 +117,19 @@ Gradients backward(const TensorAny& loss) {
             BURN_CHECK(rule != nullptr, "[backward] no gradient rule for op '", n->op_name(), "'");
             gin = rule(VjpContext{n->call, n->inputs, n->outputs, g, needs});
         }
-        BURN_CHECK(gin.size() >= n->parents.size(), "[backward] the rule of op '", n->op_name(), "' returned ",
-                   gin.size(), " gradients for ", n->parents.size(), " inputs");
+        BURN_CHECK(gin.size() >= n->parents.size(), "[backward] the rule of op '", n->op_name(),
+                   "' returned ", gin.size(), " gradients for ", n->parents.size(), " inputs");
         for (std::size_t i = 0; i < n->parents.size(); ++i) {
             if (!n->parents[i] || !gin[i].defined()) continue;
             BURN_CHECK_KIND(gin[i].shape() == n->inputs[i].shape(), shape, "[backward] the rule of op '",
                             n->op_name(), "' gave a gradient of shape ", gin[i].shape(), " for input ", i,
                             " of shape ", n->inputs[i].shape());
             if (detect_anomaly())
-                check_anomaly(gin[i], "backward of op '" + n->op_name() + "' (input " + std::to_string(i) + ")");
+                check_anomaly(gin[i],
+                              "backward of op '" + n->op_name() + "' (input " + std::to_string(i) + ")");
             auto& slots = grads[n->parents[i].get()];
-            slots.resize(std::max<std::size_t>(slots.size(), std::max<std::size_t>(1, n->parents[i]->outputs.size())));
+            slots.resize(
+                std::max<std::size_t>(slots.size(), std::max<std::size_t>(1, n->parents[i]->outputs.size())));
             accumulate(slots[static_cast<std::size_t>(n->parent_output[i])], std::move(gin[i]));
         }
         // Free what the node saved; the graph cannot be walked again.
@@ -205,9 +212,13 @@ bool is_require_grad(const TensorAny& x) {
     return a && a->node != nullptr;
 }
 
-TensorAny detach(TensorAny x) { return require_grad(std::move(x), false); }
+TensorAny detach(TensorAny x) {
+    return require_grad(std::move(x), false);
+}
 
-Gradients backward(const TensorAny& loss) { return autodiff::backward(loss); }
+Gradients backward(const TensorAny& loss) {
+    return autodiff::backward(loss);
+}
 
 namespace {
 const autodiff::AdTensor* leaf_of(const TensorAny& x, const char* op) {
@@ -244,6 +255,5 @@ uint64_t grad_key(const TensorAny& x) {
     const autodiff::AdTensor* a = x.defined() ? autodiff::as_ad(*x.ref()) : nullptr;
     return a && a->node ? a->node->id : 0;
 }
-
 
 }  // namespace burn::ops

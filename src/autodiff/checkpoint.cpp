@@ -6,9 +6,9 @@
 
 namespace burn::autodiff {
 
-std::vector<TensorAny> checkpoint(const std::string& name,
-                                  const std::function<std::vector<TensorAny>(const std::vector<TensorAny>&)>& fn,
-                                  const std::vector<TensorAny>& inputs) {
+std::vector<TensorAny> checkpoint(
+    const std::string& name, const std::function<std::vector<TensorAny>(const std::vector<TensorAny>&)>& fn,
+    const std::vector<TensorAny>& inputs) {
     BURN_CHECK(!inputs.empty(), "[checkpoint '", name, "'] needs at least one input");
     CustomOp op;
     op.name = name;
@@ -17,10 +17,12 @@ std::vector<TensorAny> checkpoint(const std::string& name,
                              const std::vector<TensorAny>& grad_out) {
         const Device ad = in.at(0).device().autodiff();
         std::vector<TensorAny> leaves;
-        for (const auto& x : in) leaves.push_back(is_float(x.dtype()) ? ops::require_grad(ops::to_device(x, ad)) : ops::to_device(x, ad));
+        for (const auto& x : in)
+            leaves.push_back(is_float(x.dtype()) ? ops::require_grad(ops::to_device(x, ad))
+                                                 : ops::to_device(x, ad));
         std::vector<TensorAny> out = fn(leaves);  // recompute, recording this time
-        BURN_CHECK(out.size() == grad_out.size(), "[checkpoint '", name, "'] the region returned ", out.size(),
-                   " outputs on recompute but ", grad_out.size(), " before");
+        BURN_CHECK(out.size() == grad_out.size(), "[checkpoint '", name, "'] the region returned ",
+                   out.size(), " outputs on recompute but ", grad_out.size(), " before");
         // backward of sum(out_i * g_i) gives the vector-Jacobian products for every input.
         TensorAny total;
         for (std::size_t i = 0; i < out.size(); ++i) {

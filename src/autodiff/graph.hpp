@@ -24,8 +24,8 @@ struct Node {
 
     uint64_t id;
     bool leaf = false;
-    bool freed = false;          // backward() ran through it and released what it saved
-    OpCall call;                 // the forward op (unused for leaves and custom ops)
+    bool freed = false;  // backward() ran through it and released what it saved
+    OpCall call;         // the forward op (unused for leaves and custom ops)
     const CustomOp* custom = nullptr;
     std::shared_ptr<CustomOp> custom_owned;
     std::vector<TensorAny> inputs;   // saved inner inputs
@@ -45,8 +45,8 @@ struct AdTensor final : TensorImpl {
           output(output_),
           blocked_by(blocked_by_) {}
     TensorRef inner;
-    NodeRef node;        // null: not tracked
-    int output = 0;      // which output of node this is
+    NodeRef node;                      // null: not tracked
+    int output = 0;                    // which output of node this is
     const char* blocked_by = nullptr;  // the non-differentiable op that cut tracking, for messages
 };
 
@@ -54,7 +54,7 @@ const AdTensor* as_ad(const TensorImpl& t);
 
 /// The decorator over one inner device.
 class AutodiffBackend final : public Backend {
-public:
+  public:
     explicit AutodiffBackend(const Device& inner);
     std::string_view name() const override { return "autodiff"; }
     TensorRef from_host(const TensorData& data, const Device& device) override;
@@ -68,7 +68,7 @@ public:
     const Device& inner_device() const { return inner_; }
     const Device& device() const { return device_; }
 
-private:
+  private:
     Device inner_;
     Device device_;
 };

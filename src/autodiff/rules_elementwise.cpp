@@ -12,7 +12,9 @@ using namespace ops;
 using Grads = std::vector<TensorAny>;
 
 // Helpers the vjp column uses.
-TensorAny mask_of(TensorAny m, const TensorAny& like) { return cast(std::move(m), like.dtype()); }
+TensorAny mask_of(TensorAny m, const TensorAny& like) {
+    return cast(std::move(m), like.dtype());
+}
 TensorAny leaky_relu_grad(const TensorAny& x, double slope) {
     return add_scalar(mul_scalar(mask_of(greater_elem(x, 0), x), 1.0 - slope), slope);
 }
@@ -30,7 +32,7 @@ TensorAny gelu_tanh_grad(const TensorAny& x) {
     auto x2 = square(x);
     auto inner = mul_scalar(mul(x, add_scalar(mul_scalar(x2, c), 1)), k);  // k (x + c x^3)
     auto t = tanh(inner);
-    auto dinner = mul_scalar(add_scalar(mul_scalar(x2, 3 * c), 1), k);     // k (1 + 3 c x^2)
+    auto dinner = mul_scalar(add_scalar(mul_scalar(x2, 3 * c), 1), k);  // k (1 + 3 c x^2)
     auto left = mul_scalar(add_scalar(t, 1), 0.5);
     auto right = mul(mul_scalar(mul(x, rsub_scalar(square(t), 1)), 0.5), dinner);
     return add(left, right);
@@ -48,24 +50,24 @@ TensorAny powi_grad(const TensorAny& x, double n) {
     return mul_scalar(powi_scalar(x, n - 1), n);
 }
 
-#define BURN_UNARY(name, kinds, body, vjp, domain)                                             \
-    Grads name##_vjp(const VjpContext& c) {                                                    \
-        [[maybe_unused]] const TensorAny& x = c.x[0];                                          \
-        [[maybe_unused]] const TensorAny& y = c.y[0];                                          \
-        [[maybe_unused]] const TensorAny& g = c.g[0];                                          \
-        [[maybe_unused]] const double p0 = c.call.scalars[0], p1 = c.call.scalars[1];          \
-        return {vjp};                                                                          \
+#define BURN_UNARY(name, kinds, body, vjp, domain)                                    \
+    Grads name##_vjp(const VjpContext& c) {                                           \
+        [[maybe_unused]] const TensorAny& x = c.x[0];                                 \
+        [[maybe_unused]] const TensorAny& y = c.y[0];                                 \
+        [[maybe_unused]] const TensorAny& g = c.g[0];                                 \
+        [[maybe_unused]] const double p0 = c.call.scalars[0], p1 = c.call.scalars[1]; \
+        return {vjp};                                                                 \
     }
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                   \
-    Grads name##_vjp(const VjpContext& c) {                                    \
-        [[maybe_unused]] const TensorAny& a = c.x[0];                          \
-        [[maybe_unused]] const TensorAny& b = c.x[1];                          \
-        [[maybe_unused]] const TensorAny& y = c.y[0];                          \
-        [[maybe_unused]] const TensorAny& g = c.g[0];                          \
-        Grads out(2);                                                          \
-        if (c.needs[0]) out[0] = vjp_a;                                        \
-        if (c.needs[1]) out[1] = vjp_b;                                        \
-        return out;                                                            \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) \
+    Grads name##_vjp(const VjpContext& c) {                  \
+        [[maybe_unused]] const TensorAny& a = c.x[0];        \
+        [[maybe_unused]] const TensorAny& b = c.x[1];        \
+        [[maybe_unused]] const TensorAny& y = c.y[0];        \
+        [[maybe_unused]] const TensorAny& g = c.g[0];        \
+        Grads out(2);                                        \
+        if (c.needs[0]) out[0] = vjp_a;                      \
+        if (c.needs[1]) out[1] = vjp_b;                      \
+        return out;                                          \
     }
 #include "burn/backend/elementwise.def"
 
@@ -93,13 +95,17 @@ const RuleTable& table() {
 }
 }  // namespace
 
-VjpRule vjp_rule(OpId op) { return table()[static_cast<std::size_t>(op)]; }
+VjpRule vjp_rule(OpId op) {
+    return table()[static_cast<std::size_t>(op)];
+}
 
 bool is_non_differentiable(OpId op) {
     switch (op_info(op).cls) {
         case OpClass::unary_pred:
-        case OpClass::compare: return true;
-        default: break;
+        case OpClass::compare:
+            return true;
+        default:
+            break;
     }
     switch (op) {
         case OpId::bool_and:
@@ -111,14 +117,18 @@ bool is_non_differentiable(OpId op) {
         case OpId::argmax:
         case OpId::argmin:
         case OpId::any_dim:
-        case OpId::adam_step:  // an optimizer update: no gradient flows through it
-        case OpId::layer_norm_backward:     // adjoints of fused ops: no second derivatives
+        case OpId::adam_step:            // an optimizer update: no gradient flows through it
+        case OpId::layer_norm_backward:  // adjoints of fused ops: no second derivatives
         case OpId::cross_entropy_backward:
-        case OpId::all_dim: return true;
-        default: return false;
+        case OpId::all_dim:
+            return true;
+        default:
+            return false;
     }
 }
 
-bool is_differentiable(OpId op) { return !is_non_differentiable(op) && vjp_rule(op) != nullptr; }
+bool is_differentiable(OpId op) {
+    return !is_non_differentiable(op) && vjp_rule(op) != nullptr;
+}
 
 }  // namespace burn::autodiff

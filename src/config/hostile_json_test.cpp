@@ -41,12 +41,13 @@ TEST(ConfigHostile, DeepNestingIsRefusedCleanly) {
             for (bool closed : {false, true}) {
                 SCOPED_TRACE(std::to_string(depth) + (objects ? " objects" : " arrays") +
                              (closed ? ", closed" : ", unclosed"));
-                const std::string m = json_error_of([&] { parse(nested(depth, objects, closed), "deep.json"); });
+                const std::string m =
+                    json_error_of([&] { parse(nested(depth, objects, closed), "deep.json"); });
                 EXPECT_NE(m.find("[config.parse] 'deep.json' line 1, column "), std::string::npos) << m;
                 EXPECT_NE(m.find("nest deeper than 128 levels"), std::string::npos) << m;
                 // ... and through a config type, as a user loads a file
-                const std::string c =
-                    json_error_of([&] { cfgtest::AdamConfig::from_json_string(nested(depth, objects, closed)); });
+                const std::string c = json_error_of(
+                    [&] { cfgtest::AdamConfig::from_json_string(nested(depth, objects, closed)); });
                 EXPECT_NE(c.find("nest deeper than 128 levels"), std::string::npos) << c;
             }
     // 128 levels are read; the 129th bracket is the one named.
@@ -78,7 +79,8 @@ TEST(ConfigHostile, TreesBuiltDeepInCodeAreDestroyedCopiedAndComparedWithoutRecu
         *leaf = Value(8);
         EXPECT_FALSE(copy == root);
         // Printing is bounded as parsing is: a clean error, not a stack overflow.
-        EXPECT_NE(json_error_of([&] { (void)dump(root); }).find("nest deeper than 128 levels"), std::string::npos);
+        EXPECT_NE(json_error_of([&] { (void)dump(root); }).find("nest deeper than 128 levels"),
+                  std::string::npos);
         Value moved = std::move(copy);
         copy = std::move(moved);  // the old value of copy (empty) goes, the tree comes back
         EXPECT_EQ(copy.size(), 1u);

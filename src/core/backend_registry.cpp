@@ -1,11 +1,10 @@
 // The device registry: fixed tables written under a lock and read without one (an entry is complete
 // before the count that publishes it grows), so Device::backend() on every op costs two loads.
-#include "burn/backend/registry.hpp"
-
 #include <array>
 #include <atomic>
 #include <mutex>
 
+#include "burn/backend/registry.hpp"
 #include "burn/core/error.hpp"
 
 namespace burn {
@@ -62,7 +61,8 @@ int add_backend(Registry& r, const BackendEntry& e) {
 }
 
 int add_decorator(Registry& r, const DecoratorEntry& e) {
-    BURN_CHECK(!e.name.empty() && e.backend, "[register_decorator] the entry needs a name and a backend function");
+    BURN_CHECK(!e.name.empty() && e.backend,
+               "[register_decorator] the entry needs a name and a backend function");
     BURN_CHECK(find(r.decorators, e.name) < 0, "[register_decorator] a decorator named '", e.name,
                "' is already registered");
     return append(r.decorators, e, "register_decorator");
@@ -96,8 +96,12 @@ int register_decorator(const DecoratorEntry& entry) {
     return add_decorator(r, entry);
 }
 
-int num_backends() { return registry().backends.count.load(std::memory_order_acquire); }
-int num_decorators() { return registry().decorators.count.load(std::memory_order_acquire); }
+int num_backends() {
+    return registry().backends.count.load(std::memory_order_acquire);
+}
+int num_decorators() {
+    return registry().decorators.count.load(std::memory_order_acquire);
+}
 
 const BackendEntry& backend_entry(int id) {
     BURN_CHECK(id >= 0 && id < num_backends(), "[registry] no backend with id ", id);
@@ -109,7 +113,11 @@ const DecoratorEntry& decorator_entry(int id) {
     return registry().decorators.entries[static_cast<std::size_t>(id)];
 }
 
-int find_backend(std::string_view name) { return find(registry().backends, name); }
-int find_decorator(std::string_view name) { return find(registry().decorators, name); }
+int find_backend(std::string_view name) {
+    return find(registry().backends, name);
+}
+int find_decorator(std::string_view name) {
+    return find(registry().decorators, name);
+}
 
 }  // namespace burn

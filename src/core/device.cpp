@@ -67,10 +67,16 @@ Device::Device() {
     *this = d;
 }
 
-Device Device::cpu() { return Device(0, 0); }  // the registry puts the always-built CPU first
+Device Device::cpu() {
+    return Device(0, 0);
+}  // the registry puts the always-built CPU first
 
-Device Device::cuda(int index) { return of("cuda", index); }
-Device Device::vulkan(int index) { return of("vulkan", index); }
+Device Device::cuda(int index) {
+    return of("cuda", index);
+}
+Device Device::vulkan(int index) {
+    return of("vulkan", index);
+}
 
 Device Device::of(std::string_view name, int index) {
     const int id = find_backend(name);
@@ -88,8 +94,8 @@ Device Device::of(std::string_view name, int index) {
         BURN_THROW_KIND(device, call, ": no ", e->title, " device is available (", why, ")");
     }
     BURN_CHECK_KIND(index <= 0xffff, device, call, ": device indices above 65535 are not supported");
-    BURN_THROW_KIND(device, call, ": this machine has ", n, " ", e->title, " device(s), ", name, ":0 to ", name,
-                    ":", n - 1);
+    BURN_THROW_KIND(device, call, ": this machine has ", n, " ", e->title, " device(s), ", name, ":0 to ",
+                    name, ":", n - 1);
 }
 
 Device Device::parse(std::string_view s) {
@@ -112,7 +118,8 @@ Device Device::parse(std::string_view s) {
                         device, "'", s, "' is not a device; use cpu, cuda:N or another backend's name:N");
         index = std::stoi(digits);
     }
-    BURN_CHECK_KIND(!name.empty(), device, "'", s, "' is not a device; use cpu, cuda:N or another backend's name:N");
+    BURN_CHECK_KIND(!name.empty(), device, "'", s,
+                    "' is not a device; use cpu, cuda:N or another backend's name:N");
     Device d = of(name, index);
     for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) d = d.decorate(*it);
     return d;
@@ -159,9 +166,13 @@ Device Device::below() const {
     return d;
 }
 
-Device Device::autodiff() const { return decorate("autodiff"); }
+Device Device::autodiff() const {
+    return decorate("autodiff");
+}
 
-bool Device::is_autodiff() const { return depth_ > 0 && has_decorator("autodiff"); }
+bool Device::is_autodiff() const {
+    return depth_ > 0 && has_decorator("autodiff");
+}
 
 Device Device::inner() const {
     Device d = base();
@@ -170,7 +181,9 @@ Device Device::inner() const {
     return d;
 }
 
-std::string_view Device::backend_name() const { return backend_entry(backend_).name; }
+std::string_view Device::backend_name() const {
+    return backend_entry(backend_).name;
+}
 
 uint64_t Device::key() const {
     uint64_t k = backend_;
@@ -185,7 +198,9 @@ void Device::seed(uint64_t seed) const {
     r.rng[base().key()] = RngState{seed, 0};
 }
 
-void Device::sync() const { backend().sync(); }
+void Device::sync() const {
+    backend().sync();
+}
 
 std::string Device::str() const {
     std::ostringstream os;
@@ -208,8 +223,12 @@ std::ostream& operator<<(std::ostream& os, const Device& d) {
     return os;
 }
 
-void set_num_threads(int n) { platform::set_threads(n); }
-int num_threads() { return platform::threads(); }
+void set_num_threads(int n) {
+    platform::set_threads(n);
+}
+int num_threads() {
+    return platform::threads();
+}
 
 namespace detail {
 

@@ -13,23 +13,12 @@ namespace burn {
 namespace {
 
 testing::ForwardingBackend& forwarding() {
-    static testing::ForwardingBackend* b = [] {
-        auto* backend = new testing::ForwardingBackend("fwd");
-        BackendEntry e;
-        e.name = "fwd";
-        e.title = "Forwarding";
-        e.device_count = [] { return 1; };
-        e.backend = [](int) -> Backend& { return forwarding(); };
-        register_backend(e);
-        backend->device_ = Device::of("fwd", 0);
-        return backend;
-    }();
-    return *b;
+    return testing::register_forwarding<0>("fwd");
 }
 
 /// A decorator that counts the ops it passes down and wraps the tensors of the device below.
 class Tally final : public Backend {
-public:
+  public:
     explicit Tally(Device device) : device_(device) {}
     std::string_view name() const override { return "tally"; }
     TensorRef from_host(const TensorData& data, const Device&) override {
@@ -54,7 +43,7 @@ public:
     }
     int ops = 0;
 
-private:
+  private:
     Backend& below() const { return device_.below().backend(); }
     TensorRefs unwrap_all(const TensorRefs& in) const {
         TensorRefs out;
@@ -106,12 +95,15 @@ TEST(DeviceRegistry, ParseReadsWhatPrintWrites) {
 }
 
 TEST(DeviceRegistry, PlaceholdersNameTheirOption) {
-    EXPECT_NE(message_of([] { Device::vulkan(0); }).find("Vulkan backend not built; reconfigure with -DBURN_VULKAN=ON"),
+    EXPECT_NE(message_of([] {
+                  Device::vulkan(0);
+              }).find("Vulkan backend not built; reconfigure with -DBURN_VULKAN=ON"),
               std::string::npos);
     const std::string unknown = message_of([] { Device::of("tpu", 0); });
     EXPECT_NE(unknown.find("no backend named 'tpu'"), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("cpu"), std::string::npos) << unknown;  // lists what there is
-    EXPECT_NE(message_of([] { Device::of("cpu", 1); }).find("this machine has 1 CPU device(s)"), std::string::npos);
+    EXPECT_NE(message_of([] { Device::of("cpu", 1); }).find("this machine has 1 CPU device(s)"),
+              std::string::npos);
     const int before = num_backends();
     BackendEntry dup;
     dup.name = "cpu";

@@ -7,7 +7,9 @@
 
 namespace burn {
 
-std::ostream& operator<<(std::ostream& os, DType d) { return os << name(d); }
+std::ostream& operator<<(std::ostream& os, DType d) {
+    return os << name(d);
+}
 
 DType dtype_from_name(std::string_view n) {
     for (int i = 0; i < kNumDTypes; ++i)

@@ -13,7 +13,8 @@ Dims::Dims(std::initializer_list<int64_t> v) {
 }
 
 Dims Dims::filled(int rank, int64_t value) {
-    BURN_CHECK_KIND(rank >= 0 && rank <= kMaxRank, shape, "rank ", rank, " exceeds the maximum rank ", kMaxRank);
+    BURN_CHECK_KIND(rank >= 0 && rank <= kMaxRank, shape, "rank ", rank, " exceeds the maximum rank ",
+                    kMaxRank);
     Dims d;
     d.rank_ = rank;
     for (int i = 0; i < rank; ++i) d.v_[i] = value;
@@ -44,7 +45,8 @@ void Dims::erase(int pos) {
 }
 
 void Dims::resize(int rank, int64_t fill) {
-    BURN_CHECK_KIND(rank >= 0 && rank <= kMaxRank, shape, "rank ", rank, " exceeds the maximum rank ", kMaxRank);
+    BURN_CHECK_KIND(rank >= 0 && rank <= kMaxRank, shape, "rank ", rank, " exceeds the maximum rank ",
+                    kMaxRank);
     for (int i = rank_; i < rank; ++i) v_[i] = fill;
     rank_ = rank;
 }
@@ -120,8 +122,8 @@ std::ostream& operator<<(std::ostream& os, const Dims& d) {
 
 int normalize_dim(int64_t dim, int rank, const char* op) {
     int64_t d = dim < 0 ? dim + rank : dim;
-    BURN_CHECK_KIND(d >= 0 && d < rank, index, "[", op, "] dim ", dim, " is out of range for a tensor of rank ",
-                    rank, " (valid: ", -rank, "..", rank - 1, ")");
+    BURN_CHECK_KIND(d >= 0 && d < rank, index, "[", op, "] dim ", dim,
+                    " is out of range for a tensor of rank ", rank, " (valid: ", -rank, "..", rank - 1, ")");
     return static_cast<int>(d);
 }
 
@@ -133,8 +135,8 @@ Dims broadcast_shapes(const Dims& a, const Dims& b, const char* op) {
         if (a[i] == 1) {
             out[i] = b[i];
         } else if (b[i] != 1) {
-            BURN_THROW_KIND(shape, "[", op, "] shapes ", a, " and ", b, " cannot be broadcast: dim ", i, " is ",
-                            a[i], " vs ", b[i], " (each must be equal or 1)");
+            BURN_THROW_KIND(shape, "[", op, "] shapes ", a, " and ", b, " cannot be broadcast: dim ", i,
+                            " is ", a[i], " vs ", b[i], " (each must be equal or 1)");
         }
     }
     return out;

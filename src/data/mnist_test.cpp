@@ -66,7 +66,6 @@ class MnistFiles : public ::testing::Test {
     std::array<int, 10> counts_ = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14};  // 95 digits
 };
 
-
 TEST_F(MnistFiles, ParsesAndSplitsStratified) {
     MnistDataset train(MnistSplit::train, options()), test(MnistSplit::test, options());
     // 95 * 0.2 = 19 test digits; per class the largest-remainder quotas of 19 * n / 95 = n / 5.

@@ -1,6 +1,7 @@
 // The module system: field traversal, paths, counting, device moves, freezing, printing.
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
+
+#include <burn/burn.hpp>
 
 using namespace burn;
 
@@ -19,7 +20,7 @@ struct Net {
     std::optional<nn::Linear> extra;
     std::optional<nn::Linear> absent;
     nn::BatchNorm bn;
-    nn::Relu act;       // a constant: no parameters
+    nn::Relu act;        // a constant: no parameters
     double scale = 2.0;  // a constant
     BURN_MODULE(Net, embed, layers, heads, extra, absent, bn, act, scale)
 };
@@ -47,11 +48,12 @@ std::vector<std::string> paths(const Net& n) {
 
 TEST(Module, PathsFollowFieldsIndicesAndOptionals) {
     Net n = make(Device());
-    EXPECT_EQ(paths(n), (std::vector<std::string>{
-                            "embed.weight", "layers.0.attn.weight", "layers.0.attn.bias", "layers.0.norm.gamma",
-                            "layers.0.norm.beta", "layers.1.attn.weight", "layers.1.attn.bias",
-                            "layers.1.norm.gamma", "layers.1.norm.beta", "heads.0.weight", "heads.0.bias",
-                            "heads.1.weight", "extra.weight", "extra.bias", "bn.gamma", "bn.beta"}));
+    EXPECT_EQ(paths(n),
+              (std::vector<std::string>{"embed.weight", "layers.0.attn.weight", "layers.0.attn.bias",
+                                        "layers.0.norm.gamma", "layers.0.norm.beta", "layers.1.attn.weight",
+                                        "layers.1.attn.bias", "layers.1.norm.gamma", "layers.1.norm.beta",
+                                        "heads.0.weight", "heads.0.bias", "heads.1.weight", "extra.weight",
+                                        "extra.bias", "bn.gamma", "bn.beta"}));
 }
 
 TEST(Module, NumParamsCountsParametersNotBuffers) {

@@ -10,7 +10,8 @@ Dropout DropoutConfig::init() const {
 TensorAny Dropout::forward_any(const TensorAny& input) const {
     if (prob == 0.0 || (!input.device().is_autodiff() && !force)) return input;
     if (prob == 1.0) return ops::mul_scalar(input, 0.0);
-    auto keep = ops::random(input.shape(), Distribution::Bernoulli(1.0 - prob), input.dtype(), input.device());
+    auto keep =
+        ops::random(input.shape(), Distribution::Bernoulli(1.0 - prob), input.dtype(), input.device());
     return ops::mul(ops::mul_scalar(std::move(keep), 1.0 / (1.0 - prob)), input);
 }
 

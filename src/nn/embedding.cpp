@@ -11,7 +11,8 @@ Embedding EmbeddingConfig::init(const Device& device) const {
 }
 
 TensorAny Embedding::forward_any(const TensorAny& indices) const {
-    BURN_CHECK_KIND(is_int(indices.dtype()), dtype, "[Embedding] indices must be an Int tensor, got ", indices.dtype());
+    BURN_CHECK_KIND(is_int(indices.dtype()), dtype, "[Embedding] indices must be an Int tensor, got ",
+                    indices.dtype());
     const int64_t d = weight.val().shape()[1];
     Dims out = indices.shape();
     out.push_back(d);

@@ -20,12 +20,14 @@ TensorAny orthogonal(const Dims& shape, double gain, const Device& device, DType
     const int64_t cols = rows == 0 ? 0 : shape.numel() / rows;
     if (shape.numel() == 0) return ops::full(shape, 0.0, dtype, device);
     std::vector<double> g =
-        ops::into_data(ops::random(Dims{rows, cols}, Distribution::Normal(0, 1), DType::f64, device)).to_vec<double>();
+        ops::into_data(ops::random(Dims{rows, cols}, Distribution::Normal(0, 1), DType::f64, device))
+            .to_vec<double>();
     const bool wide = rows < cols;
     const int64_t m = wide ? cols : rows;  // the long side: vectors have m entries
     const int64_t n = wide ? rows : cols;  // the number of vectors to orthonormalise
     // q[j] is column j of the tall matrix (row j of the wide one).
-    std::vector<std::vector<double>> q(static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(m)));
+    std::vector<std::vector<double>> q(static_cast<std::size_t>(n),
+                                       std::vector<double>(static_cast<std::size_t>(m)));
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)
             (wide ? q[i][j] : q[j][i]) = g[static_cast<std::size_t>(i * cols + j)];
@@ -40,7 +42,8 @@ TensorAny orthogonal(const Dims& shape, double gain, const Device& device, DType
         double norm = 0;
         for (double x : v) norm += x * x;
         norm = std::sqrt(norm);
-        BURN_CHECK(norm > 0, "[Initializer] orthogonal: the random matrix is rank-deficient; try another seed");
+        BURN_CHECK(norm > 0,
+                   "[Initializer] orthogonal: the random matrix is rank-deficient; try another seed");
         for (double& x : v) x /= norm;
     }
     std::vector<double> out(static_cast<std::size_t>(rows * cols));
@@ -52,19 +55,24 @@ TensorAny orthogonal(const Dims& shape, double gain, const Device& device, DType
 
 }  // namespace
 
-TensorAny Initializer::init_any(const Dims& shape, std::optional<int64_t> fan_in, std::optional<int64_t> fan_out,
-                                const Device& device, DType dtype) const {
+TensorAny Initializer::init_any(const Dims& shape, std::optional<int64_t> fan_in,
+                                std::optional<int64_t> fan_out, const Device& device, DType dtype) const {
     auto need = [&](const std::optional<int64_t>& f, const char* what) {
         BURN_CHECK(f.has_value() && *f > 0, "[Initializer] ", what, " is needed for this initializer (shape ",
                    shape, ")");
         return static_cast<double>(*f);
     };
     switch (kind) {
-        case InitializerKind::constant: return ops::full(shape, a, dtype, device);
-        case InitializerKind::ones: return ops::full(shape, 1.0, dtype, device);
-        case InitializerKind::zeros: return ops::full(shape, 0.0, dtype, device);
-        case InitializerKind::uniform: return ops::random(shape, Distribution::Uniform(a, b), dtype, device);
-        case InitializerKind::normal: return ops::random(shape, Distribution::Normal(a, b), dtype, device);
+        case InitializerKind::constant:
+            return ops::full(shape, a, dtype, device);
+        case InitializerKind::ones:
+            return ops::full(shape, 1.0, dtype, device);
+        case InitializerKind::zeros:
+            return ops::full(shape, 0.0, dtype, device);
+        case InitializerKind::uniform:
+            return ops::random(shape, Distribution::Uniform(a, b), dtype, device);
+        case InitializerKind::normal:
+            return ops::random(shape, Distribution::Normal(a, b), dtype, device);
         case InitializerKind::kaiming_uniform: {
             double fan = fan_out_only ? need(fan_out, "fan_out") : need(fan_in, "fan_in");
             double bound = gain * std::sqrt(3.0 / fan);
@@ -82,7 +90,8 @@ TensorAny Initializer::init_any(const Dims& shape, std::optional<int64_t> fan_in
             double std = gain * std::sqrt(2.0 / (need(fan_in, "fan_in") + need(fan_out, "fan_out")));
             return ops::random(shape, Distribution::Normal(0, std), dtype, device);
         }
-        case InitializerKind::orthogonal: return orthogonal(shape, gain, device, dtype);
+        case InitializerKind::orthogonal:
+            return orthogonal(shape, gain, device, dtype);
     }
     BURN_THROW("[Initializer] unknown kind");
 }

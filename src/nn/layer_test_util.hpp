@@ -2,7 +2,6 @@
 // Shared helpers of the nn layer tests: PyTorch fixtures (tests/fixtures/nn_layers/*.json, written by
 // scripts/gen_layer_fixtures.py) loaded with burn::config::parse, parameters copied into modules by
 // path, and element-wise comparisons.
-#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 
 #include <burn/burn.hpp>
@@ -12,6 +11,8 @@
 #include <map>
 #include <sstream>
 #include <string>
+
+#include "fixture_root.hpp"
 
 namespace burn::nn_test {
 

@@ -3,8 +3,8 @@
 namespace burn::nn {
 
 Linear LinearConfig::init(const Device& device) const {
-    BURN_CHECK(d_input > 0 && d_output > 0, "[LinearConfig] d_input and d_output must be positive, got ", d_input,
-               " and ", d_output);
+    BURN_CHECK(d_input > 0 && d_output > 0, "[LinearConfig] d_input and d_output must be positive, got ",
+               d_input, " and ", d_output);
     auto fan_in = static_cast<int64_t>(d_input), fan_out = static_cast<int64_t>(d_output);
     Linear l;
     l.weight = Param<Tensor<2>>(initializer.init<2>({d_output, d_input}, fan_in, fan_out, device));

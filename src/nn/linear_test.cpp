@@ -1,6 +1,6 @@
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/burn.hpp>
 #include <cmath>
 
 using namespace burn;
@@ -54,6 +54,7 @@ TEST(Initializer, StatisticsOfEachKind) {
     EXPECT_NEAR(v3, 2.0 / (256 + 128), 0.0003);  // bound^2 / 3 = 6/(in+out)/3
     (void)m2;
     (void)m3;
-    EXPECT_EQ(nn::Initializer::Constant(3).init<1>({4}, {}, {}, d).to_vec<float>(), (std::vector<float>(4, 3.0f)));
+    EXPECT_EQ(nn::Initializer::Constant(3).init<1>({4}, {}, {}, d).to_vec<float>(),
+              (std::vector<float>(4, 3.0f)));
     EXPECT_THROW(nn::Initializer::KaimingUniform(1.0).init<1>({4}, {}, {}, d), Error);
 }

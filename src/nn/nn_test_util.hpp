@@ -2,7 +2,6 @@
 // Helpers of the layer tests (conv_test.cpp, pool_test.cpp, resample_test.cpp): the PyTorch fixtures in
 // tests/fixtures/nn/*.json (written by scripts/gen_conv_fixtures.py, values and gradients in float64)
 // and comparisons against them.
-#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +13,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "fixture_root.hpp"
 
 namespace burn::nn::testing {
 

@@ -33,8 +33,8 @@ BatchNorm BatchNormConfig::init(const Device& device) const {
 TensorAny BatchNorm::forward_any(const TensorAny& x) const {
     const int r = x.rank();
     const int64_t c = gamma.val().shape()[0];
-    BURN_CHECK_KIND(r >= 2 && x.shape()[1] == c, shape, "[BatchNorm] input ", x.shape(),
-                    " must be [batch, ", c, ", ...]");
+    BURN_CHECK_KIND(r >= 2 && x.shape()[1] == c, shape, "[BatchNorm] input ", x.shape(), " must be [batch, ",
+                    c, ", ...]");
     TensorAny mean, var;
     if (x.device().is_autodiff()) {
         // Batch statistics over every dim but 1.
@@ -43,8 +43,8 @@ TensorAny BatchNorm::forward_any(const TensorAny& x) const {
         for (int i = 1; i < r; ++i) perm[i] = i == 1 ? 0 : i;
         TensorAny flat = reshape(contiguous(permute(x, perm)), Dims{c, -1});  // [c, n]
         const double n = static_cast<double>(flat.shape()[1]);
-        TensorAny m = mean_dim(flat, 1);                                     // [c, 1]
-        TensorAny v = mean_dim(square(sub(flat, m)), 1);                     // biased
+        TensorAny m = mean_dim(flat, 1);                  // [c, 1]
+        TensorAny v = mean_dim(square(sub(flat, m)), 1);  // biased
         mean = reshape(m, Dims{c});
         var = reshape(v, Dims{c});
         {
@@ -54,7 +54,8 @@ TensorAny BatchNorm::forward_any(const TensorAny& x) const {
             const Device dev = running_mean.val().device();
             auto blend = [&](const Tensor<1>& run, const TensorAny& batch) {
                 TensorAny r_in = inner_of(run.handle());
-                return Tensor<1>(ops::to_device(add(mul_scalar(r_in, 1.0 - momentum), mul_scalar(batch, momentum)), dev));
+                return Tensor<1>(
+                    ops::to_device(add(mul_scalar(r_in, 1.0 - momentum), mul_scalar(batch, momentum)), dev));
             };
             running_mean.set(blend(running_mean.val(), m_in));
             running_var.set(blend(running_var.val(), unbiased));
@@ -64,8 +65,8 @@ TensorAny BatchNorm::forward_any(const TensorAny& x) const {
         var = running_var.val().handle();
     }
     TensorAny inv_std = recip(sqrt(add_scalar(var, epsilon)));
-    TensorAny scale = mul(gamma.val().handle(), inv_std);                 // [c]
-    TensorAny shift = sub(beta.val().handle(), mul(mean, scale));         // [c]
+    TensorAny scale = mul(gamma.val().handle(), inv_std);          // [c]
+    TensorAny shift = sub(beta.val().handle(), mul(mean, scale));  // [c]
     return add(mul(x, channel_view(scale, r)), channel_view(shift, r));
 }
 

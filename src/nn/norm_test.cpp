@@ -1,6 +1,6 @@
-#include <burn/burn.hpp>
 #include <gtest/gtest.h>
 
+#include <burn/burn.hpp>
 #include <cmath>
 
 using namespace burn;
@@ -64,8 +64,10 @@ TEST(Dropout, IdentityOnInferenceDevicesScaledOnAutodiff) {
     auto y = drop.forward(Tensor<1>::ones({10000}, ad)).to_vec<float>();
     int zeros = 0;
     for (float v : y) {
-        if (v == 0) ++zeros;
-        else EXPECT_NEAR(v, 1 / 0.75, 1e-6);
+        if (v == 0)
+            ++zeros;
+        else
+            EXPECT_NEAR(v, 1 / 0.75, 1e-6);
     }
     EXPECT_NEAR(zeros / 10000.0, 0.25, 0.02);
     EXPECT_THROW(nn::DropoutConfig{1.5}.init(), Error);
@@ -80,8 +82,11 @@ TEST(Loss, CrossEntropyMatchesManualLogSoftmax) {
     double l1 = std::log(3.0);
     EXPECT_NEAR(got, (l0 + l1) / 2, 1e-6);
     // Padding token 0 ignored: only the first sample counts.
-    float padded = nn::loss::CrossEntropyLossConfig{}.with_pad_tokens(std::vector<int64_t>{0}).init()
-                       .forward(logits, targets).into_scalar();
+    float padded = nn::loss::CrossEntropyLossConfig{}
+                       .with_pad_tokens(std::vector<int64_t>{0})
+                       .init()
+                       .forward(logits, targets)
+                       .into_scalar();
     EXPECT_NEAR(padded, l0, 1e-6);
     float mse = nn::loss::MseLoss().forward(logits, logits * 0.0, nn::loss::Reduction::Sum).into_scalar();
     EXPECT_EQ(mse, 1 + 4 + 9 + 3.0f);

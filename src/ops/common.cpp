@@ -35,12 +35,14 @@ void check_numeric(const TensorAny& t, const char* op) {
 
 void check_int(const TensorAny& t, const char* op, const char* what) {
     check_defined(t, op);
-    BURN_CHECK_KIND(is_int(t.dtype()), dtype, "[", op, "] ", what, " must be an Int tensor, got ", describe(t));
+    BURN_CHECK_KIND(is_int(t.dtype()), dtype, "[", op, "] ", what, " must be an Int tensor, got ",
+                    describe(t));
 }
 
 void check_bool(const TensorAny& t, const char* op, const char* what) {
     check_defined(t, op);
-    BURN_CHECK_KIND(is_bool(t.dtype()), dtype, "[", op, "] ", what, " must be a Bool tensor, got ", describe(t));
+    BURN_CHECK_KIND(is_bool(t.dtype()), dtype, "[", op, "] ", what, " must be a Bool tensor, got ",
+                    describe(t));
 }
 
 void check_same_dtype(const TensorAny& a, const TensorAny& b, const char* op) {

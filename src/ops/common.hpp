@@ -39,7 +39,8 @@ TensorRefs take(Ts&&... ts) {
 using wide = __int128;
 int64_t fit_size(wide v, const char* op, const char* what);
 /// Makes an OpCall.
-OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints = {}, double s0 = 0, double s1 = 0);
+OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints = {}, double s0 = 0,
+            double s1 = 0);
 /// Broadcasts t to shape through an expand view (no copy); returns t itself when already that shape.
 TensorAny broadcast_to(TensorAny t, const Dims& shape, const char* op);
 

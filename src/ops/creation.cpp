@@ -24,7 +24,9 @@ TensorAny full(const Dims& shape, double value, DType dtype, const Device& devic
     return run_on(device, call(OpId::fill, dtype, shape, {}, value));
 }
 
-TensorAny empty(const Dims& shape, DType dtype, const Device& device) { return full(shape, 0.0, dtype, device); }
+TensorAny empty(const Dims& shape, DType dtype, const Device& device) {
+    return full(shape, 0.0, dtype, device);
+}
 
 TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const Device& device) {
     BURN_CHECK(step != 0, "[arange] step must not be zero");
@@ -45,15 +47,24 @@ TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const De
         const __int128 exact = __int128(1) << 53;
         __int128 lo = -exact, hi = exact;
         switch (dtype) {
-            case DType::i32: lo = INT32_MIN, hi = INT32_MAX; break;
-            case DType::i16: lo = INT16_MIN, hi = INT16_MAX; break;
-            case DType::i8: lo = INT8_MIN, hi = INT8_MAX; break;
-            case DType::u8: lo = 0, hi = UINT8_MAX; break;
-            default: break;
+            case DType::i32:
+                lo = INT32_MIN, hi = INT32_MAX;
+                break;
+            case DType::i16:
+                lo = INT16_MIN, hi = INT16_MAX;
+                break;
+            case DType::i8:
+                lo = INT8_MIN, hi = INT8_MAX;
+                break;
+            case DType::u8:
+                lo = 0, hi = UINT8_MAX;
+                break;
+            default:
+                break;
         }
         const auto fits = [&](__int128 v) { return v >= lo && v <= hi; };
-        BURN_CHECK_KIND(fits(start) && fits(last), dtype, "[arange] the range ", start, "..", end, " step ", step,
-                        " has values (first ", start, ", last ", static_cast<long double>(last),
+        BURN_CHECK_KIND(fits(start) && fits(last), dtype, "[arange] the range ", start, "..", end, " step ",
+                        step, " has values (first ", start, ", last ", static_cast<long double>(last),
                         ") that ", dtype, " cannot hold exactly; use a wider dtype or a float range");
     }
     return run_on(device, call(OpId::arange, dtype, Dims{n}, {}, static_cast<double>(start),
@@ -69,8 +80,8 @@ TensorAny eye(int64_t n, DType dtype, const Device& device) {
 
 TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const Device& device) {
     check_shape(shape, "random", size_of(dtype));
-    BURN_CHECK(dist.kind != Distribution::Kind::normal || dist.b >= 0, "[random] normal std must be >= 0, got ",
-               dist.b);
+    BURN_CHECK(dist.kind != Distribution::Kind::normal || dist.b >= 0,
+               "[random] normal std must be >= 0, got ", dist.b);
     BURN_CHECK(dist.kind != Distribution::Kind::bernoulli || (dist.a >= 0 && dist.a <= 1),
                "[random] bernoulli probability must be in [0, 1], got ", dist.a);
     auto stream = burn::detail::next_random(device, shape.numel());

@@ -55,7 +55,9 @@ TensorRefs run(const OpCall& call, TensorRefs inputs) {
     return backend.execute(call, std::move(inputs));
 }
 
-TensorAny run1(const OpCall& call, TensorRefs inputs) { return TensorAny(run(call, std::move(inputs))[0]); }
+TensorAny run1(const OpCall& call, TensorRefs inputs) {
+    return TensorAny(run(call, std::move(inputs))[0]);
+}
 
 TensorAny run_on(const Device& device, const OpCall& call) {
     check_output(call);
@@ -80,8 +82,9 @@ void check_tensor(const TensorAny& t, int rank, const char* kind_name, bool kind
 std::string format_tensor(const TensorAny& t, const char* kind_name) {
     std::ostringstream os;
     if (!t.defined()) return "Tensor { undefined }";
-    os << "Tensor {\n  data:\n" << ops::into_data(t) << ",\n  shape:  " << t.shape() << ",\n  device:  "
-       << t.device() << ",\n  kind:  " << kind_name << ",\n  dtype:  " << t.dtype() << ",\n}";
+    os << "Tensor {\n  data:\n"
+       << ops::into_data(t) << ",\n  shape:  " << t.shape() << ",\n  device:  " << t.device()
+       << ",\n  kind:  " << kind_name << ",\n  dtype:  " << t.dtype() << ",\n}";
     return os.str();
 }
 

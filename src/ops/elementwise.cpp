@@ -13,10 +13,17 @@ namespace {
 void check_kinds(const TensorAny& x, char kinds, const char* op) {
     check_defined(x, op);
     switch (kinds) {
-        case 'F': check_float(x, op); break;
-        case 'N': check_numeric(x, op); break;
-        case 'B': check_bool(x, op, "the input"); break;
-        default: break;
+        case 'F':
+            check_float(x, op);
+            break;
+        case 'N':
+            check_numeric(x, op);
+            break;
+        case 'B':
+            check_bool(x, op, "the input");
+            break;
+        default:
+            break;
     }
 }
 
@@ -44,8 +51,10 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
 
 }  // namespace
 
-#define BURN_UNARY(name, kinds, body, vjp, domain) \
-    TensorAny name(TensorAny x, double p0, double p1) { return unary(OpId::name, #kinds[0], std::move(x), p0, p1); }
+#define BURN_UNARY(name, kinds, body, vjp, domain)                 \
+    TensorAny name(TensorAny x, double p0, double p1) {            \
+        return unary(OpId::name, #kinds[0], std::move(x), p0, p1); \
+    }
 #define BURN_UNARY_PRED(name, kinds, body, domain)                                         \
     TensorAny name(TensorAny x) {                                                          \
         check_defined(x, #name);                                                           \
@@ -53,30 +62,31 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
             return full(x.shape(), 0.0, DType::boolean, x.device()); /* ints are finite */ \
         return unary(OpId::name, #kinds[0], std::move(x), 0, 0);                           \
     }
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                                                  \
-    TensorAny name(TensorAny a, TensorAny b) {                                                  \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false);                \
-    }                                                                                           \
-    TensorAny name##_scalar(TensorAny a, double s) {                                            \
-        check_kinds(a, #kinds[0], #name "_scalar");                                             \
-        TensorAny b = scalar_like(a, s);                                                        \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false);                \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                     \
+    TensorAny name(TensorAny a, TensorAny b) {                                   \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false); \
+    }                                                                            \
+    TensorAny name##_scalar(TensorAny a, double s) {                             \
+        check_kinds(a, #kinds[0], #name "_scalar");                              \
+        TensorAny b = scalar_like(a, s);                                         \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false); \
     }
-#define BURN_COMPARE(name, kinds, body, domain)                                                 \
-    TensorAny name(TensorAny a, TensorAny b) {                                                  \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), true);                 \
-    }                                                                                           \
-    TensorAny name##_elem(TensorAny a, double s) {                                              \
-        check_kinds(a, #kinds[0], #name "_elem");                                               \
-        TensorAny b = scalar_like(a, s);                                                        \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), true);                 \
+#define BURN_COMPARE(name, kinds, body, domain)                                 \
+    TensorAny name(TensorAny a, TensorAny b) {                                  \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), true); \
+    }                                                                           \
+    TensorAny name##_elem(TensorAny a, double s) {                              \
+        check_kinds(a, #kinds[0], #name "_elem");                               \
+        TensorAny b = scalar_like(a, s);                                        \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), true); \
     }
 #include "burn/backend/elementwise.def"
 
 TensorAny where(TensorAny c, TensorAny a, TensorAny b) {
     check_bool(c, "mask_where", "the mask");
     check_same_dtype(a, b, "mask_where");
-    Dims shape = broadcast_shapes(broadcast_shapes(c.shape(), a.shape(), "mask_where"), b.shape(), "mask_where");
+    Dims shape =
+        broadcast_shapes(broadcast_shapes(c.shape(), a.shape(), "mask_where"), b.shape(), "mask_where");
     c = broadcast_to(std::move(c), shape, "mask_where");
     a = broadcast_to(std::move(a), shape, "mask_where");
     b = broadcast_to(std::move(b), shape, "mask_where");

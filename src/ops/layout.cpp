@@ -16,7 +16,8 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
             BURN_CHECK_KIND(infer < 0, shape, "[reshape] only one dimension may be -1, got ", new_shape);
             infer = i;
         } else {
-            BURN_CHECK_KIND(shape[i] >= 0, shape, "[reshape] invalid dimension ", shape[i], " in ", new_shape);
+            BURN_CHECK_KIND(shape[i] >= 0, shape, "[reshape] invalid dimension ", shape[i], " in ",
+                            new_shape);
             BURN_CHECK_KIND(checked_mul(known, shape[i], known), shape, "[reshape] cannot reshape ",
                             x.shape(), " into ", new_shape, ": the element count overflows int64");
         }
@@ -27,8 +28,8 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
         shape[infer] = x.numel() / known;
     }
     check_shape(shape, "reshape", size_of(x.dtype()));
-    BURN_CHECK_KIND(shape.numel() == x.numel(), shape, "[reshape] cannot reshape ", x.shape(), " (", x.numel(),
-                    " elements) into ", new_shape, " (", shape.numel(), " elements)");
+    BURN_CHECK_KIND(shape.numel() == x.numel(), shape, "[reshape] cannot reshape ", x.shape(), " (",
+                    x.numel(), " elements) into ", new_shape, " (", shape.numel(), " elements)");
     if (shape == x.shape()) return x;
     auto c = call(OpId::reshape, x.dtype(), shape);
     return run1(c, take(std::move(x)));
@@ -68,8 +69,8 @@ TensorAny swap_dims(TensorAny x, int64_t a, int64_t b) {
 
 TensorAny expand(TensorAny x, const Dims& shape) {
     check_defined(x, "expand");
-    BURN_CHECK_KIND(shape.rank() >= x.rank(), shape, "[expand] cannot expand ", x.shape(), " to the lower rank ",
-                    shape);
+    BURN_CHECK_KIND(shape.rank() >= x.rank(), shape, "[expand] cannot expand ", x.shape(),
+                    " to the lower rank ", shape);
     const int lead = shape.rank() - x.rank();
     Dims target = shape;
     for (int i = 0; i < shape.rank(); ++i) {
@@ -80,8 +81,8 @@ TensorAny expand(TensorAny x, const Dims& shape) {
         int64_t have = x.shape()[i - lead];
         if (shape[i] == -1) target[i] = have;
         BURN_CHECK_KIND(target[i] >= 0, shape, "[expand] invalid target ", shape);
-        BURN_CHECK_KIND(have == target[i] || have == 1, shape, "[expand] cannot expand ", x.shape(), " to ", shape,
-                        ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
+        BURN_CHECK_KIND(have == target[i] || have == 1, shape, "[expand] cannot expand ", x.shape(), " to ",
+                        shape, ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
     }
     check_shape(target, "expand", size_of(x.dtype()));
     if (target == x.shape()) return x;
@@ -113,9 +114,9 @@ std::vector<int64_t> slice_ranges(const TensorAny& x, const std::vector<SliceArg
                                 " is out of range for dim ", d, " of size ", n, " (shape ", x.shape(), ")");
                 end = start + 1;
             }
-            BURN_CHECK_KIND(start >= 0 && start <= n && end >= 0 && end <= n, index, "[", op, "] range ", a.start,
-                            "..", (a.end ? std::to_string(*a.end) : std::string("end")), " is out of bounds for dim ",
-                            d, " of size ", n, " (shape ", x.shape(), ")");
+            BURN_CHECK_KIND(start >= 0 && start <= n && end >= 0 && end <= n, index, "[", op, "] range ",
+                            a.start, "..", (a.end ? std::to_string(*a.end) : std::string("end")),
+                            " is out of bounds for dim ", d, " of size ", n, " (shape ", x.shape(), ")");
             range = SliceRange{start, end < start ? start : end, a.step};
             // At most one element: the step does not matter, and stride * step need not fit int64
             // (step INT64_MAX). Every backend gets a step of +-1 for it.
@@ -219,8 +220,8 @@ TensorAny unsqueeze_dim(TensorAny x, int64_t dim) {
 TensorAny squeeze_dim(TensorAny x, int64_t dim) {
     check_defined(x, "squeeze_dim");
     int d = normalize_dim(dim, x.rank(), "squeeze_dim");
-    BURN_CHECK_KIND(x.shape()[d] == 1, shape, "[squeeze_dim] dim ", d, " of shape ", x.shape(),
-                    " has size ", x.shape()[d], ", not 1");
+    BURN_CHECK_KIND(x.shape()[d] == 1, shape, "[squeeze_dim] dim ", d, " of shape ", x.shape(), " has size ",
+                    x.shape()[d], ", not 1");
     Dims shape = x.shape();
     shape.erase(d);
     return reshape(std::move(x), shape);
@@ -268,8 +269,8 @@ TensorAny stack(const std::vector<TensorAny>& xs, int64_t dim) {
     ys.reserve(xs.size());
     for (const auto& x : xs) {
         check_defined(x, "stack");
-        BURN_CHECK_KIND(x.shape() == xs[0].shape(), shape, "[stack] all tensors must have one shape: ", xs[0].shape(),
-                        " vs ", x.shape());
+        BURN_CHECK_KIND(x.shape() == xs[0].shape(), shape,
+                        "[stack] all tensors must have one shape: ", xs[0].shape(), " vs ", x.shape());
         ys.push_back(unsqueeze_dim(x, d));
     }
     return cat(ys, d);
@@ -295,7 +296,11 @@ TensorAny triangle(TensorAny x, int64_t diagonal, bool lower, const char* op) {
 }
 }  // namespace
 
-TensorAny tril(TensorAny x, int64_t diagonal) { return triangle(std::move(x), diagonal, true, "tril"); }
-TensorAny triu(TensorAny x, int64_t diagonal) { return triangle(std::move(x), diagonal, false, "triu"); }
+TensorAny tril(TensorAny x, int64_t diagonal) {
+    return triangle(std::move(x), diagonal, true, "tril");
+}
+TensorAny triu(TensorAny x, int64_t diagonal) {
+    return triangle(std::move(x), diagonal, false, "triu");
+}
 
 }  // namespace burn::ops

@@ -8,7 +8,10 @@ namespace burn {
 
 namespace {
 constexpr OpKinds kinds_of(char k) {
-    return k == 'F' ? OpKinds::float_only : k == 'N' ? OpKinds::numeric : k == 'A' ? OpKinds::all : OpKinds::bool_only;
+    return k == 'F'   ? OpKinds::float_only
+           : k == 'N' ? OpKinds::numeric
+           : k == 'A' ? OpKinds::all
+                      : OpKinds::bool_only;
 }
 #define BURN_KIND_F 'F'
 #define BURN_KIND_N 'N'
@@ -16,10 +19,12 @@ constexpr OpKinds kinds_of(char k) {
 #define BURN_KIND_B 'B'
 
 const OpInfo kOpInfo[] = {
-#define BURN_UNARY(name, kinds, body, vjp, domain) {#name, OpClass::unary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_UNARY(name, kinds, body, vjp, domain) \
+    {#name, OpClass::unary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_UNARY_PRED(name, kinds, body, domain) \
     {#name, OpClass::unary_pred, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) {#name, OpClass::binary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) \
+    {#name, OpClass::binary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_COMPARE(name, kinds, body, domain) \
     {#name, OpClass::compare, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_TERNARY(name, kinds, body, domain) \
@@ -37,7 +42,9 @@ const OpInfo& op_info(OpId id) {
     return kOpInfo[i];
 }
 
-std::ostream& operator<<(std::ostream& os, OpId id) { return os << op_name(id); }
+std::ostream& operator<<(std::ostream& os, OpId id) {
+    return os << op_name(id);
+}
 
 bool operator==(const OpCall& a, const OpCall& b) {
     return a.op == b.op && a.dtype == b.dtype && a.shape == b.shape && a.ints == b.ints &&

@@ -85,7 +85,8 @@ std::pair<TensorAny, TensorAny> max_pool2d_nd(TensorAny x, const PoolSpec& p, co
                            out);
 }
 
-TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape, std::vector<int64_t> geometry) {
+TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape,
+                              std::vector<int64_t> geometry) {
     const char* op = "max_pool2d_backward";
     check_planes(g, op);
     check_int(indices, op, "indices");

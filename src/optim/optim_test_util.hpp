@@ -1,6 +1,5 @@
 #pragma once
 // Shared by the optimizer tests: the fixture files and a three-parameter model.
-#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,13 +11,13 @@
 
 #include "burn/burn.hpp"
 #include "burn/config/value.hpp"
+#include "fixture_root.hpp"
 
 namespace burn::optim_test {
 
 /// tests/fixtures/optim/<name>, made by scripts/gen_optim_fixtures.py.
 inline config::Value load_fixture(const std::string& name) {
-    auto path =
-        burn::testing::fixture_root() / "optim" / name;
+    auto path = burn::testing::fixture_root() / "optim" / name;
     std::ifstream in(path);
     EXPECT_TRUE(in.good()) << "missing fixture " << path
                            << "; run /usr/bin/python3 scripts/gen_optim_fixtures.py";

@@ -276,10 +276,14 @@ struct Layers {
 
 Layers make_layers() {
     Device d;
-    return Layers{nn::LinearConfig{3, 4}.init(d),       nn::Conv1dConfig{2, 3, 3}.init(d),
-                  nn::BatchNormConfig{3}.init(d),       nn::LayerNormConfig{4}.init(d),
-                  nn::EmbeddingConfig{7, 4}.init(d),    nn::LstmConfig{3, 5}.init(d),
-                  nn::BiLstmConfig{3, 2}.init(d),       nn::GruConfig{3, 4}.init(d),
+    return Layers{nn::LinearConfig{3, 4}.init(d),
+                  nn::Conv1dConfig{2, 3, 3}.init(d),
+                  nn::BatchNormConfig{3}.init(d),
+                  nn::LayerNormConfig{4}.init(d),
+                  nn::EmbeddingConfig{7, 4}.init(d),
+                  nn::LstmConfig{3, 5}.init(d),
+                  nn::BiLstmConfig{3, 2}.init(d),
+                  nn::GruConfig{3, 4}.init(d),
                   nn::MultiHeadAttentionConfig{8, 2}.init(d)};
 }
 

@@ -101,20 +101,19 @@ ConvBn make_convbn() {
 TEST(PytorchModels, ConvBatchNormRunningStatistics) {
     auto data = io("convbn");
     auto weights = SafetensorsStore(fixture("convbn.safetensors")).load_tensors();
-    check_all_formats<ConvBn>(
-        "convbn",
-        make_convbn,
-        [&](const ConvBn& m) {
-            EXPECT_EQ(testing::bytes_of(m.conv.weight.val().handle()),
-                      testing::bytes_of(weights["conv.weight"]));
-            EXPECT_EQ(testing::bytes_of(m.bn.running_var.val().handle()),
-                      testing::bytes_of(weights["bn.running_var"]));
-            auto conv = m.conv.forward(Tensor<4>(data["input"]));
-            expect_close(conv.handle(), data["conv_output"]);
-            // Inference (no autodiff device) uses the running statistics PyTorch accumulated.
-            expect_close(m.bn.forward(conv).handle(), data["output"]);
-        },
-        {"bn.num_batches_tracked"});
+    check_all_formats<ConvBn>("convbn", make_convbn,
+                              [&](const ConvBn& m) {
+                                  EXPECT_EQ(testing::bytes_of(m.conv.weight.val().handle()),
+                                            testing::bytes_of(weights["conv.weight"]));
+                                  EXPECT_EQ(testing::bytes_of(m.bn.running_var.val().handle()),
+                                            testing::bytes_of(weights["bn.running_var"]));
+                                  auto conv = m.conv.forward(Tensor<4>(data["input"]));
+                                  expect_close(conv.handle(), data["conv_output"]);
+                                  // Inference (no autodiff device) uses the running statistics PyTorch
+                                  // accumulated.
+                                  expect_close(m.bn.forward(conv).handle(), data["output"]);
+                              },
+                              {"bn.num_batches_tracked"});
 }
 
 // ---------------------------------------------------------------- Embedding + LayerNorm
@@ -138,7 +137,8 @@ TEST(PytorchModels, EmbeddingLayerNorm) {
         });
 }
 
-// ---------------------------------------------------------------- LSTM / GRU (nn/rnn.hpp, PyTorch's fused layout)
+// ---------------------------------------------------------------- LSTM / GRU (nn/rnn.hpp, PyTorch's fused
+// layout)
 
 struct LstmNet {
     nn::Lstm rnn;
@@ -151,8 +151,12 @@ struct GruNet {
     BURN_MODULE(GruNet, rnn, head)
 };
 
-LstmNet make_lstm() { return LstmNet{nn::LstmConfig{3, 5}.init(), nn::LinearConfig{5, 2}.init()}; }
-GruNet make_gru() { return GruNet{nn::GruConfig{3, 5}.init(), nn::LinearConfig{5, 2}.init()}; }
+LstmNet make_lstm() {
+    return LstmNet{nn::LstmConfig{3, 5}.init(), nn::LinearConfig{5, 2}.init()};
+}
+GruNet make_gru() {
+    return GruNet{nn::GruConfig{3, 5}.init(), nn::LinearConfig{5, 2}.init()};
+}
 
 TEST(PytorchModels, LstmGateOrder) {
     REQUIRE_MATMUL();
@@ -201,22 +205,18 @@ TEST(PytorchModels, LstmSplitIntoPerGateLinears) {
             auto cat1 = [](std::vector<Tensor<1>> w) { return Tensor<1>::cat(w, 0); };
             const auto& r = g.rnn;
             LstmNet m = make_lstm();
-            m.rnn.weight_ih.set(cat({r.input_gate.input_transform.weight.val(),
-                                     r.forget_gate.input_transform.weight.val(),
-                                     r.cell_gate.input_transform.weight.val(),
-                                     r.output_gate.input_transform.weight.val()}));
-            m.rnn.weight_hh.set(cat({r.input_gate.hidden_transform.weight.val(),
-                                     r.forget_gate.hidden_transform.weight.val(),
-                                     r.cell_gate.hidden_transform.weight.val(),
-                                     r.output_gate.hidden_transform.weight.val()}));
-            m.rnn.bias_ih->set(cat1({r.input_gate.input_transform.bias->val(),
-                                     r.forget_gate.input_transform.bias->val(),
-                                     r.cell_gate.input_transform.bias->val(),
-                                     r.output_gate.input_transform.bias->val()}));
-            m.rnn.bias_hh->set(cat1({r.input_gate.hidden_transform.bias->val(),
-                                     r.forget_gate.hidden_transform.bias->val(),
-                                     r.cell_gate.hidden_transform.bias->val(),
-                                     r.output_gate.hidden_transform.bias->val()}));
+            m.rnn.weight_ih.set(
+                cat({r.input_gate.input_transform.weight.val(), r.forget_gate.input_transform.weight.val(),
+                     r.cell_gate.input_transform.weight.val(), r.output_gate.input_transform.weight.val()}));
+            m.rnn.weight_hh.set(cat(
+                {r.input_gate.hidden_transform.weight.val(), r.forget_gate.hidden_transform.weight.val(),
+                 r.cell_gate.hidden_transform.weight.val(), r.output_gate.hidden_transform.weight.val()}));
+            m.rnn.bias_ih->set(
+                cat1({r.input_gate.input_transform.bias->val(), r.forget_gate.input_transform.bias->val(),
+                      r.cell_gate.input_transform.bias->val(), r.output_gate.input_transform.bias->val()}));
+            m.rnn.bias_hh->set(
+                cat1({r.input_gate.hidden_transform.bias->val(), r.forget_gate.hidden_transform.bias->val(),
+                      r.cell_gate.hidden_transform.bias->val(), r.output_gate.hidden_transform.bias->val()}));
             m.head = g.head;
             auto [out, state] = m.rnn.forward(Tensor<3>(data["input"]));
             expect_close(m.head.forward(out).handle(), data["output"]);
@@ -237,9 +237,11 @@ nn::TransformerEncoderLayer make_encoder() {
 TEST(PytorchModels, TransformerEncoderLayer) {
     REQUIRE_MATMUL();
     auto data = io("encoder");
-    check_all_formats<nn::TransformerEncoderLayer>("encoder", make_encoder, [&](const nn::TransformerEncoderLayer& m) {
-        expect_close(m.forward(Tensor<3>(data["input"]), std::nullopt, std::nullopt).handle(), data["output"]);
-    });
+    check_all_formats<nn::TransformerEncoderLayer>(
+        "encoder", make_encoder, [&](const nn::TransformerEncoderLayer& m) {
+            expect_close(m.forward(Tensor<3>(data["input"]), std::nullopt, std::nullopt).handle(),
+                         data["output"]);
+        });
 }
 
 /// Loads stem's PyTorch file into m, saves it with BurnToPytorchAdapter and expects exactly PyTorch's

@@ -1,7 +1,6 @@
 #pragma once
 // Helpers shared by the store tests: fixture paths, temporary files, random data of any dtype, byte
 // mutations for fuzzing, and a check that a call throws burn::Error mentioning some text.
-#include "fixture_root.hpp"
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "burn/burn.hpp"
+#include "fixture_root.hpp"
 
 namespace burn::store::testing {
 

@@ -2,9 +2,10 @@
 // central directory parse (zip32 and zip64, built here byte by byte from the format's description),
 // the CRC check of viewed entries, and malformed archives that must leave the index empty or fall
 // back to libzip, never crash.
+#include "store/zip_index.hpp"
+
 #include <gtest/gtest.h>
 
-#include "store/zip_index.hpp"
 #include "store/store_test_util.hpp"
 
 namespace burn::store {

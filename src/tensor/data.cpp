@@ -14,10 +14,14 @@ namespace {
 template <class T>
 T int_from_double(double d) {
     int64_t w = 0;
-    if (d != d) w = 0;
-    else if (d >= 9223372036854775808.0) w = INT64_MAX;
-    else if (d < -9223372036854775808.0) w = INT64_MIN;
-    else w = static_cast<int64_t>(d);
+    if (d != d)
+        w = 0;
+    else if (d >= 9223372036854775808.0)
+        w = INT64_MAX;
+    else if (d < -9223372036854775808.0)
+        w = INT64_MIN;
+    else
+        w = static_cast<int64_t>(d);
     return static_cast<T>(w);
 }
 
@@ -25,8 +29,10 @@ template <class T>
 double load(const uint8_t* p) {
     T v;
     std::memcpy(&v, p, sizeof(T));
-    if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) return static_cast<float>(v);
-    else return static_cast<double>(v);
+    if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>)
+        return static_cast<float>(v);
+    else
+        return static_cast<double>(v);
 }
 }  // namespace
 
@@ -40,12 +46,13 @@ TensorData::TensorData(std::vector<uint8_t> bytes, Dims shape, DType dtype)
 
 void TensorData::check_count(int64_t n) const {
     check_shape(shape_, "TensorData", size_of(dtype_));
-    BURN_CHECK_KIND(n == shape_.numel(), shape, "[TensorData] ", n, " values do not fill shape ", shape_, " (",
-                    shape_.numel(), " elements)");
+    BURN_CHECK_KIND(n == shape_.numel(), shape, "[TensorData] ", n, " values do not fill shape ", shape_,
+                    " (", shape_.numel(), " elements)");
 }
 
 double TensorData::value_as_double(int64_t i) const {
-    BURN_CHECK_KIND(i >= 0 && i < numel(), index, "[TensorData] element ", i, " out of range for shape ", shape_);
+    BURN_CHECK_KIND(i >= 0 && i < numel(), index, "[TensorData] element ", i, " out of range for shape ",
+                    shape_);
     const uint8_t* p = bytes_.data() + i * static_cast<int64_t>(size_of(dtype_));
     return visit_dtype(dtype_, [&](auto tag) { return load<decltype(tag)>(p); });
 }
@@ -111,9 +118,12 @@ std::ostream& operator<<(std::ostream& os, const TensorData& d) {
     auto print = [&](auto&& self, int dim, int64_t base) -> void {
         if (dim == rank) {
             double v = d.value_as_double(base);
-            if (is_bool(d.dtype())) os << (v != 0 ? "true" : "false");
-            else if (is_float(d.dtype())) os << std::setprecision(6) << v;
-            else os << static_cast<int64_t>(v);
+            if (is_bool(d.dtype()))
+                os << (v != 0 ? "true" : "false");
+            else if (is_float(d.dtype()))
+                os << std::setprecision(6) << v;
+            else
+                os << static_cast<int64_t>(v);
             return;
         }
         os << '[';

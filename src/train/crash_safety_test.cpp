@@ -8,12 +8,11 @@
 // wherever the loop happens to be (inside a Burnpack write, a rename, the state file, a prune, a step).
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <sstream>
 #include <string>

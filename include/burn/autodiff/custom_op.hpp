@@ -18,7 +18,8 @@ struct CustomOp {
     /// input gradients = backward(inputs, outputs, output_grads). Return one tensor per input (an
     /// undefined TensorAny for inputs without a gradient); an output's grad may be undefined when
     /// nothing downstream used it.
-    std::function<std::vector<TensorAny>(const std::vector<TensorAny>& inputs, const std::vector<TensorAny>& outputs,
+    std::function<std::vector<TensorAny>(const std::vector<TensorAny>& inputs,
+                                         const std::vector<TensorAny>& outputs,
                                          const std::vector<TensorAny>& output_grads)>
         backward;
 };
@@ -36,8 +37,8 @@ namespace burn::autodiff {
 /// Gradient checkpointing (burn's Balanced strategy, by hand): runs fn without keeping its
 /// intermediate activations; backward() re-runs fn to get them. Gradients are identical, peak memory
 /// during the forward pass is lower. fn must be deterministic (no dropout) and use only its inputs.
-std::vector<TensorAny> checkpoint(const std::string& name,
-                                  const std::function<std::vector<TensorAny>(const std::vector<TensorAny>&)>& fn,
-                                  const std::vector<TensorAny>& inputs);
+std::vector<TensorAny> checkpoint(
+    const std::string& name, const std::function<std::vector<TensorAny>(const std::vector<TensorAny>&)>& fn,
+    const std::vector<TensorAny>& inputs);
 
 }  // namespace burn::autodiff

@@ -11,7 +11,7 @@ namespace burn {
 /// Gradients of a backward pass, keyed by the leaf tensors that required them. Look them up with
 /// x.grad(gradients); they live on the inner (non-autodiff) device.
 class Gradients {
-public:
+  public:
     std::optional<TensorAny> get(uint64_t id) const;
     void set(uint64_t id, TensorAny grad);
     std::optional<TensorAny> remove(uint64_t id);
@@ -20,19 +20,19 @@ public:
     /// Every (leaf id, gradient) pair.
     const std::unordered_map<uint64_t, TensorAny>& items() const { return grads_; }
 
-private:
+  private:
     std::unordered_map<uint64_t, TensorAny> grads_;
 };
 
 /// While alive, ops on this thread record no graph (inference inside a training program).
 class NoGrad {
-public:
+  public:
     NoGrad();
     ~NoGrad();
     NoGrad(const NoGrad&) = delete;
     NoGrad& operator=(const NoGrad&) = delete;
 
-private:
+  private:
     bool previous_;
 };
 

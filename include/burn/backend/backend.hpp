@@ -13,7 +13,7 @@
 namespace burn {
 
 class Backend {
-public:
+  public:
     virtual ~Backend() = default;
     virtual std::string_view name() const = 0;
     /// Copies host data onto device.

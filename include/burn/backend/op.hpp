@@ -38,16 +38,18 @@ struct OpInfo {
 };
 
 const OpInfo& op_info(OpId id);
-inline std::string_view op_name(OpId id) { return op_info(id).name; }
+inline std::string_view op_name(OpId id) {
+    return op_info(id).name;
+}
 std::ostream& operator<<(std::ostream& os, OpId id);
 
 /// One op invocation: what to compute, not on what. Hashable, so a lazy decorator can cache plans.
 struct OpCall {
     OpId op{};
-    DType dtype = DType::f32;     // output dtype (first output)
-    Dims shape;                   // output shape (first output), inferred by the frontend
-    std::vector<int64_t> ints;    // integer attributes (dims, slice ranges, ...), see ops.def
-    double scalars[2] = {0, 0};   // scalar attributes (fill value, clamp bounds, ...)
+    DType dtype = DType::f32;    // output dtype (first output)
+    Dims shape;                  // output shape (first output), inferred by the frontend
+    std::vector<int64_t> ints;   // integer attributes (dims, slice ranges, ...), see ops.def
+    double scalars[2] = {0, 0};  // scalar attributes (fill value, clamp bounds, ...)
 
     friend bool operator==(const OpCall& a, const OpCall& b);
 };

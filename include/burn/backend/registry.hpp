@@ -15,12 +15,12 @@ class Backend;
 
 /// A backend: how to reach its devices. Names are static strings (literals).
 struct BackendEntry {
-    std::string_view name;    // "cpu", "cuda": printing, parsing, Device::of, BURN_DEFAULT_DEVICE
-    std::string_view title;   // "CPU", "CUDA": error messages
-    std::string_view option;  // the CMake option that builds it ("BURN_CUDA"); "" when always built
-    bool built = true;        // false: a placeholder for a backend this build left out (errors only)
-    bool indexed = true;      // printed as name:index; false for a single-device backend ("cpu")
-    int (*device_count)() = nullptr;                // devices on this machine, 0 without; never throws
+    std::string_view name;            // "cpu", "cuda": printing, parsing, Device::of, BURN_DEFAULT_DEVICE
+    std::string_view title;           // "CPU", "CUDA": error messages
+    std::string_view option;          // the CMake option that builds it ("BURN_CUDA"); "" when always built
+    bool built = true;                // false: a placeholder for a backend this build left out (errors only)
+    bool indexed = true;              // printed as name:index; false for a single-device backend ("cpu")
+    int (*device_count)() = nullptr;  // devices on this machine, 0 without; never throws
     std::string (*unavailable_reason)() = nullptr;  // why there are none, for messages (may be null)
     Backend& (*backend)(int index) = nullptr;       // the backend of device `index` (in range)
 };

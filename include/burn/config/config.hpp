@@ -33,7 +33,7 @@ namespace burn::config {
 
 /// Where a value sits in the document being read, for error messages ("optimizer.betas[1]").
 class KeyPath {
-public:
+  public:
     /// root: the type being read ("TrainingConfig"); source: the file it came from, or "".
     explicit KeyPath(std::string_view root, std::string_view source = {}) : root_(root), source_(source) {}
     KeyPath child(std::string_view key) const;
@@ -43,7 +43,7 @@ public:
     /// "[config] TrainingConfig ('file.json'), key 'optimizer.beta_1': ", the start of every message.
     std::string prefix() const;
 
-private:
+  private:
     std::string_view root_, source_;
     std::string key_;
 };
@@ -92,7 +92,9 @@ concept ConfigType = std::is_class_v<T> && requires(T& t, const T& c) {
 };
 /// An enum declared with BURN_ENUM.
 template <class E>
-concept NamedEnum = std::is_enum_v<E> && requires(E e) { burn_enum_entries(e); };
+concept NamedEnum = std::is_enum_v<E> && requires(E e) {
+    burn_enum_entries(e);
+};
 
 /// The name of an enum value; "" when the value is not one BURN_ENUM listed.
 template <NamedEnum E>
@@ -171,13 +173,12 @@ struct Codec<bool> {
 };
 
 template <class T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-struct Codec<T> {
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) struct Codec<T> {
     static Value encode(T v) { return Value(v); }
     static void decode(const Value& v, T& out, const KeyPath& path) {
         if constexpr (std::is_signed_v<T>) {
-            out = static_cast<T>(detail::decode_signed(v, path, std::numeric_limits<T>::min(),
-                                                       std::numeric_limits<T>::max()));
+            out = static_cast<T>(
+                detail::decode_signed(v, path, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
         } else {
             out = static_cast<T>(detail::decode_unsigned(v, path, std::numeric_limits<T>::max()));
         }
@@ -188,7 +189,7 @@ struct Codec<T> {
 };
 
 template <class T>
-    requires std::is_floating_point_v<T>
+requires std::is_floating_point_v<T>
 struct Codec<T> {
     static Value encode(T v) {
         if constexpr (std::is_same_v<T, float>) {
@@ -246,8 +247,8 @@ struct Codec<E> {
         detail::unknown_name(path, v, burn_enum_entries(E{}).type_name, names());
     }
     static std::string expected() {
-        return "a " + std::string(burn_enum_entries(E{}).type_name) + " name (" + detail::names_list(names()) +
-               ")";
+        return "a " + std::string(burn_enum_entries(E{}).type_name) + " name (" +
+               detail::names_list(names()) + ")";
     }
 };
 
@@ -414,57 +415,60 @@ struct Dependent {
 /// operator== (defaulted; deleted if a field cannot be compared).
 #define BURN_CONFIG(...) BURN_CONFIG_X_(BURN_PP_FIRST(__VA_ARGS__), __VA_ARGS__)
 #define BURN_CONFIG_X_(Type, ...) BURN_CONFIG_I_(Type, __VA_ARGS__)
-#define BURN_CONFIG_I_(Type, ...)                                                                      \
-    BURN_PP_FOR_EACH(BURN_CONFIG_WITH_, __VA_ARGS__)                                                  \
-    static constexpr const char* burn_config_name() { return #Type; }                                 \
-    template <class BurnFn>                                                                           \
-    void burn_visit_config([[maybe_unused]] BurnFn&& burn_fn) {                                       \
-        BURN_PP_FOR_EACH(BURN_CONFIG_VISIT_, __VA_ARGS__)                                             \
-    }                                                                                                 \
-    template <class BurnFn>                                                                           \
-    void burn_visit_config([[maybe_unused]] BurnFn&& burn_fn) const {                                 \
-        BURN_PP_FOR_EACH(BURN_CONFIG_VISIT_, __VA_ARGS__)                                             \
-    }                                                                                                 \
-    /* Members below are templates (BurnSelf = Type) so that they are instantiated only when used:  */ \
+#define BURN_CONFIG_I_(Type, ...)                                                                       \
+    BURN_PP_FOR_EACH(BURN_CONFIG_WITH_, __VA_ARGS__)                                                    \
+    static constexpr const char* burn_config_name() {                                                   \
+        return #Type;                                                                                   \
+    }                                                                                                   \
+    template <class BurnFn>                                                                             \
+    void burn_visit_config([[maybe_unused]] BurnFn&& burn_fn) {                                         \
+        BURN_PP_FOR_EACH(BURN_CONFIG_VISIT_, __VA_ARGS__)                                               \
+    }                                                                                                   \
+    template <class BurnFn>                                                                             \
+    void burn_visit_config([[maybe_unused]] BurnFn&& burn_fn) const {                                   \
+        BURN_PP_FOR_EACH(BURN_CONFIG_VISIT_, __VA_ARGS__)                                               \
+    }                                                                                                   \
+    /* Members below are templates (BurnSelf = Type) so that they are instantiated only when used:  */  \
     /* the prelude declares dozens of configs, and eager instantiation would cost every user file.   */ \
-    template <class BurnSelf = Type>                                                                  \
-    ::burn::config::Value to_json() const {                                                           \
-        return ::burn::config::to_json(static_cast<const BurnSelf&>(*this));                          \
-    }                                                                                                 \
-    template <class BurnSelf = Type>                                                                  \
-    static BurnSelf from_json(const ::burn::config::Value& burn_json) {                               \
-        return ::burn::config::from_json<BurnSelf>(burn_json);                                        \
-    }                                                                                                 \
-    template <class BurnSelf = Type>                                                                  \
-    ::std::string to_json_string(int burn_indent = 2) const {                                         \
-        return ::burn::config::dump(::burn::config::to_json(static_cast<const BurnSelf&>(*this)), burn_indent); \
-    }                                                                                                 \
-    template <class BurnSelf = Type>                                                                  \
-    static BurnSelf from_json_string(const ::std::string& burn_text) {                                \
-        return ::burn::config::from_json_string<BurnSelf>(burn_text);                                 \
-    }                                                                                                 \
-    template <class BurnSelf = Type>                                                                  \
-    void save(const ::std::filesystem::path& burn_path) const {                                       \
-        ::burn::config::save(static_cast<const BurnSelf&>(*this), burn_path);                         \
-    }                                                                                                 \
-    template <class BurnSelf = Type>                                                                  \
-    static BurnSelf load(const ::std::filesystem::path& burn_path) {                                  \
-        return ::burn::config::load<BurnSelf>(burn_path);                                             \
-    }                                                                                                 \
-    template <class BurnChar, class BurnTraits>                                                       \
-    friend ::std::basic_ostream<BurnChar, BurnTraits>& operator<<(                                    \
-        ::std::basic_ostream<BurnChar, BurnTraits>& burn_os, const Type& burn_config) {               \
-        const typename ::burn::config::detail::Dependent<Type, BurnChar>::type& burn_c = burn_config; \
-        return burn_os << burn_c.to_json_string();                                                    \
-    }                                                                                                 \
+    template <class BurnSelf = Type>                                                                    \
+    ::burn::config::Value to_json() const {                                                             \
+        return ::burn::config::to_json(static_cast<const BurnSelf&>(*this));                            \
+    }                                                                                                   \
+    template <class BurnSelf = Type>                                                                    \
+    static BurnSelf from_json(const ::burn::config::Value& burn_json) {                                 \
+        return ::burn::config::from_json<BurnSelf>(burn_json);                                          \
+    }                                                                                                   \
+    template <class BurnSelf = Type>                                                                    \
+    ::std::string to_json_string(int burn_indent = 2) const {                                           \
+        return ::burn::config::dump(::burn::config::to_json(static_cast<const BurnSelf&>(*this)),       \
+                                    burn_indent);                                                       \
+    }                                                                                                   \
+    template <class BurnSelf = Type>                                                                    \
+    static BurnSelf from_json_string(const ::std::string& burn_text) {                                  \
+        return ::burn::config::from_json_string<BurnSelf>(burn_text);                                   \
+    }                                                                                                   \
+    template <class BurnSelf = Type>                                                                    \
+    void save(const ::std::filesystem::path& burn_path) const {                                         \
+        ::burn::config::save(static_cast<const BurnSelf&>(*this), burn_path);                           \
+    }                                                                                                   \
+    template <class BurnSelf = Type>                                                                    \
+    static BurnSelf load(const ::std::filesystem::path& burn_path) {                                    \
+        return ::burn::config::load<BurnSelf>(burn_path);                                               \
+    }                                                                                                   \
+    template <class BurnChar, class BurnTraits>                                                         \
+    friend ::std::basic_ostream<BurnChar, BurnTraits>& operator<<(                                      \
+        ::std::basic_ostream<BurnChar, BurnTraits>& burn_os, const Type& burn_config) {                 \
+        const typename ::burn::config::detail::Dependent<Type, BurnChar>::type& burn_c = burn_config;   \
+        return burn_os << burn_c.to_json_string();                                                      \
+    }                                                                                                   \
     friend bool operator==(const Type&, const Type&) = default;
 
 // (Parameter and local names carry a burn_ prefix so that no field name can shadow them.)
-#define BURN_CONFIG_WITH_(Type, field)                           \
-    Type with_##field(decltype(field) burn_value) const {        \
-        Type burn_copy(*this);                                   \
-        burn_copy.field = ::std::move(burn_value);               \
-        return burn_copy;                                        \
+#define BURN_CONFIG_WITH_(Type, field)                    \
+    Type with_##field(decltype(field) burn_value) const { \
+        Type burn_copy(*this);                            \
+        burn_copy.field = ::std::move(burn_value);        \
+        return burn_copy;                                 \
     }
 #define BURN_CONFIG_VISIT_(Type, field) burn_fn(#field, field);
 
@@ -474,13 +478,13 @@ struct Dependent {
 #define BURN_ENUM(...) BURN_ENUM_X_(inline, BURN_PP_FIRST(__VA_ARGS__), __VA_ARGS__)
 #define BURN_NESTED_ENUM(...) BURN_ENUM_X_(friend, BURN_PP_FIRST(__VA_ARGS__), __VA_ARGS__)
 #define BURN_ENUM_X_(spec, E, ...) BURN_ENUM_I_(spec, E, __VA_ARGS__)
-#define BURN_ENUM_I_(spec, E, ...)                                                           \
-    spec ::burn::config::EnumTable<E> burn_enum_entries(E) {                                \
-        static constexpr ::burn::config::EnumEntry<E> entries[] = {                         \
-            BURN_PP_FOR_EACH(BURN_ENUM_ENTRY_, __VA_ARGS__)};                               \
-        return {#E, entries, sizeof(entries) / sizeof(entries[0])};                         \
-    }                                                                                       \
-    spec ::std::ostream& operator<<(::std::ostream& burn_os, E burn_value) {                \
-        return ::burn::config::detail::print_enum(burn_os, burn_value);                     \
+#define BURN_ENUM_I_(spec, E, ...)                                           \
+    spec ::burn::config::EnumTable<E> burn_enum_entries(E) {                 \
+        static constexpr ::burn::config::EnumEntry<E> entries[] = {          \
+            BURN_PP_FOR_EACH(BURN_ENUM_ENTRY_, __VA_ARGS__)};                \
+        return {#E, entries, sizeof(entries) / sizeof(entries[0])};          \
+    }                                                                        \
+    spec ::std::ostream& operator<<(::std::ostream& burn_os, E burn_value) { \
+        return ::burn::config::detail::print_enum(burn_os, burn_value);      \
     }
 #define BURN_ENUM_ENTRY_(E, value) ::burn::config::EnumEntry<E>{E::value, #value},

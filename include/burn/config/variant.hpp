@@ -36,7 +36,9 @@ constexpr std::array<std::string_view, std::variant_size_v<V>> variant_names(Nam
 }
 
 template <class V>
-concept HasVariantNames = requires { burn_variant_names(static_cast<V*>(nullptr)); };
+concept HasVariantNames = requires {
+    burn_variant_names(static_cast<V*>(nullptr));
+};
 
 /// The natural name of an alternative type, or "" when it has none.
 template <class T>
@@ -127,16 +129,15 @@ struct Codec<std::variant<Ts...>> {
         return "an object {\"type\": " + detail::names_list(accepted_views(accepted())) + ", \"value\": ...}";
     }
 
-private:
-    static std::vector<std::string> accepted() {
-        return names().empty() ? detail::index_names(N) : names();
-    }
+  private:
+    static std::vector<std::string> accepted() { return names().empty() ? detail::index_names(N) : names(); }
     static std::vector<std::string_view> accepted_views(const std::vector<std::string>& names) {
         return std::vector<std::string_view>(names.begin(), names.end());
     }
 
     static std::size_t resolve(const Value& type, const KeyPath& path) {
-        if (type.kind() == Kind::uint64 && type.as_uint64() < N) return static_cast<std::size_t>(type.as_uint64());
+        if (type.kind() == Kind::uint64 && type.as_uint64() < N)
+            return static_cast<std::size_t>(type.as_uint64());
         if (type.is_string()) {
             const auto& n = names();
             for (std::size_t i = 0; i < n.size(); ++i) {
@@ -163,7 +164,7 @@ private:
 /// At namespace scope, in the namespace of one of the alternatives:
 ///     BURN_VARIANT_NAMES(PaddingConfig2d, "Valid", "Same", "Explicit")
 /// V must be one name (an alias), not `std::variant<A, B>` written out.
-#define BURN_VARIANT_NAMES(V, ...)                                       \
-    inline constexpr auto burn_variant_names(V*) {                      \
-        return ::burn::config::detail::variant_names<V>(__VA_ARGS__);   \
+#define BURN_VARIANT_NAMES(V, ...)                                    \
+    inline constexpr auto burn_variant_names(V*) {                    \
+        return ::burn::config::detail::variant_names<V>(__VA_ARGS__); \
     }

@@ -14,7 +14,7 @@ namespace burn {
 class Backend;
 
 class Device {
-public:
+  public:
     /// Decorators one device can carry (autodiff, lazy, autocast, ...).
     static constexpr int kMaxDecorators = 4;
 
@@ -70,8 +70,9 @@ public:
     friend bool operator==(const Device& a, const Device& b) { return a.key() == b.key(); }
     friend bool operator!=(const Device& a, const Device& b) { return !(a == b); }
 
-private:
-    Device(int backend, int index) : backend_(static_cast<uint8_t>(backend)), index_(static_cast<uint16_t>(index)) {}
+  private:
+    Device(int backend, int index)
+        : backend_(static_cast<uint8_t>(backend)), index_(static_cast<uint16_t>(index)) {}
     uint8_t backend_ = 0;  // registry id; 0 is the CPU
     uint8_t depth_ = 0;
     uint8_t decorators_[kMaxDecorators] = {};  // registry ids, innermost first

@@ -9,7 +9,7 @@ namespace burn {
 
 /// Base of every error the library raises. The message names the op, shapes, dtypes and devices.
 class Error : public std::runtime_error {
-public:
+  public:
     explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 /// A shape or rank does not fit the op.
@@ -53,8 +53,8 @@ enum class ErrorKind : int { generic = 0, shape, dtype, device, index, io };
     ::burn::detail::throw_error(static_cast<int>(::burn::ErrorKind::kind), ::burn::detail::msg(__VA_ARGS__))
 #define BURN_THROW(...) BURN_THROW_KIND(generic, __VA_ARGS__)
 /// Checks a condition; on failure throws the given kind of error with the message parts.
-#define BURN_CHECK_KIND(cond, kind, ...)            \
-    do {                                            \
+#define BURN_CHECK_KIND(cond, kind, ...)                 \
+    do {                                                 \
         if (!(cond)) BURN_THROW_KIND(kind, __VA_ARGS__); \
     } while (0)
 #define BURN_CHECK(cond, ...) BURN_CHECK_KIND(cond, generic, __VA_ARGS__)

@@ -31,7 +31,7 @@ struct f16 {
         uint32_t mag = x & 0x7fffffffu;
         if (mag >= 0x7f800000u) return static_cast<uint16_t>(sign | (mag > 0x7f800000u ? 0x7e00u : 0x7c00u));
         if (mag >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
-        if (mag < 0x38800000u) {                                              // subnormal or zero
+        if (mag < 0x38800000u) {                                               // subnormal or zero
             if (mag < 0x33000000u) return static_cast<uint16_t>(sign);
             uint32_t e = mag >> 23;
             uint32_t m = (mag & 0x7fffffu) | 0x800000u;

@@ -16,7 +16,7 @@ using Shape = std::array<std::size_t, D>;
 inline constexpr int kMaxRank = 8;
 
 class Dims {
-public:
+  public:
     Dims() = default;
     Dims(std::initializer_list<int64_t> v);
     template <std::size_t D>
@@ -62,7 +62,7 @@ public:
     friend bool operator==(const Dims& a, const Dims& b);
     friend bool operator!=(const Dims& a, const Dims& b) { return !(a == b); }
 
-private:
+  private:
     std::array<int64_t, kMaxRank> v_{};
     int rank_ = 0;
 };

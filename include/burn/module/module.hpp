@@ -48,7 +48,9 @@ template <class... T>
 struct is_variant<std::variant<T...>> : std::true_type {};
 
 template <class M>
-concept HasFields = requires(M& m) { m.burn_visit_fields([](const char*, auto&) {}); };
+concept HasFields = requires(M& m) {
+    m.burn_visit_fields([](const char*, auto&) {});
+};
 
 inline std::string join(const std::string& path, const std::string& name) {
     return path.empty() ? name : path + "." + name;
@@ -169,8 +171,12 @@ template <class M>
 std::vector<store::TensorSnapshot> snapshots(const M& m) {
     std::vector<store::TensorSnapshot> out;
     auto v = visitor(
-        [&](const std::string& path, const auto& p) { out.push_back({path, p.val().handle(), p.id().value(), false}); },
-        [&](const std::string& path, const auto& b) { out.push_back({path, b.val().handle(), b.id().value(), true}); });
+        [&](const std::string& path, const auto& p) {
+            out.push_back({path, p.val().handle(), p.id().value(), false});
+        },
+        [&](const std::string& path, const auto& b) {
+            out.push_back({path, b.val().handle(), b.id().value(), true});
+        });
     walk(m, "", v);
     return out;
 }
@@ -197,8 +203,8 @@ store::ApplyResult load_from(M& m, store::ModuleStore& s) {
     const auto snaps = snapshots(m);
     check_defined(snaps);
     for (const auto& snap : snaps)
-        slots.push_back({snap.path, snap.tensor.shape(), snap.tensor.dtype(), snap.tensor.device(), snap.param_id,
-                         snap.is_buffer});
+        slots.push_back({snap.path, snap.tensor.shape(), snap.tensor.dtype(), snap.tensor.device(),
+                         snap.param_id, snap.is_buffer});
     auto [result, values] = s.load(slots);
     check_load(result, s.partial_allowed());
     std::vector<store::LoadedTensor> by_slot(slots.size());
@@ -254,74 +260,74 @@ std::string format(const M& m) {
 /// Declares a struct's fields as a module: BURN_MODULE(Mlp, hidden, activation, output). Generates
 /// num_params, visit_params, map_params, to_device, devices, valid, no_grad, freeze, save_into,
 /// load_from and to_string. Up to 32 fields.
-#define BURN_MODULE(Type, ...)                                                                            \
-    [[maybe_unused]] static constexpr const char* burn_module_name = #Type;                               \
-    template <class BurnFn>                                                                               \
-    void burn_visit_fields(BurnFn&& burn_fn) {                                                            \
-        BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
-    }                                                                                                     \
-    template <class BurnFn>                                                                               \
-    void burn_visit_fields(BurnFn&& burn_fn) const {                                                      \
-        BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                           \
-    }                                                                                                     \
-    /* The members below are templates (BurnSelf = Type) so that they are instantiated only when used. */ \
-    /** Number of trainable scalars (buffers excluded). */                                                \
-    template <class BurnSelf = Type>                                                                      \
-    std::size_t num_params() const {                                                                      \
-        return ::burn::module::num_params(static_cast<const BurnSelf&>(*this));                           \
-    }                                                                                                     \
-    /** fn(path, param) for every parameter, in declaration order. */                                     \
-    template <class BurnFn>                                                                               \
-    void visit_params(BurnFn&& burn_fn) const {                                                           \
-        ::burn::module::visit_params(*this, burn_fn);                                                     \
-    }                                                                                                     \
-    /** A copy whose parameters are fn(path, tensor). */                                                  \
-    template <class BurnFn>                                                                               \
-    Type map_params(BurnFn&& burn_fn) const {                                                             \
-        Type burn_copy = *this;                                                                           \
-        ::burn::module::map_params(burn_copy, burn_fn);                                                   \
-        return burn_copy;                                                                                 \
-    }                                                                                                     \
-    /** A copy on device (parameters keep their ids). */                                                  \
-    template <class BurnSelf = Type>                                                                      \
-    BurnSelf to_device(const ::burn::Device& burn_device) const {                                         \
-        BurnSelf burn_copy = *this;                                                                       \
-        ::burn::module::to_device(burn_copy, burn_device);                                                \
-        return burn_copy;                                                                                 \
-    }                                                                                                     \
-    template <class BurnSelf = Type>                                                                      \
-    std::vector<::burn::Device> devices() const {                                                         \
-        return ::burn::module::devices(static_cast<const BurnSelf&>(*this));                              \
-    }                                                                                                     \
-    /** The same module on the inner (non-autodiff) device, for evaluation. */                           \
-    template <class BurnSelf = Type>                                                                      \
-    BurnSelf valid() const {                                                                              \
-        auto burn_devs = devices<BurnSelf>();                                                             \
-        return burn_devs.empty() ? BurnSelf(*this) : to_device<BurnSelf>(burn_devs.front().inner());      \
-    }                                                                                                     \
-    /** A copy whose parameters require no gradient. */                                                   \
-    template <class BurnSelf = Type>                                                                      \
-    BurnSelf no_grad() const {                                                                            \
-        BurnSelf burn_copy = *this;                                                                       \
+#define BURN_MODULE(Type, ...)                                                                             \
+    [[maybe_unused]] static constexpr const char* burn_module_name = #Type;                                \
+    template <class BurnFn>                                                                                \
+    void burn_visit_fields(BurnFn&& burn_fn) {                                                             \
+        BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                         \
+    }                                                                                                      \
+    template <class BurnFn>                                                                                \
+    void burn_visit_fields(BurnFn&& burn_fn) const {                                                       \
+        BURN_PP_FOR_EACH(BURN_MODULE_FIELD_, burn_fn, __VA_ARGS__)                                         \
+    }                                                                                                      \
+    /* The members below are templates (BurnSelf = Type) so that they are instantiated only when used. */  \
+    /** Number of trainable scalars (buffers excluded). */                                                 \
+    template <class BurnSelf = Type>                                                                       \
+    std::size_t num_params() const {                                                                       \
+        return ::burn::module::num_params(static_cast<const BurnSelf&>(*this));                            \
+    }                                                                                                      \
+    /** fn(path, param) for every parameter, in declaration order. */                                      \
+    template <class BurnFn>                                                                                \
+    void visit_params(BurnFn&& burn_fn) const {                                                            \
+        ::burn::module::visit_params(*this, burn_fn);                                                      \
+    }                                                                                                      \
+    /** A copy whose parameters are fn(path, tensor). */                                                   \
+    template <class BurnFn>                                                                                \
+    Type map_params(BurnFn&& burn_fn) const {                                                              \
+        Type burn_copy = *this;                                                                            \
+        ::burn::module::map_params(burn_copy, burn_fn);                                                    \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    /** A copy on device (parameters keep their ids). */                                                   \
+    template <class BurnSelf = Type>                                                                       \
+    BurnSelf to_device(const ::burn::Device& burn_device) const {                                          \
+        BurnSelf burn_copy = *this;                                                                        \
+        ::burn::module::to_device(burn_copy, burn_device);                                                 \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    template <class BurnSelf = Type>                                                                       \
+    std::vector<::burn::Device> devices() const {                                                          \
+        return ::burn::module::devices(static_cast<const BurnSelf&>(*this));                               \
+    }                                                                                                      \
+    /** The same module on the inner (non-autodiff) device, for evaluation. */                             \
+    template <class BurnSelf = Type>                                                                       \
+    BurnSelf valid() const {                                                                               \
+        auto burn_devs = devices<BurnSelf>();                                                              \
+        return burn_devs.empty() ? BurnSelf(*this) : to_device<BurnSelf>(burn_devs.front().inner());       \
+    }                                                                                                      \
+    /** A copy whose parameters require no gradient. */                                                    \
+    template <class BurnSelf = Type>                                                                       \
+    BurnSelf no_grad() const {                                                                             \
+        BurnSelf burn_copy = *this;                                                                        \
         ::burn::module::set_require_grad_where(burn_copy, false, [](const std::string&) { return true; }); \
-        return burn_copy;                                                                                 \
-    }                                                                                                     \
-    /** A copy with the parameters whose path satisfies pred frozen. */                                   \
-    template <class BurnPred>                                                                             \
-    Type freeze(BurnPred&& burn_pred) const {                                                             \
-        Type burn_copy = *this;                                                                           \
-        ::burn::module::set_require_grad_where(burn_copy, false, burn_pred);                              \
-        return burn_copy;                                                                                 \
-    }                                                                                                     \
-    template <class BurnSelf = Type>                                                                      \
-    void save_into(::burn::store::ModuleStore& burn_store) const {                                        \
-        ::burn::module::save_into(static_cast<const BurnSelf&>(*this), burn_store);                       \
-    }                                                                                                     \
-    template <class BurnSelf = Type>                                                                      \
-    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                        \
-        return ::burn::module::load_from(static_cast<BurnSelf&>(*this), burn_store);                      \
-    }                                                                                                     \
-    template <class BurnSelf = Type>                                                                      \
-    std::string to_string() const {                                                                       \
-        return ::burn::module::format(static_cast<const BurnSelf&>(*this));                               \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    /** A copy with the parameters whose path satisfies pred frozen. */                                    \
+    template <class BurnPred>                                                                              \
+    Type freeze(BurnPred&& burn_pred) const {                                                              \
+        Type burn_copy = *this;                                                                            \
+        ::burn::module::set_require_grad_where(burn_copy, false, burn_pred);                               \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    template <class BurnSelf = Type>                                                                       \
+    void save_into(::burn::store::ModuleStore& burn_store) const {                                         \
+        ::burn::module::save_into(static_cast<const BurnSelf&>(*this), burn_store);                        \
+    }                                                                                                      \
+    template <class BurnSelf = Type>                                                                       \
+    ::burn::store::ApplyResult load_from(::burn::store::ModuleStore& burn_store) {                         \
+        return ::burn::module::load_from(static_cast<BurnSelf&>(*this), burn_store);                       \
+    }                                                                                                      \
+    template <class BurnSelf = Type>                                                                       \
+    std::string to_string() const {                                                                        \
+        return ::burn::module::format(static_cast<const BurnSelf&>(*this));                                \
     }

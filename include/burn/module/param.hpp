@@ -11,7 +11,7 @@ namespace burn {
 
 /// A stable identity for a parameter: persisted in saved files, used to key optimizer state.
 class ParamId {
-public:
+  public:
     /// A fresh, process-unique id.
     static ParamId create();
     constexpr ParamId() = default;
@@ -21,7 +21,7 @@ public:
     friend constexpr bool operator!=(ParamId a, ParamId b) { return a.value_ != b.value_; }
     friend constexpr bool operator<(ParamId a, ParamId b) { return a.value_ < b.value_; }
 
-private:
+  private:
     uint64_t value_ = 0;
 };
 std::ostream& operator<<(std::ostream& os, ParamId id);
@@ -30,7 +30,7 @@ std::ostream& operator<<(std::ostream& os, ParamId id);
 /// so `loss.backward()` reaches them; freeze with set_require_grad(false).
 template <class T>
 class Param {
-public:
+  public:
     using value_type = T;
     Param() = default;
     Param(T value, ParamId id = ParamId::create(), bool require_grad = true)  // NOLINT: a tensor is a param
@@ -51,7 +51,7 @@ public:
         value_ = mark(value_, on);
     }
 
-private:
+  private:
     static T mark(T v, bool on) { return v.defined() ? v.set_require_grad(on) : v; }
     ParamId id_{};
     bool require_grad_ = true;
@@ -62,7 +62,7 @@ private:
 /// to_device, saved and loaded, never given gradients, not counted by num_params.
 template <class T>
 class Buffer {
-public:
+  public:
     using value_type = T;
     Buffer() = default;
     Buffer(T value, ParamId id = ParamId::create()) : id_(id), value_(value.detach()) {}  // NOLINT
@@ -71,7 +71,7 @@ public:
     void set(T value) { value_ = value.detach(); }
     void set_id(ParamId id) { id_ = id; }
 
-private:
+  private:
     ParamId id_{};
     T value_{};
 };

@@ -178,7 +178,7 @@ struct ConvTranspose2dConfig {
 };
 
 struct ConvTranspose3d {
-    Param<Tensor<5>> weight;               // [channels_in, channels_out / groups, kernel_d, kernel_h, kernel_w]
+    Param<Tensor<5>> weight;  // [channels_in, channels_out / groups, kernel_d, kernel_h, kernel_w]
     std::optional<Param<Tensor<1>>> bias;  // [channels_out]
     std::array<std::size_t, 3> stride{1, 1, 1};
     std::array<std::size_t, 3> kernel_size{1, 1, 1};

@@ -8,7 +8,9 @@ namespace burn::nn {
 struct Embedding {
     Param<Tensor<2>> weight;  // [n_embedding, d_model]
 
-    Tensor<3> forward(const Tensor<2, Int>& indices) const { return Tensor<3>(forward_any(indices.handle())); }
+    Tensor<3> forward(const Tensor<2, Int>& indices) const {
+        return Tensor<3>(forward_any(indices.handle()));
+    }
     TensorAny forward_any(const TensorAny& indices) const;
 
     BURN_MODULE(Embedding, weight)

@@ -1,15 +1,15 @@
 #pragma once
 /// Normalisation layers: BatchNorm (running statistics as buffers), LayerNorm.
-#include "burn/module/module.hpp"
 #include "burn/config/config.hpp"
+#include "burn/module/module.hpp"
 
 namespace burn::nn {
 
 /// BatchNorm over dim 1 of [batch, channels, ...]. On an autodiff device (training) it normalises
 /// with the batch statistics and updates the running ones; elsewhere it uses the running statistics.
 struct BatchNorm {
-    Param<Tensor<1>> gamma;                 // [channels]
-    Param<Tensor<1>> beta;                  // [channels]
+    Param<Tensor<1>> gamma;                  // [channels]
+    Param<Tensor<1>> beta;                   // [channels]
     mutable Buffer<Tensor<1>> running_mean;  // updated by forward while training
     mutable Buffer<Tensor<1>> running_var;
     double momentum = 0.1;

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <cstring>
 #include <iosfwd>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "burn/core/dtype.hpp"
@@ -14,7 +14,7 @@
 namespace burn {
 
 class TensorData {
-public:
+  public:
     TensorData() = default;
     /// Raw bytes, checked against shape.numel() * size_of(dtype).
     TensorData(std::vector<uint8_t> bytes, Dims shape, DType dtype);
@@ -43,9 +43,9 @@ public:
     /// The values as T. Throws burn::DTypeError when T is not this data's dtype: it never converts.
     template <class T>
     std::vector<T> to_vec() const {
-        BURN_CHECK_KIND(dtype_of<T> == dtype_, dtype, "[to_vec] the data is ", dtype_, " but ",
-                        name(dtype_of<T>), " was asked for; convert first with .convert(DType::",
-                        name(dtype_of<T>), ") or cast the tensor");
+        BURN_CHECK_KIND(
+            dtype_of<T> == dtype_, dtype, "[to_vec] the data is ", dtype_, " but ", name(dtype_of<T>),
+            " was asked for; convert first with .convert(DType::", name(dtype_of<T>), ") or cast the tensor");
         std::vector<T> out(static_cast<std::size_t>(numel()));
         if constexpr (std::is_same_v<T, bool>) {
             for (std::size_t i = 0; i < out.size(); ++i) out[i] = bytes_[i] != 0;
@@ -64,7 +64,7 @@ public:
     void assert_approx_eq(const TensorData& expected, double rtol = 1e-5, double atol = 1e-6) const;
     std::string str() const;
 
-private:
+  private:
     void check_count(int64_t n) const;
     std::vector<uint8_t> bytes_;
     Dims shape_;

@@ -17,7 +17,7 @@ struct SliceArg {
     int64_t start = 0;
     std::optional<int64_t> end;  // nullopt: to the end
     int64_t step = 1;
-    bool single = false;         // a single index (kept as a dimension of size 1)
+    bool single = false;  // a single index (kept as a dimension of size 1)
 
     constexpr SliceArg(AllT) {}  // NOLINT: implicit by design
     // end is index + 1 where that does not overflow; slice() recomputes it from the normalised index.

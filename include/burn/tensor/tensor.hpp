@@ -26,7 +26,8 @@ struct Nested<T, 1> {
 };
 /// Flattens a nested initializer list, checking that it is rectangular.
 template <class T, std::size_t D>
-void flatten_nested(const typename Nested<T, D>::type& list, std::vector<T>& out, Dims& shape, int depth = 0) {
+void flatten_nested(const typename Nested<T, D>::type& list, std::vector<T>& out, Dims& shape,
+                    int depth = 0) {
     int64_t n = static_cast<int64_t>(list.size());
     if (static_cast<int>(shape.rank()) <= depth) {
         shape.push_back(n);
@@ -52,7 +53,7 @@ template <std::size_t D, TensorKind K = Float>
 class Tensor {
     static_assert(D >= 1 && D <= kMaxRank, "tensor rank must be between 1 and 8");
 
-public:
+  public:
     static constexpr std::size_t rank = D;
     using kind = K;
     using elem = typename K::elem;
@@ -60,13 +61,17 @@ public:
     /// An undefined tensor (a placeholder to assign to later).
     Tensor() = default;
     /// Wraps a rank-erased tensor, checking its rank and kind.
-    explicit Tensor(TensorAny t) : t_(std::move(t)) { detail::check_tensor(t_, D, K::name, K::accepts(t_.dtype())); }
+    explicit Tensor(TensorAny t) : t_(std::move(t)) {
+        detail::check_tensor(t_, D, K::name, K::accepts(t_.dtype()));
+    }
 
     // ------------------------------------------------------------------ creation
-    static Tensor zeros(const Shape<D>& shape, const Device& device = Device(), DType dtype = K::default_dtype) {
+    static Tensor zeros(const Shape<D>& shape, const Device& device = Device(),
+                        DType dtype = K::default_dtype) {
         return Tensor(ops::full(shape, 0.0, dtype, device));
     }
-    static Tensor ones(const Shape<D>& shape, const Device& device = Device(), DType dtype = K::default_dtype) {
+    static Tensor ones(const Shape<D>& shape, const Device& device = Device(),
+                       DType dtype = K::default_dtype) {
         return Tensor(ops::full(shape, 1.0, dtype, device));
     }
     static Tensor full(const Shape<D>& shape, double value, const Device& device = Device(),
@@ -74,7 +79,8 @@ public:
         return Tensor(ops::full(shape, value, dtype, device));
     }
     /// Uninitialised contents are not exposed: empty tensors are zero-filled.
-    static Tensor empty(const Shape<D>& shape, const Device& device = Device(), DType dtype = K::default_dtype) {
+    static Tensor empty(const Shape<D>& shape, const Device& device = Device(),
+                        DType dtype = K::default_dtype) {
         return Tensor(ops::empty(shape, dtype, device));
     }
     static Tensor random(const Shape<D>& shape, const Distribution& dist, const Device& device = Device(),
@@ -84,48 +90,43 @@ public:
     static Tensor from_data(const TensorData& data, const Device& device = Device()) {
         return Tensor(ops::from_data(data, device));
     }
-    static Tensor from_floats(typename detail::Nested<double, D>::type values, const Device& device = Device())
-        requires std::is_same_v<K, Float>
-    {
+    static Tensor from_floats(typename detail::Nested<double, D>::type values,
+                              const Device& device = Device()) requires std::is_same_v<K, Float> {
         return from_nested<double, float>(values, device);
     }
     /// Int values, stored as dtype (i32, Int's default). Nothing is truncated: a value that does not fit
     /// the dtype is a burn::DTypeError naming it (pass DType::i64 for values beyond 32 bits).
     static Tensor from_ints(typename detail::Nested<int64_t, D>::type values, const Device& device = Device(),
-                            DType dtype = K::default_dtype)
-        requires std::is_same_v<K, Int>
-    {
+                            DType dtype = K::default_dtype) requires std::is_same_v<K, Int> {
         std::vector<int64_t> flat;
         Dims shape;
         detail::flatten_nested<int64_t, D>(values, flat, shape);
         return Tensor(ops::from_data(detail::int_data(flat, shape, dtype, "from_ints"), device));
     }
-    static Tensor from_bool(typename detail::Nested<bool, D>::type values, const Device& device = Device())
-        requires std::is_same_v<K, Bool>
-    {
+    static Tensor from_bool(typename detail::Nested<bool, D>::type values,
+                            const Device& device = Device()) requires std::is_same_v<K, Bool> {
         return from_nested<bool, bool>(values, device);
     }
     /// [start, end) with step 1 (Int, rank 1).
-    static Tensor arange(int64_t start, int64_t end, const Device& device = Device())
-        requires(D == 1 && !std::is_same_v<K, Bool>)
-    {
+    static Tensor arange(int64_t start, int64_t end,
+                         const Device& device = Device()) requires(D == 1 && !std::is_same_v<K, Bool>) {
         return Tensor(ops::arange(start, end, 1, K::default_dtype, device));
     }
-    static Tensor arange_step(int64_t start, int64_t end, int64_t step, const Device& device = Device())
-        requires(D == 1 && !std::is_same_v<K, Bool>)
-    {
+    static Tensor arange_step(int64_t start, int64_t end, int64_t step,
+                              const Device& device = Device()) requires(D == 1 && !std::is_same_v<K, Bool>) {
         return Tensor(ops::arange(start, end, step, K::default_dtype, device));
     }
     /// The n x n identity.
-    static Tensor eye(int64_t n, const Device& device = Device())
-        requires(D == 2 && !std::is_same_v<K, Bool>)
-    {
+    static Tensor eye(int64_t n,
+                      const Device& device = Device()) requires(D == 2 && !std::is_same_v<K, Bool>) {
         return Tensor(ops::eye(n, K::default_dtype, device));
     }
     Tensor zeros_like() const { return Tensor(ops::full(t_.shape(), 0.0, dtype(), device())); }
     Tensor ones_like() const { return Tensor(ops::full(t_.shape(), 1.0, dtype(), device())); }
     Tensor full_like(double v) const { return Tensor(ops::full(t_.shape(), v, dtype(), device())); }
-    Tensor random_like(const Distribution& dist) const { return Tensor(ops::random(t_.shape(), dist, dtype(), device())); }
+    Tensor random_like(const Distribution& dist) const {
+        return Tensor(ops::random(t_.shape(), dist, dtype(), device()));
+    }
 
     // ------------------------------------------------------------------ properties
     bool defined() const { return t_.defined(); }
@@ -157,11 +158,19 @@ public:
     Tensor to_device(const Device& device) const { return Tensor(ops::to_device(t_, device)); }
 
     // ------------------------------------------------------------------ arithmetic
-#define BURN_T_BINARY(fn)                                                                                  \
-    Tensor fn(const Tensor& o) const& { return Tensor(ops::fn(t_, o.t_)); }                                \
-    Tensor fn(const Tensor& o)&& { return Tensor(ops::fn(std::move(t_), o.t_)); }                          \
-    Tensor fn##_scalar(double s) const& { return Tensor(ops::fn##_scalar(t_, s)); }                        \
-    Tensor fn##_scalar(double s)&& { return Tensor(ops::fn##_scalar(std::move(t_), s)); }
+#define BURN_T_BINARY(fn)                                  \
+    Tensor fn(const Tensor& o) const& {                    \
+        return Tensor(ops::fn(t_, o.t_));                  \
+    }                                                      \
+    Tensor fn(const Tensor& o)&& {                         \
+        return Tensor(ops::fn(std::move(t_), o.t_));       \
+    }                                                      \
+    Tensor fn##_scalar(double s) const& {                  \
+        return Tensor(ops::fn##_scalar(t_, s));            \
+    }                                                      \
+    Tensor fn##_scalar(double s)&& {                       \
+        return Tensor(ops::fn##_scalar(std::move(t_), s)); \
+    }
     BURN_T_BINARY(add)
     BURN_T_BINARY(sub)
     BURN_T_BINARY(mul)
@@ -172,9 +181,13 @@ public:
     BURN_T_BINARY(powf)
     BURN_T_BINARY(atan2)
 #undef BURN_T_BINARY
-#define BURN_T_UNARY(fn)                                                    \
-    Tensor fn() const& { return Tensor(ops::fn(t_)); }                      \
-    Tensor fn()&& { return Tensor(ops::fn(std::move(t_))); }
+#define BURN_T_UNARY(fn)                       \
+    Tensor fn() const& {                       \
+        return Tensor(ops::fn(t_));            \
+    }                                          \
+    Tensor fn()&& {                            \
+        return Tensor(ops::fn(std::move(t_))); \
+    }
     BURN_T_UNARY(neg)
     BURN_T_UNARY(abs)
     BURN_T_UNARY(sign)
@@ -200,16 +213,30 @@ public:
     BURN_T_UNARY(trunc)
 #undef BURN_T_UNARY
     /// x ^ exponent (float exponent; powi_scalar for an integer exponent).
-    Tensor powi(const Tensor<D, Int>& exponent) const { return Tensor(ops::powi(t_, exponent.handle())); }
-    Tensor powi_scalar(int exponent) const { return Tensor(ops::powi_scalar(t_, exponent)); }
-    Tensor clamp(double min, double max) const { return Tensor(ops::clamp(t_, min, max)); }
-    Tensor clamp_min(double min) const { return Tensor(ops::clamp(t_, min, std::numeric_limits<double>::infinity())); }
-    Tensor clamp_max(double max) const { return Tensor(ops::clamp(t_, -std::numeric_limits<double>::infinity(), max)); }
+    Tensor powi(const Tensor<D, Int>& exponent) const {
+        return Tensor(ops::powi(t_, exponent.handle()));
+    }
+    Tensor powi_scalar(int exponent) const {
+        return Tensor(ops::powi_scalar(t_, exponent));
+    }
+    Tensor clamp(double min, double max) const {
+        return Tensor(ops::clamp(t_, min, max));
+    }
+    Tensor clamp_min(double min) const {
+        return Tensor(ops::clamp(t_, min, std::numeric_limits<double>::infinity()));
+    }
+    Tensor clamp_max(double max) const {
+        return Tensor(ops::clamp(t_, -std::numeric_limits<double>::infinity(), max));
+    }
 
     // ------------------------------------------------------------------ comparisons -> Bool
-#define BURN_T_COMPARE(fn)                                                                           \
-    Tensor<D, Bool> fn(const Tensor& o) const { return Tensor<D, Bool>(ops::fn(t_, o.t_)); }        \
-    Tensor<D, Bool> fn##_elem(double s) const { return Tensor<D, Bool>(ops::fn##_elem(t_, s)); }
+#define BURN_T_COMPARE(fn)                             \
+    Tensor<D, Bool> fn(const Tensor& o) const {        \
+        return Tensor<D, Bool>(ops::fn(t_, o.t_));     \
+    }                                                  \
+    Tensor<D, Bool> fn##_elem(double s) const {        \
+        return Tensor<D, Bool>(ops::fn##_elem(t_, s)); \
+    }
     BURN_T_COMPARE(equal)
     BURN_T_COMPARE(not_equal)
     BURN_T_COMPARE(greater)
@@ -217,29 +244,63 @@ public:
     BURN_T_COMPARE(lower)
     BURN_T_COMPARE(lower_equal)
 #undef BURN_T_COMPARE
-    Tensor<D, Bool> is_nan() const { return Tensor<D, Bool>(ops::is_nan(t_)); }
-    Tensor<D, Bool> is_inf() const { return Tensor<D, Bool>(ops::is_inf(t_)); }
-    Tensor bool_and(const Tensor& o) const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_and(t_, o.t_)); }
-    Tensor bool_or(const Tensor& o) const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_or(t_, o.t_)); }
-    Tensor bool_xor(const Tensor& o) const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_xor(t_, o.t_)); }
-    Tensor bool_not() const requires std::is_same_v<K, Bool> { return Tensor(ops::bool_not(t_)); }
+    Tensor<D, Bool> is_nan() const {
+        return Tensor<D, Bool>(ops::is_nan(t_));
+    }
+    Tensor<D, Bool> is_inf() const {
+        return Tensor<D, Bool>(ops::is_inf(t_));
+    }
+    Tensor bool_and(const Tensor& o) const requires std::is_same_v<K, Bool> {
+        return Tensor(ops::bool_and(t_, o.t_));
+    }
+    Tensor bool_or(const Tensor& o) const requires std::is_same_v<K, Bool> {
+        return Tensor(ops::bool_or(t_, o.t_));
+    }
+    Tensor bool_xor(const Tensor& o) const requires std::is_same_v<K, Bool> {
+        return Tensor(ops::bool_xor(t_, o.t_));
+    }
+    Tensor bool_not() const requires std::is_same_v<K, Bool> {
+        return Tensor(ops::bool_not(t_));
+    }
     /// Where mask is true take value, elsewhere this tensor.
     Tensor mask_where(const Tensor<D, Bool>& mask, const Tensor& value) const {
         return Tensor(ops::where(mask.handle(), value.t_, t_));
     }
-    Tensor mask_fill(const Tensor<D, Bool>& mask, double value) const { return Tensor(ops::mask_fill(t_, mask.handle(), value)); }
+    Tensor mask_fill(const Tensor<D, Bool>& mask, double value) const {
+        return Tensor(ops::mask_fill(t_, mask.handle(), value));
+    }
 
     // ------------------------------------------------------------------ reductions
-    Tensor<1, K> sum() const { return Tensor<1, K>(ops::sum(t_)); }
-    Tensor<1, K> mean() const { return Tensor<1, K>(ops::mean(t_)); }
-    Tensor<1, K> prod() const { return Tensor<1, K>(ops::prod(t_)); }
-    Tensor<1, K> max() const { return Tensor<1, K>(ops::max(t_)); }
-    Tensor<1, K> min() const { return Tensor<1, K>(ops::min(t_)); }
-    Tensor sum_dim(int64_t dim) const { return Tensor(ops::sum_dim(t_, dim)); }
-    Tensor mean_dim(int64_t dim) const { return Tensor(ops::mean_dim(t_, dim)); }
-    Tensor prod_dim(int64_t dim) const { return Tensor(ops::prod_dim(t_, dim)); }
-    Tensor max_dim(int64_t dim) const { return Tensor(ops::max_dim(t_, dim)); }
-    Tensor min_dim(int64_t dim) const { return Tensor(ops::min_dim(t_, dim)); }
+    Tensor<1, K> sum() const {
+        return Tensor<1, K>(ops::sum(t_));
+    }
+    Tensor<1, K> mean() const {
+        return Tensor<1, K>(ops::mean(t_));
+    }
+    Tensor<1, K> prod() const {
+        return Tensor<1, K>(ops::prod(t_));
+    }
+    Tensor<1, K> max() const {
+        return Tensor<1, K>(ops::max(t_));
+    }
+    Tensor<1, K> min() const {
+        return Tensor<1, K>(ops::min(t_));
+    }
+    Tensor sum_dim(int64_t dim) const {
+        return Tensor(ops::sum_dim(t_, dim));
+    }
+    Tensor mean_dim(int64_t dim) const {
+        return Tensor(ops::mean_dim(t_, dim));
+    }
+    Tensor prod_dim(int64_t dim) const {
+        return Tensor(ops::prod_dim(t_, dim));
+    }
+    Tensor max_dim(int64_t dim) const {
+        return Tensor(ops::max_dim(t_, dim));
+    }
+    Tensor min_dim(int64_t dim) const {
+        return Tensor(ops::min_dim(t_, dim));
+    }
     std::pair<Tensor, Tensor<D, Int>> max_dim_with_indices(int64_t dim) const {
         auto [v, i] = ops::max_dim_with_indices(t_, dim);
         return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
@@ -248,22 +309,42 @@ public:
         auto [v, i] = ops::min_dim_with_indices(t_, dim);
         return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
     }
-    Tensor<D, Int> argmax(int64_t dim) const { return Tensor<D, Int>(ops::argmax(t_, dim)); }
-    Tensor<D, Int> argmin(int64_t dim) const { return Tensor<D, Int>(ops::argmin(t_, dim)); }
+    Tensor<D, Int> argmax(int64_t dim) const {
+        return Tensor<D, Int>(ops::argmax(t_, dim));
+    }
+    Tensor<D, Int> argmin(int64_t dim) const {
+        return Tensor<D, Int>(ops::argmin(t_, dim));
+    }
     /// Sample variance along dim (Bessel's correction); var_bias divides by n.
-    Tensor var(int64_t dim) const { return Tensor(ops::var(t_, dim, 1)); }
-    Tensor var_bias(int64_t dim) const { return Tensor(ops::var(t_, dim, 0)); }
-    Tensor<1, Bool> any() const { return Tensor<1, Bool>(ops::any(t_)); }
-    Tensor<1, Bool> all() const { return Tensor<1, Bool>(ops::all(t_)); }
-    Tensor<D, Bool> any_dim(int64_t dim) const { return Tensor<D, Bool>(ops::any_dim(t_, dim)); }
-    Tensor<D, Bool> all_dim(int64_t dim) const { return Tensor<D, Bool>(ops::all_dim(t_, dim)); }
-    Tensor cumsum(int64_t dim) const { return Tensor(ops::cumsum(t_, dim)); }
+    Tensor var(int64_t dim) const {
+        return Tensor(ops::var(t_, dim, 1));
+    }
+    Tensor var_bias(int64_t dim) const {
+        return Tensor(ops::var(t_, dim, 0));
+    }
+    Tensor<1, Bool> any() const {
+        return Tensor<1, Bool>(ops::any(t_));
+    }
+    Tensor<1, Bool> all() const {
+        return Tensor<1, Bool>(ops::all(t_));
+    }
+    Tensor<D, Bool> any_dim(int64_t dim) const {
+        return Tensor<D, Bool>(ops::any_dim(t_, dim));
+    }
+    Tensor<D, Bool> all_dim(int64_t dim) const {
+        return Tensor<D, Bool>(ops::all_dim(t_, dim));
+    }
+    Tensor cumsum(int64_t dim) const {
+        return Tensor(ops::cumsum(t_, dim));
+    }
 
     // ------------------------------------------------------------------ sorting
     Tensor sort(int64_t dim, bool descending = false) const {
         return Tensor(ops::sort_with_indices(t_, dim, descending).first);
     }
-    Tensor sort_descending(int64_t dim) const { return sort(dim, true); }
+    Tensor sort_descending(int64_t dim) const {
+        return sort(dim, true);
+    }
     std::pair<Tensor, Tensor<D, Int>> sort_with_indices(int64_t dim, bool descending = false) const {
         auto [v, i] = ops::sort_with_indices(t_, dim, descending);
         return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
@@ -272,7 +353,9 @@ public:
         return Tensor<D, Int>(ops::sort_with_indices(t_, dim, descending).second);
     }
     /// The k largest values along dim, in descending order.
-    Tensor topk(int64_t k, int64_t dim) const { return Tensor(ops::topk_with_indices(t_, k, dim).first); }
+    Tensor topk(int64_t k, int64_t dim) const {
+        return Tensor(ops::topk_with_indices(t_, k, dim).first);
+    }
     std::pair<Tensor, Tensor<D, Int>> topk_with_indices(int64_t k, int64_t dim) const {
         auto [v, i] = ops::topk_with_indices(t_, k, dim);
         return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
@@ -295,10 +378,18 @@ public:
         return Tensor<D2, K>(ops::reshape(t_, Dims(shape)));
     }
     /// Swaps the last two dims.
-    Tensor transpose() const requires(D >= 2) { return Tensor(ops::swap_dims(t_, -2, -1)); }
-    Tensor t() const requires(D >= 2) { return transpose(); }
-    Tensor swap_dims(int64_t a, int64_t b) const { return Tensor(ops::swap_dims(t_, a, b)); }
-    Tensor permute(const std::array<int64_t, D>& axes) const { return Tensor(ops::permute(t_, Dims::from(axes.data(), D))); }
+    Tensor transpose() const requires(D >= 2) {
+        return Tensor(ops::swap_dims(t_, -2, -1));
+    }
+    Tensor t() const requires(D >= 2) {
+        return transpose();
+    }
+    Tensor swap_dims(int64_t a, int64_t b) const {
+        return Tensor(ops::swap_dims(t_, a, b));
+    }
+    Tensor permute(const std::array<int64_t, D>& axes) const {
+        return Tensor(ops::permute(t_, Dims::from(axes.data(), D)));
+    }
     Tensor flip(std::initializer_list<int64_t> axes) const {
         return Tensor(ops::flip(t_, Dims::from(axes.begin(), static_cast<int>(axes.size()))));
     }
@@ -330,23 +421,33 @@ public:
     Tensor<D2, K> expand(const Shape<D2>& shape) const {
         return Tensor<D2, K>(ops::expand(t_, Dims(shape)));
     }
-    Tensor repeat_dim(int64_t dim, int64_t times) const { return Tensor(ops::repeat_dim(t_, dim, times)); }
+    Tensor repeat_dim(int64_t dim, int64_t times) const {
+        return Tensor(ops::repeat_dim(t_, dim, times));
+    }
     Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
         return Tensor(ops::narrow(t_, dim, start, length));
     }
-    std::vector<Tensor> chunk(int64_t chunks, int64_t dim) const { return wrap_all(ops::chunk(t_, chunks, dim)); }
+    std::vector<Tensor> chunk(int64_t chunks, int64_t dim) const {
+        return wrap_all(ops::chunk(t_, chunks, dim));
+    }
     std::vector<Tensor> split(int64_t split_size, int64_t dim) const {
         return wrap_all(ops::split(t_, split_size, dim));
     }
-    static Tensor cat(const std::vector<Tensor>& xs, int64_t dim) { return Tensor(ops::cat(unwrap_all(xs), dim)); }
+    static Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
+        return Tensor(ops::cat(unwrap_all(xs), dim));
+    }
     /// Stacks along a new dim; the result has rank D + 1.
     template <std::size_t D2 = D + 1>
     static Tensor<D2, K> stack(const std::vector<Tensor>& xs, int64_t dim) {
         return Tensor<D2, K>(ops::stack(unwrap_all(xs), dim));
     }
     /// slice({all, {0, 2}}): one argument per leading dim; missing trailing dims are taken whole.
-    Tensor slice(std::initializer_list<SliceArg> ranges) const { return Tensor(ops::slice(t_, ranges)); }
-    Tensor slice(const std::vector<SliceArg>& ranges) const { return Tensor(ops::slice(t_, ranges)); }
+    Tensor slice(std::initializer_list<SliceArg> ranges) const {
+        return Tensor(ops::slice(t_, ranges));
+    }
+    Tensor slice(const std::vector<SliceArg>& ranges) const {
+        return Tensor(ops::slice(t_, ranges));
+    }
     /// A copy with the sliced region replaced by values (whose shape is the slice's).
     Tensor slice_assign(std::initializer_list<SliceArg> ranges, const Tensor& values) const {
         return Tensor(ops::slice_assign(t_, ranges, values.t_));
@@ -355,8 +456,12 @@ public:
         return Tensor(ops::slice_assign(t_, ranges, values.t_));
     }
     /// Lower/upper triangle of the last two dims (others zeroed); diagonal shifts the boundary.
-    Tensor tril(int64_t diagonal = 0) const requires(D >= 2) { return Tensor(ops::tril(t_, diagonal)); }
-    Tensor triu(int64_t diagonal = 0) const requires(D >= 2) { return Tensor(ops::triu(t_, diagonal)); }
+    Tensor tril(int64_t diagonal = 0) const requires(D >= 2) {
+        return Tensor(ops::tril(t_, diagonal));
+    }
+    Tensor triu(int64_t diagonal = 0) const requires(D >= 2) {
+        return Tensor(ops::triu(t_, diagonal));
+    }
 
     // ------------------------------------------------------------------ indexing
     /// Picks indices along dim: result dim size is indices.len().
@@ -384,15 +489,27 @@ public:
     // ------------------------------------------------------------------ autodiff
     /// Marks this tensor as a leaf whose gradient backward() computes (autodiff devices only; a no-op
     /// elsewhere).
-    Tensor require_grad() const { return Tensor(ops::require_grad(t_, true)); }
-    Tensor set_require_grad(bool on) const { return Tensor(ops::require_grad(t_, on)); }
-    bool is_require_grad() const { return ops::is_require_grad(t_); }
+    Tensor require_grad() const {
+        return Tensor(ops::require_grad(t_, true));
+    }
+    Tensor set_require_grad(bool on) const {
+        return Tensor(ops::require_grad(t_, on));
+    }
+    bool is_require_grad() const {
+        return ops::is_require_grad(t_);
+    }
     /// The same values without a graph behind them.
-    Tensor detach() const { return Tensor(ops::detach(t_)); }
+    Tensor detach() const {
+        return Tensor(ops::detach(t_));
+    }
     /// Same as detach(): a tensor that records no gradient.
-    Tensor no_grad() const { return detach(); }
+    Tensor no_grad() const {
+        return detach();
+    }
     /// Gradients of this (scalar-like) tensor with respect to every leaf that requires grad.
-    Gradients backward() const { return ops::backward(t_); }
+    Gradients backward() const {
+        return ops::backward(t_);
+    }
     /// This leaf's gradient (on the inner device), if backward reached it.
     std::optional<Tensor<D, K>> grad(const Gradients& grads) const {
         auto g = ops::grad(t_, grads);
@@ -404,18 +521,30 @@ public:
         if (!g) return std::nullopt;
         return Tensor<D, K>(std::move(*g));
     }
-    void grad_replace(Gradients& grads, const Tensor<D, K>& grad) const { ops::grad_replace(t_, grads, grad.t_); }
+    void grad_replace(Gradients& grads, const Tensor<D, K>& grad) const {
+        ops::grad_replace(t_, grads, grad.t_);
+    }
     /// This tensor on the inner device (itself on a plain device).
-    Tensor inner() const { return Tensor(ops::inner_of(t_)); }
+    Tensor inner() const {
+        return Tensor(ops::inner_of(t_));
+    }
 
     // ------------------------------------------------------------------ casts
     /// Another dtype of the same kind (f32 -> f16, i32 -> i64, ...).
-    Tensor cast(DType dtype) const { return Tensor(ops::cast(t_, dtype)); }
-    Tensor<D, Float> float_(DType dtype = DType::f32) const { return Tensor<D, Float>(ops::cast(t_, dtype)); }
-    Tensor<D, Int> int_(DType dtype = DType::i32) const { return Tensor<D, Int>(ops::cast(t_, dtype)); }
-    Tensor<D, Bool> bool_() const { return Tensor<D, Bool>(ops::not_equal_elem(t_, 0.0)); }
+    Tensor cast(DType dtype) const {
+        return Tensor(ops::cast(t_, dtype));
+    }
+    Tensor<D, Float> float_(DType dtype = DType::f32) const {
+        return Tensor<D, Float>(ops::cast(t_, dtype));
+    }
+    Tensor<D, Int> int_(DType dtype = DType::i32) const {
+        return Tensor<D, Int>(ops::cast(t_, dtype));
+    }
+    Tensor<D, Bool> bool_() const {
+        return Tensor<D, Bool>(ops::not_equal_elem(t_, 0.0));
+    }
 
-private:
+  private:
     template <class In, class Store>
     static Tensor from_nested(typename detail::Nested<In, D>::type values, const Device& device) {
         std::vector<In> flat;
@@ -441,14 +570,14 @@ private:
 };
 
 // ---------------------------------------------------------------------- operators
-#define BURN_T_OPERATOR(op, fn)                                                                     \
-    template <std::size_t D, class K>                                                               \
-    Tensor<D, K> operator op(Tensor<D, K> a, const Tensor<D, K>& b) {                               \
-        return std::move(a).fn(b);                                                                  \
-    }                                                                                               \
-    template <std::size_t D, class K>                                                               \
-    Tensor<D, K> operator op(Tensor<D, K> a, double s) {                                            \
-        return std::move(a).fn##_scalar(s);                                                         \
+#define BURN_T_OPERATOR(op, fn)                                       \
+    template <std::size_t D, class K>                                 \
+    Tensor<D, K> operator op(Tensor<D, K> a, const Tensor<D, K>& b) { \
+        return std::move(a).fn(b);                                    \
+    }                                                                 \
+    template <std::size_t D, class K>                                 \
+    Tensor<D, K> operator op(Tensor<D, K> a, double s) {              \
+        return std::move(a).fn##_scalar(s);                           \
     }
 BURN_T_OPERATOR(+, add)
 BURN_T_OPERATOR(-, sub)

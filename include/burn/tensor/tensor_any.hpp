@@ -16,7 +16,7 @@ namespace detail {
 /// Every accessor but defined(), ref() and same() throws burn::Error on an undefined
 /// (default-constructed) handle, so no public entry point dereferences a null tensor.
 class TensorAny {
-public:
+  public:
     TensorAny() = default;
     explicit TensorAny(TensorRef impl) : impl_(std::move(impl)) {}
 
@@ -32,7 +32,7 @@ public:
     /// Whether two handles share one tensor.
     bool same(const TensorAny& o) const { return impl_ == o.impl_; }
 
-private:
+  private:
     const TensorImpl& get() const {
         if (!impl_) detail::throw_undefined_tensor();
         return *impl_;

@@ -18,48 +18,88 @@ namespace burn::bm {
 
 template <class T>
 BURN_HD inline T abs(T x) {
-    if constexpr (std::is_unsigned_v<T>) return x;
-    else return x < T(0) ? T(-x) : x;
+    if constexpr (std::is_unsigned_v<T>)
+        return x;
+    else
+        return x < T(0) ? T(-x) : x;
 }
 template <class T>
-BURN_HD inline T sqrt(T x) { return std::sqrt(x); }
+BURN_HD inline T sqrt(T x) {
+    return std::sqrt(x);
+}
 template <class T>
-BURN_HD inline T exp(T x) { return std::exp(x); }
+BURN_HD inline T exp(T x) {
+    return std::exp(x);
+}
 template <class T>
-BURN_HD inline T log(T x) { return std::log(x); }
+BURN_HD inline T log(T x) {
+    return std::log(x);
+}
 template <class T>
-BURN_HD inline T log1p(T x) { return std::log1p(x); }
+BURN_HD inline T log1p(T x) {
+    return std::log1p(x);
+}
 template <class T>
-BURN_HD inline T erf(T x) { return std::erf(x); }
+BURN_HD inline T erf(T x) {
+    return std::erf(x);
+}
 template <class T>
-BURN_HD inline T sin(T x) { return std::sin(x); }
+BURN_HD inline T sin(T x) {
+    return std::sin(x);
+}
 template <class T>
-BURN_HD inline T cos(T x) { return std::cos(x); }
+BURN_HD inline T cos(T x) {
+    return std::cos(x);
+}
 template <class T>
-BURN_HD inline T tan(T x) { return std::tan(x); }
+BURN_HD inline T tan(T x) {
+    return std::tan(x);
+}
 template <class T>
-BURN_HD inline T tanh(T x) { return std::tanh(x); }
+BURN_HD inline T tanh(T x) {
+    return std::tanh(x);
+}
 template <class T>
-BURN_HD inline T sinh(T x) { return std::sinh(x); }
+BURN_HD inline T sinh(T x) {
+    return std::sinh(x);
+}
 template <class T>
-BURN_HD inline T cosh(T x) { return std::cosh(x); }
+BURN_HD inline T cosh(T x) {
+    return std::cosh(x);
+}
 template <class T>
-BURN_HD inline T asin(T x) { return std::asin(x); }
+BURN_HD inline T asin(T x) {
+    return std::asin(x);
+}
 template <class T>
-BURN_HD inline T acos(T x) { return std::acos(x); }
+BURN_HD inline T acos(T x) {
+    return std::acos(x);
+}
 template <class T>
-BURN_HD inline T atan(T x) { return std::atan(x); }
+BURN_HD inline T atan(T x) {
+    return std::atan(x);
+}
 template <class T>
-BURN_HD inline T atan2(T a, T b) { return std::atan2(a, b); }
+BURN_HD inline T atan2(T a, T b) {
+    return std::atan2(a, b);
+}
 template <class T>
-BURN_HD inline T floor(T x) { return std::floor(x); }
+BURN_HD inline T floor(T x) {
+    return std::floor(x);
+}
 template <class T>
-BURN_HD inline T ceil(T x) { return std::ceil(x); }
+BURN_HD inline T ceil(T x) {
+    return std::ceil(x);
+}
 template <class T>
-BURN_HD inline T trunc(T x) { return std::trunc(x); }
+BURN_HD inline T trunc(T x) {
+    return std::trunc(x);
+}
 /// Rounds half to even, as PyTorch and NumPy do.
 template <class T>
-BURN_HD inline T round_even(T x) { return std::nearbyint(x); }
+BURN_HD inline T round_even(T x) {
+    return std::nearbyint(x);
+}
 template <class T>
 BURN_HD inline T pow(T a, T b) {
 #ifdef __CUDA_ARCH__
@@ -81,9 +121,13 @@ BURN_HD inline T pow(T a, T b) {
     return std::pow(a, b);
 }
 template <class T>
-BURN_HD inline bool isnan(T x) { return std::isnan(x); }
+BURN_HD inline bool isnan(T x) {
+    return std::isnan(x);
+}
 template <class T>
-BURN_HD inline bool isinf(T x) { return std::isinf(x); }
+BURN_HD inline bool isinf(T x) {
+    return std::isinf(x);
+}
 
 template <class T>
 BURN_HD inline T sigmoid(T x) {

@@ -61,10 +61,13 @@ bool CpuTensor::is_unique_dense(long ref_count) const {
 
 std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device) {
     auto storage = std::make_shared<Storage>(checked_bytes(shape, dtype));
-    return std::make_shared<CpuTensor>(shape, dtype, device, std::move(storage), shape.contiguous_strides(), 0);
+    return std::make_shared<CpuTensor>(shape, dtype, device, std::move(storage), shape.contiguous_strides(),
+                                       0);
 }
 
-const CpuTensor& as_cpu(const TensorRef& t) { return static_cast<const CpuTensor&>(*t); }
+const CpuTensor& as_cpu(const TensorRef& t) {
+    return static_cast<const CpuTensor&>(*t);
+}
 
 std::shared_ptr<CpuTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
                                           const Dims& shape, DType dtype) {

@@ -5,7 +5,7 @@ namespace burn::cpu {
 
 /// The always-built CPU backend: eager, multi-threaded, strided views without copies.
 class CpuBackend final : public Backend {
-public:
+  public:
     static CpuBackend& instance();
     std::string_view name() const override { return "cpu"; }
     TensorRef from_host(const TensorData& data, const Device& device) override;
@@ -16,7 +16,7 @@ public:
     /// Whether the op has a kernel (for the coverage test).
     bool has_kernel(OpId op) const { return table_[static_cast<std::size_t>(op)] != nullptr; }
 
-private:
+  private:
     CpuBackend();
     KernelTable table_;
 };

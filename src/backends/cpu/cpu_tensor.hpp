@@ -22,7 +22,10 @@ struct Storage {
 struct CpuTensor final : TensorImpl {
     CpuTensor(Dims shape_, DType dtype_, Device device_, std::shared_ptr<Storage> storage_, Dims strides_,
               int64_t offset_)
-        : TensorImpl(shape_, dtype_, device_), storage(std::move(storage_)), strides(strides_), offset(offset_) {}
+        : TensorImpl(shape_, dtype_, device_),
+          storage(std::move(storage_)),
+          strides(strides_),
+          offset(offset_) {}
 
     std::shared_ptr<Storage> storage;
     Dims strides;    // in elements; 0 for broadcast dims, negative for flipped dims

@@ -50,9 +50,8 @@ void unary_typed(const OpCall& call, TensorRefs& in, std::shared_ptr<CpuTensor>&
 template <class Fn, OpKinds K>
 TensorRefs unary_kernel(const OpCall& call, TensorRefs& in) {
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
-    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
-        unary_typed<Fn, decltype(tag)>(call, in, out);
-    });
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(),
+                      [&](auto tag) { unary_typed<Fn, decltype(tag)>(call, in, out); });
     return {out};
 }
 
@@ -72,9 +71,8 @@ void pred_typed(TensorRefs& in, CpuTensor& out) {
 template <class Fn, OpKinds K>
 TensorRefs pred_kernel(const OpCall& call, TensorRefs& in) {
     auto out = alloc(call.shape, DType::boolean, in[0]->device);
-    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
-        pred_typed<Fn, decltype(tag)>(in, *out);
-    });
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(),
+                      [&](auto tag) { pred_typed<Fn, decltype(tag)>(in, *out); });
     return {out};
 }
 
@@ -143,9 +141,8 @@ TensorRefs binary_kernel(const OpCall& call, TensorRefs& in) {
 template <class Fn, OpKinds K>
 TensorRefs compare_kernel(const OpCall& call, TensorRefs& in) {
     auto out = alloc(call.shape, DType::boolean, in[0]->device);
-    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(), [&](auto tag) {
-        binary_typed<Fn, decltype(tag), bool>(in, *out);
-    });
+    dispatch_kinds<K>(in[0]->dtype, op_name(call.op).data(),
+                      [&](auto tag) { binary_typed<Fn, decltype(tag), bool>(in, *out); });
     return {out};
 }
 
@@ -160,25 +157,27 @@ void ternary_typed(TensorRefs& in, CpuTensor& out) {
     const T* b = base<T>(y);
     T* o = out.data<T>();
     Fn fn;
-    strided_apply<3>(out.shape, {c.strides, x.strides, y.strides}, {c.offset, x.offset, y.offset}, kGrain,
-                     [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
-                         for (int64_t j = 0; j < n; ++j)
-                             o[i + j] = T(fn(pc[off[0] + j * st[0]], C(a[off[1] + j * st[1]]),
-                                             C(b[off[2] + j * st[2]])));
-                     });
+    strided_apply<3>(
+        out.shape, {c.strides, x.strides, y.strides}, {c.offset, x.offset, y.offset}, kGrain,
+        [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
+            for (int64_t j = 0; j < n; ++j)
+                o[i + j] = T(fn(pc[off[0] + j * st[0]], C(a[off[1] + j * st[1]]), C(b[off[2] + j * st[2]])));
+        });
 }
 
 template <class Fn, OpKinds K>
 TensorRefs ternary_kernel(const OpCall& call, TensorRefs& in) {
     auto out = reuse_or_alloc(in, {1, 2}, call.shape, call.dtype);
-    dispatch_kinds<K>(in[1]->dtype, op_name(call.op).data(), [&](auto tag) {
-        ternary_typed<Fn, decltype(tag)>(in, *out);
-    });
+    dispatch_kinds<K>(in[1]->dtype, op_name(call.op).data(),
+                      [&](auto tag) { ternary_typed<Fn, decltype(tag)>(in, *out); });
     return {out};
 }
 
 constexpr OpKinds kinds_of(char k) {
-    return k == 'F' ? OpKinds::float_only : k == 'N' ? OpKinds::numeric : k == 'A' ? OpKinds::all : OpKinds::bool_only;
+    return k == 'F'   ? OpKinds::float_only
+           : k == 'N' ? OpKinds::numeric
+           : k == 'A' ? OpKinds::all
+                      : OpKinds::bool_only;
 }
 #define BURN_KIND_F 'F'
 #define BURN_KIND_N 'N'
@@ -190,19 +189,20 @@ template <class TIn, class TOut>
 void cast_typed(const CpuTensor& x, CpuTensor& out) {
     const TIn* a = base<TIn>(x);
     TOut* o = out.data<TOut>();
-    strided_apply<1>(x.shape, {x.strides}, {x.offset}, kGrain,
-                     [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
-                         const TIn* p = a + off[0];
-                         for (int64_t j = 0; j < n; ++j) {
-                             if constexpr (std::is_same_v<TOut, bool>) {
-                                 o[i + j] = static_cast<float>(p[j * st[0]]) != 0.0f;
-                             } else if constexpr (std::is_same_v<TIn, TOut>) {
-                                 o[i + j] = p[j * st[0]];
-                             } else {
-                                 o[i + j] = TOut(static_cast<compute_t<TOut>>(static_cast<compute_t<TIn>>(p[j * st[0]])));
-                             }
-                         }
-                     });
+    strided_apply<1>(
+        x.shape, {x.strides}, {x.offset}, kGrain,
+        [&](int64_t i, const int64_t* off, const int64_t* st, int64_t n) {
+            const TIn* p = a + off[0];
+            for (int64_t j = 0; j < n; ++j) {
+                if constexpr (std::is_same_v<TOut, bool>) {
+                    o[i + j] = static_cast<float>(p[j * st[0]]) != 0.0f;
+                } else if constexpr (std::is_same_v<TIn, TOut>) {
+                    o[i + j] = p[j * st[0]];
+                } else {
+                    o[i + j] = TOut(static_cast<compute_t<TOut>>(static_cast<compute_t<TIn>>(p[j * st[0]])));
+                }
+            }
+        });
 }
 
 // A copy of a view whose last two dims are transposed (column-major matrices: the gradient of a

@@ -34,7 +34,9 @@ inline constexpr int64_t kGrain = 32768;
 template <class T>
 using compute_t = std::conditional_t<std::is_same_v<T, f16> || std::is_same_v<T, bf16>, float, T>;
 
-inline int64_t idx(OpId id) { return static_cast<int64_t>(id); }
+inline int64_t idx(OpId id) {
+    return static_cast<int64_t>(id);
+}
 
 /// The output for an op producing shape/dtype: input i's tensor itself when the caller handed over
 /// the only reference to a dense buffer of that shape and dtype (in-place), a new tensor otherwise.
@@ -52,8 +54,8 @@ inline TensorRef contiguous(const TensorRef& t) {
 /// f(flat_index, offsets, inner_strides, count) for runs of count elements along the last dim.
 /// offsets[k] is operand k's element offset for the run's first element.
 template <int N, class F>
-void strided_apply(const Dims& shape, const std::array<Dims, N>& strides_in, const std::array<int64_t, N>& base,
-                   int64_t grain, F&& f) {
+void strided_apply(const Dims& shape, const std::array<Dims, N>& strides_in,
+                   const std::array<int64_t, N>& base, int64_t grain, F&& f) {
     // Coalesce dims that are contiguous with their neighbour for every operand; drop size-1 dims.
     int64_t sh[kMaxRank];
     int64_t st[N][kMaxRank];
@@ -120,16 +122,36 @@ decltype(auto) dispatch_kinds(DType d, const char* op, F&& f) {
     constexpr bool nu = K == OpKinds::numeric || K == OpKinds::all || K == OpKinds::any;
     constexpr bool bo = K == OpKinds::all || K == OpKinds::bool_only || K == OpKinds::any;
     switch (d) {
-        case DType::f32: if constexpr (fl) return f(float{}); break;
-        case DType::f64: if constexpr (fl) return f(double{}); break;
-        case DType::f16: if constexpr (fl) return f(f16{}); break;
-        case DType::bf16: if constexpr (fl) return f(bf16{}); break;
-        case DType::i64: if constexpr (nu) return f(int64_t{}); break;
-        case DType::i32: if constexpr (nu) return f(int32_t{}); break;
-        case DType::i16: if constexpr (nu) return f(int16_t{}); break;
-        case DType::i8: if constexpr (nu) return f(int8_t{}); break;
-        case DType::u8: if constexpr (nu) return f(uint8_t{}); break;
-        case DType::boolean: if constexpr (bo) return f(bool{}); break;
+        case DType::f32:
+            if constexpr (fl) return f(float{});
+            break;
+        case DType::f64:
+            if constexpr (fl) return f(double{});
+            break;
+        case DType::f16:
+            if constexpr (fl) return f(f16{});
+            break;
+        case DType::bf16:
+            if constexpr (fl) return f(bf16{});
+            break;
+        case DType::i64:
+            if constexpr (nu) return f(int64_t{});
+            break;
+        case DType::i32:
+            if constexpr (nu) return f(int32_t{});
+            break;
+        case DType::i16:
+            if constexpr (nu) return f(int16_t{});
+            break;
+        case DType::i8:
+            if constexpr (nu) return f(int8_t{});
+            break;
+        case DType::u8:
+            if constexpr (nu) return f(uint8_t{});
+            break;
+        case DType::boolean:
+            if constexpr (bo) return f(bool{});
+            break;
     }
     BURN_THROW_KIND(dtype, "[", op, "] the cpu backend has no kernel for dtype ", d);
 }

@@ -26,7 +26,7 @@ struct FallbackTensor final : TensorImpl {
 };
 
 class HostFallback final : public Backend {
-public:
+  public:
     explicit HostFallback(const Device& device) : device_(device), below_(device.below()) {}
     std::string_view name() const override { return "host_fallback"; }
 
@@ -58,12 +58,14 @@ public:
         return outs;
     }
     void sync() override { below().sync(); }
-    TensorRef unwrap(const TensorRef& t) const override { return static_cast<const FallbackTensor&>(*t).inner; }
+    TensorRef unwrap(const TensorRef& t) const override {
+        return static_cast<const FallbackTensor&>(*t).inner;
+    }
     TensorRef wrap(TensorRef inner, const Device& device) override {
         return std::make_shared<FallbackTensor>(std::move(inner), device);
     }
 
-private:
+  private:
     Backend& below() const { return below_.backend(); }
     static Backend& cpu() { return Device::cpu().backend(); }
     TensorRefs unwrap_all(const TensorRefs& in) const {
@@ -87,12 +89,15 @@ HostFallback& backend_for(const Device& device) {
 
 }  // namespace
 
-int64_t host_fallback_ops() { return g_ops.load(); }
+int64_t host_fallback_ops() {
+    return g_ops.load();
+}
 
 namespace detail {
 /// The registry's entry, listed by the file cmake/registry.cmake generates.
 DecoratorEntry decorator_entry_host_fallback() {
-    return DecoratorEntry{"host_fallback", [](const Device& device) -> Backend& { return backend_for(device); }};
+    return DecoratorEntry{"host_fallback",
+                          [](const Device& device) -> Backend& { return backend_for(device); }};
 }
 }  // namespace detail
 

@@ -1,30 +1,19 @@
 // The host-fallback decorator over a backend that lacks matmul: the op runs on the CPU through host
 // copies, the rest stays on the backend, results and gradients equal the CPU's, and the undecorated
 // backend still refuses the op with a message that names the decorator.
+#include "burn/backend/host_fallback.hpp"
+
 #include <gtest/gtest.h>
 
 #include <burn/burn.hpp>
 
-#include "burn/backend/host_fallback.hpp"
 #include "forwarding_backend.hpp"
 
 namespace burn {
 namespace {
 
 testing::ForwardingBackend& no_matmul() {
-    static testing::ForwardingBackend* b = [] {
-        auto* backend = new testing::ForwardingBackend("no_matmul");
-        backend->allow = [](OpId op) { return op != OpId::matmul; };
-        BackendEntry e;
-        e.name = "no_matmul";
-        e.title = "No-matmul";
-        e.device_count = [] { return 1; };
-        e.backend = [](int) -> Backend& { return no_matmul(); };
-        register_backend(e);
-        backend->device_ = Device::of("no_matmul", 0);
-        return backend;
-    }();
-    return *b;
+    return testing::register_forwarding<1>("no_matmul", [](OpId op) { return op != OpId::matmul; });
 }
 
 Tensor<2> mat_a(const Device& d) {
@@ -42,7 +31,8 @@ TEST(HostFallback, RunsUnsupportedOpsOnTheCpu) {
         (void)a.matmul(b);
         ADD_FAILURE() << "matmul on a backend without it did not throw";
     } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("[matmul] not supported by the no_matmul backend"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("[matmul] not supported by the no_matmul backend"),
+                  std::string::npos)
             << e.what();
     }
 
@@ -52,8 +42,8 @@ TEST(HostFallback, RunsUnsupportedOpsOnTheCpu) {
     const int ran_below = no_matmul().executed;
     auto c = (a.to_device(fb).matmul(b.to_device(fb)) + 1.0).exp();
     EXPECT_EQ(c.device(), fb);
-    EXPECT_EQ(host_fallback_ops(), before + 1);          // matmul only
-    EXPECT_GE(no_matmul().executed, ran_below + 2);      // add and exp stayed on the backend
+    EXPECT_EQ(host_fallback_ops(), before + 1);      // matmul only
+    EXPECT_GE(no_matmul().executed, ran_below + 2);  // add and exp stayed on the backend
     auto want = (mat_a(Device::cpu()).matmul(mat_b(Device::cpu())) + 1.0).exp();
     EXPECT_EQ(c.into_data().to_vec<float>(), want.into_data().to_vec<float>());
 }
@@ -64,7 +54,8 @@ TEST(HostFallback, GradientsThroughTheFallbackMatchTheCpu) {
         auto a = mat_a(d).require_grad();
         auto b = mat_b(d).require_grad();
         auto grads = a.matmul(b).tanh().sum().backward();
-        return std::make_pair(a.grad(grads)->into_data().to_vec<float>(), b.grad(grads)->into_data().to_vec<float>());
+        return std::make_pair(a.grad(grads)->into_data().to_vec<float>(),
+                              b.grad(grads)->into_data().to_vec<float>());
     };
     const auto got = run(Device::of("no_matmul", 0).decorate("host_fallback").autodiff());
     const auto want = run(Device::cpu().autodiff());

@@ -7,8 +7,10 @@ namespace burn::nn::loss {
 using namespace ops;
 
 CrossEntropyLoss CrossEntropyLossConfig::init(const Device&) const {
-    BURN_CHECK(!smoothing || (*smoothing >= 0 && *smoothing <= 1), "[CrossEntropyLossConfig] smoothing must be in "
-               "[0, 1], got ", *smoothing);
+    BURN_CHECK(!smoothing || (*smoothing >= 0 && *smoothing <= 1),
+               "[CrossEntropyLossConfig] smoothing must be in "
+               "[0, 1], got ",
+               *smoothing);
     return CrossEntropyLoss{pad_tokens, weights, smoothing, logits};
 }
 
@@ -19,8 +21,8 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
     BURN_CHECK_KIND(is_int(targets.dtype()), dtype, "[CrossEntropyLoss] targets must be an Int tensor, got ",
                     targets.dtype());
     const int64_t classes = x.shape()[1];
-    TensorAny idx = unsqueeze_dim(targets, 1);                       // [batch, 1]
-    TensorAny nll;                                                   // [batch, 1]
+    TensorAny idx = unsqueeze_dim(targets, 1);  // [batch, 1]
+    TensorAny nll;                              // [batch, 1]
     if (logits) {
         // One fused op (ops.def cross_entropy): logsumexp, the target's logit and the smoothing term
         // per row, its gradient one pass over the logits.
@@ -30,7 +32,7 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
         nll = neg(gather(logp, 1, idx));
         if (smoothing && *smoothing > 0) {
             double a = *smoothing;
-            TensorAny uniform = neg(mean_dim(logp, 1));              // mean over classes of -log p
+            TensorAny uniform = neg(mean_dim(logp, 1));  // mean over classes of -log p
             nll = add(mul_scalar(nll, 1.0 - a), mul_scalar(uniform, a));
         }
     }
@@ -43,7 +45,8 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
     }
     if (pad_tokens) {
         TensorAny keep = full(idx.shape(), 1.0, x.dtype(), x.device());
-        for (int64_t p : *pad_tokens) keep = mul(keep, cast(not_equal_elem(idx, static_cast<double>(p)), x.dtype()));
+        for (int64_t p : *pad_tokens)
+            keep = mul(keep, cast(not_equal_elem(idx, static_cast<double>(p)), x.dtype()));
         w = w.defined() ? mul(w, keep) : keep;
     }
     if (!w.defined()) return mean(nll);
