@@ -12,7 +12,13 @@ if [ "${1:-}" = "--fix" ]; then
     fix=1
     shift
 fi
-files=("$@")
+files=()
+for f in "$@"; do  # C++ sources only: clang-format would mangle CMake files, scripts and docs
+    case "$f" in *.cpp | *.hpp | *.cu | *.cuh | *.h | *.cc) files+=("$f") ;; esac
+done
+if [ $# -gt 0 ] && [ ${#files[@]} -eq 0 ]; then
+    exit 0
+fi
 if [ ${#files[@]} -eq 0 ]; then
     mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' '*.h' '*.cc')
 fi

@@ -3,6 +3,7 @@
 # (only those missing), then configures and builds burn (Release, Ninja) in one build directory.
 #   BURN_BUILD_DIR  build directory (default: build-release in the repository root)
 #   BURN_JOBS       parallel compile jobs (default: the number of CPUs)
+#   BURN_CMAKE_ARGS extra configure options (-DBURN_CUDA=OFF ...)
 
 BURN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BURN_BUILD_DIR="${BURN_BUILD_DIR:-$BURN_ROOT/build-release}"
@@ -66,7 +67,8 @@ burn_launcher_args() {
 # Configures the build directory (Release, Ninja; tests, examples and benchmarks on).
 burn_configure() {
     # shellcheck disable=SC2046  # zero or one argument
-    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release $(burn_launcher_args)
+    # shellcheck disable=SC2086  # BURN_CMAKE_ARGS: extra -D options, split on spaces
+    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release $(burn_launcher_args) ${BURN_CMAKE_ARGS:-}
 }
 
 # Builds the given targets (everything when none is given).

@@ -68,6 +68,35 @@ TEST(Cuda, RoundTripAndToDevice) {
     EXPECT_TRUE(t.into_data() == host.transpose().into_data());
 }
 
+TEST(Cuda, KernelIndexErrorsRaiseAtTheNextSynchronisation) {
+    REQUIRE_CUDA();
+    const Device gpu = Device::cuda(0);
+    auto x = Tensor<2>::from_floats({{1, 2, 3}, {4, 5, 6}}, gpu);
+    auto bad = Tensor<2, Int>::from_ints({{0, 7, 1}, {2, 1, 0}}, gpu);
+    // No synchronisation per op: the gather returns, the error comes with the next read.
+    Tensor<2> g = x.gather(1, bad);
+    try {
+        (void)g.into_data();
+        ADD_FAILURE() << "reading the result of a gather with index 7 did not throw";
+    } catch (const IndexError& e) {
+        EXPECT_NE(std::string(e.what()).find("[gather] index 7 is out of range for dim 1 of size 3"),
+                  std::string::npos)
+            << e.what();
+    }
+    // The slot is free again: good ops and reads go on, and Device::sync raises too.
+    auto good = Tensor<2, Int>::from_ints({{2, 1, 0}, {0, 0, 1}}, gpu);
+    EXPECT_TRUE(x.gather(1, good).into_data() ==
+                x.to_device(Device::cpu()).gather(1, good.to_device(Device::cpu())).into_data());
+    (void)x.gather(1, bad);
+    EXPECT_THROW(gpu.sync(), IndexError);
+    EXPECT_NO_THROW(gpu.sync());
+    // cross_entropy's targets take the same path.
+    auto logits = Tensor<2>::from_floats({{1, 2, 3}, {3, 2, 1}}, gpu);
+    auto targets = Tensor<1, Int>::from_ints({1, 5}, gpu);
+    auto loss = nn::loss::CrossEntropyLoss().forward(logits, targets);
+    EXPECT_THROW((void)loss.into_data(), IndexError);
+}
+
 TEST(Cuda, StridedElementwiseMatchesCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);

@@ -2,20 +2,21 @@
 // rule comes from the op table. No per-op code lives here.
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <sstream>
 
 #include "autodiff/graph.hpp"
 #include "burn/autodiff/gradients.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/tensor/ops.hpp"
+#include "platform/env.hpp"
+#include "platform/sync.hpp"
 
 namespace burn::autodiff {
 
 namespace {
 std::atomic<int64_t> g_live_nodes{0};
 std::atomic<uint64_t> g_next_id{1};
-thread_local bool t_grad_enabled = true;
+BURN_THREAD_LOCAL bool t_grad_enabled = true;
 std::atomic<int> g_anomaly{-1};  // -1: read BURN_DETECT_ANOMALY on first use
 }  // namespace
 
@@ -48,7 +49,14 @@ int64_t live_nodes() {
 }
 
 const AdTensor* as_ad(const TensorImpl& t) {
+#if defined(__cpp_rtti) || defined(__GXX_RTTI)
     return dynamic_cast<const AdTensor*>(&t);
+#else
+    // Without RTTI (-DBURN_EXCEPTIONS=OFF builds also drop it): only the autodiff backend makes tensors
+    // whose device carries autodiff outermost.
+    if (t.device.num_decorators() == 0 || t.device.decorators().back() != "autodiff") return nullptr;
+    return static_cast<const AdTensor*>(&t);
+#endif
 }
 
 AutodiffBackend::AutodiffBackend(const Device& inner) : inner_(inner), device_(inner.autodiff()) {}
@@ -119,9 +127,9 @@ TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {
 }
 
 AutodiffBackend& backend_for(const Device& device) {
-    static std::mutex mutex;
+    static platform::Mutex mutex;
     static auto* backends = new std::map<uint64_t, std::unique_ptr<AutodiffBackend>>();
-    std::lock_guard<std::mutex> lock(mutex);
+    platform::Lock lock(mutex);
     auto& slot = (*backends)[device.key()];
     if (!slot) slot = std::make_unique<AutodiffBackend>(device.below());
     return *slot;
@@ -172,8 +180,8 @@ void set_detect_anomaly(bool on) {
 bool detect_anomaly() {
     int v = autodiff::g_anomaly.load(std::memory_order_relaxed);
     if (v < 0) {
-        const char* env = std::getenv("BURN_DETECT_ANOMALY");
-        v = (env && std::string(env) == "1") ? 1 : 0;
+        auto env = platform::env_var("BURN_DETECT_ANOMALY");
+        v = (env && *env == "1") ? 1 : 0;
         autodiff::g_anomaly.store(v);
     }
     return v == 1;

@@ -7,8 +7,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "burn/build_config.hpp"
 #include "burn/core/error.hpp"
+#if BURN_FILESYSTEM
 #include "platform/files.hpp"
+#endif
 
 namespace burn::config {
 
@@ -220,14 +223,29 @@ std::vector<std::string> index_names(std::size_t count) {
     return out;
 }
 
-Value read_json_file(const std::filesystem::path& path, std::string_view type) {
+#if BURN_FILESYSTEM
+Value read_json_file(const Path& path, std::string_view type) {
     std::string text = platform::read_file(path, std::string(type) + "::load");
     return parse(text, path.string());
 }
 
-void write_json_file(const std::filesystem::path& path, const Value& value, std::string_view type) {
+void write_json_file(const Path& path, const Value& value, std::string_view type) {
     platform::write_file_atomic(path, dump(value, 2) + "\n", std::string(type) + "::save");
 }
+#else
+Value read_json_file(const Path& path, std::string_view type) {
+    BURN_THROW_KIND(io, "[config] ", type, "::load('", path,
+                    "'): this build has no file system (BURN_FILESYSTEM=OFF); "
+                    "read the text yourself and call ",
+                    type, "::from_json_string");
+}
+
+void write_json_file(const Path& path, const Value&, std::string_view type) {
+    BURN_THROW_KIND(io, "[config] ", type, "::save('", path,
+                    "'): this build has no file system (BURN_FILESYSTEM=OFF); "
+                    "call to_json_string() and store the text yourself");
+}
+#endif
 
 std::ostream& print_enum(std::ostream& os, std::string_view name, std::string_view type, long long value) {
     if (name.empty()) return os << type << "(" << value << ")";

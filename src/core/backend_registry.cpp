@@ -2,10 +2,10 @@
 // before the count that publishes it grows), so Device::backend() on every op costs two loads.
 #include <array>
 #include <atomic>
-#include <mutex>
 
 #include "burn/backend/registry.hpp"
 #include "burn/core/error.hpp"
+#include "platform/sync.hpp"
 
 namespace burn {
 
@@ -20,7 +20,7 @@ struct Table {
 };
 
 struct Registry {
-    std::mutex mutex;  // writers only
+    platform::Mutex mutex;  // writers only
     Table<BackendEntry> backends;
     Table<DecoratorEntry> decorators;
 };
@@ -86,13 +86,13 @@ Registry& registry() {
 
 int register_backend(const BackendEntry& entry) {
     Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    platform::Lock lock(r.mutex);
     return add_backend(r, entry);
 }
 
 int register_decorator(const DecoratorEntry& entry) {
     Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    platform::Lock lock(r.mutex);
     return add_decorator(r, entry);
 }
 

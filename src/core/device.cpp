@@ -2,7 +2,6 @@
 #include "burn/core/device.hpp"
 
 #include <map>
-#include <mutex>
 #include <ostream>
 #include <sstream>
 
@@ -11,8 +10,9 @@
 #include "burn/core/error.hpp"
 #include "burn/core/generator.hpp"
 #include "core/registry.hpp"
+#include "platform/env.hpp"
 #include "platform/parallel.hpp"
-#include "platform/process.hpp"
+#include "platform/sync.hpp"
 
 namespace burn {
 
@@ -24,7 +24,7 @@ struct RngState {
 };
 
 struct RngRegistry {
-    std::mutex mutex;
+    platform::Mutex mutex;
     std::map<uint64_t, RngState> rng;  // by the physical device's key
 };
 RngRegistry& rng_registry() {
@@ -53,11 +53,15 @@ std::string describe_call(std::string_view name, int index) {
 Device parse_default() {
     auto env = platform::env_var("BURN_DEFAULT_DEVICE");
     if (!env || env->empty()) return Device::cpu();
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     try {
         return Device::parse(*env);
     } catch (const Error& e) {
         BURN_THROW_KIND(device, "BURN_DEFAULT_DEVICE='", *env, "': ", e.what());
     }
+#else
+    return Device::parse(*env);
+#endif
 }
 
 }  // namespace
@@ -194,7 +198,7 @@ uint64_t Device::key() const {
 
 void Device::seed(uint64_t seed) const {
     RngRegistry& r = rng_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    platform::Lock lock(r.mutex);
     r.rng[base().key()] = RngState{seed, 0};
 }
 
@@ -239,7 +243,7 @@ RandomStream next_random(const Device& device, int64_t count) {
         return RandomStream{draw.key, draw.offset};
     }
     RngRegistry& r = rng_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    platform::Lock lock(r.mutex);
     RngState& s = r.rng[device.base().key()];
     RandomStream out{s.seed, s.offset};
     s.offset += static_cast<uint64_t>(count);

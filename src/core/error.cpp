@@ -3,7 +3,19 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace burn::detail {
+namespace burn {
+
+namespace {
+ErrorHandler g_handler = nullptr;  // set once at start-up by the application, before any op
+}  // namespace
+
+ErrorHandler set_error_handler(ErrorHandler handler) {
+    ErrorHandler previous = g_handler;
+    g_handler = handler;
+    return previous;
+}
+
+namespace detail {
 
 [[noreturn]] void throw_error(int kind, const std::string& message) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
@@ -23,11 +35,15 @@ namespace burn::detail {
     }
     throw Error(message);
 #else
-    // No exceptions (bare metal, -fno-exceptions wasm): report and stop.
-    (void)kind;
-    std::fprintf(stderr, "burn error: %s\n", message.c_str());
+    // No exceptions (bare metal, -fno-exceptions wasm): the application's handler, then stop.
+    if (g_handler) {
+        g_handler(static_cast<ErrorKind>(kind), message.c_str());
+    } else {
+        std::fprintf(stderr, "burn error: %s\n", message.c_str());
+    }
     std::abort();
 #endif
 }
 
-}  // namespace burn::detail
+}  // namespace detail
+}  // namespace burn

@@ -1,11 +1,11 @@
 #include "burn/core/generator.hpp"
 
-#include <mutex>
+#include "platform/sync.hpp"
 
 namespace burn {
 
 struct Generator::State {
-    std::mutex mutex;
+    platform::Mutex mutex;
     uint64_t seed = kDefaultSeed;
     uint64_t offset = 0;
 };
@@ -15,25 +15,25 @@ Generator::Generator(uint64_t seed) : state_(std::make_shared<State>()) {
 }
 
 void Generator::seed(uint64_t seed) {
-    std::lock_guard<std::mutex> lock(state_->mutex);
+    platform::Lock lock(state_->mutex);
     state_->seed = seed;
     state_->offset = 0;
 }
 
 uint64_t Generator::initial_seed() const {
-    std::lock_guard<std::mutex> lock(state_->mutex);
+    platform::Lock lock(state_->mutex);
     return state_->seed;
 }
 
 Generator::Draw Generator::reserve(uint64_t count) {
-    std::lock_guard<std::mutex> lock(state_->mutex);
+    platform::Lock lock(state_->mutex);
     Draw out{state_->seed, state_->offset};
     state_->offset += count;
     return out;
 }
 
 namespace {
-thread_local Generator* t_current = nullptr;
+BURN_THREAD_LOCAL Generator* t_current = nullptr;
 }  // namespace
 
 GeneratorScope::GeneratorScope(Generator generator) : generator_(std::move(generator)), previous_(t_current) {

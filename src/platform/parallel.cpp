@@ -9,7 +9,9 @@
 #include <exception>
 #include <vector>
 
-#if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || defined(BURN_NO_THREADS)
+#include "burn/build_config.hpp"
+#include "platform/env.hpp"
+#if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || !BURN_THREADS
 #define BURN_SERIAL 1
 #else
 #include <chrono>
@@ -141,7 +143,7 @@ class Pool {
 
     Pool() {
         int n = hardware_threads();
-        if (const char* env = std::getenv("BURN_NUM_THREADS")) n = std::max(1, std::atoi(env));
+        if (auto env = env_var("BURN_NUM_THREADS")) n = std::max(1, std::atoi(env->c_str()));
         size_ = 1;
         resize(n);
     }
@@ -164,6 +166,7 @@ class Pool {
                 if (part + 1 < parts) end -= end % kAlignElems;
             }
             if (begin < end && !failed_.load(std::memory_order_relaxed)) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
                 try {
                     (*job_)(begin, end);
                 } catch (...) {  // kept for the caller; the job's other chunks are skipped
@@ -171,6 +174,9 @@ class Pool {
                     if (!error_) error_ = std::current_exception();
                     failed_.store(true, std::memory_order_relaxed);
                 }
+#else
+                (*job_)(begin, end);  // an error calls the installed handler and aborts
+#endif
             }
             if (remaining_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
                 caller_waiting_.load(std::memory_order_seq_cst)) {

@@ -1,4 +1,6 @@
 #pragma once
+#include "platform/env.hpp"
+#include "platform/memory.hpp"
 // Process and terminal facts for the training loop: memory, CPU time, whether stdout is a terminal,
 // and a Ctrl-C (SIGINT) counter. Every function degrades to "unknown" (0, false) where the OS gives
 // no answer.
@@ -8,15 +10,6 @@
 
 namespace burn::platform {
 
-/// Resident set size of this process in bytes (0 when unknown).
-uint64_t resident_memory_bytes();
-/// Physical memory of the machine in bytes (0 when unknown).
-uint64_t total_memory_bytes();
-/// The memory this process may use at most, in bytes: the physical memory, lowered to the cgroup
-/// limit (cgroup v2 memory.max, v1 memory.limit_in_bytes) where one is set (0 when unknown).
-uint64_t memory_limit_bytes();
-/// The value of an environment variable (nullopt when unset).
-std::optional<std::string> env_var(const char* name);
 /// CPU time (user + system) this process has used, in seconds (0 when unknown).
 double process_cpu_seconds();
 

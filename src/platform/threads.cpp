@@ -2,9 +2,9 @@
 
 #include <vector>
 
+#include "burn/build_config.hpp"
 #include "burn/core/error.hpp"
-
-#if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || defined(BURN_NO_THREADS)
+#if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || !BURN_THREADS
 #define BURN_SERIAL 1
 #else
 #include <thread>
@@ -21,7 +21,7 @@ bool threads_supported() {
 ThreadGroup::ThreadGroup() = default;
 ThreadGroup::~ThreadGroup() = default;
 void ThreadGroup::start(int, const std::function<void(int)>&) {
-    BURN_THROW("[threads] this build has no threads (BURN_NO_THREADS or wasm without pthreads)");
+    BURN_THROW("[threads] this build has no threads (BURN_THREADS=OFF, or wasm without pthreads)");
 }
 void ThreadGroup::join() {}
 

@@ -1,6 +1,6 @@
 #pragma once
 // Worker threads for the data loader: the one place outside parallel.cpp that starts threads. A
-// build without threads (wasm without pthreads, BURN_NO_THREADS) reports threads_supported() false
+// build without threads (wasm without pthreads, BURN_THREADS=OFF) reports threads_supported() false
 // and callers run the work inline.
 #include <functional>
 #include <memory>

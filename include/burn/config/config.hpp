@@ -15,7 +15,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -26,10 +25,23 @@
 #include <variant>
 #include <vector>
 
+#include "burn/build_config.hpp"
 #include "burn/config/pp.hpp"
 #include "burn/config/value.hpp"
 
+#if BURN_FILESYSTEM
+#include <filesystem>
+#endif
+
 namespace burn::config {
+
+/// Where save() and load() write and read. A build without files (BURN_FILESYSTEM=OFF) keeps the names
+/// (they then raise a clear error); to_json_string/from_json_string work everywhere.
+#if BURN_FILESYSTEM
+using Path = std::filesystem::path;
+#else
+using Path = std::string;
+#endif
 
 /// Where a value sits in the document being read, for error messages ("optimizer.betas[1]").
 class KeyPath {
@@ -134,8 +146,15 @@ Value encode_double(double d);
 Value encode_float(float f);
 std::string integer_expected(std::int64_t min, std::uint64_t max);
 std::string names_list(const std::vector<std::string_view>& names);
-Value read_json_file(const std::filesystem::path& path, std::string_view type);
-void write_json_file(const std::filesystem::path& path, const Value& value, std::string_view type);
+Value read_json_file(const Path& path, std::string_view type);
+inline std::string path_string(const Path& path) {
+#if BURN_FILESYSTEM
+    return path.string();
+#else
+    return path;
+#endif
+}
+void write_json_file(const Path& path, const Value& value, std::string_view type);
 std::ostream& print_enum(std::ostream& os, std::string_view name, std::string_view type, long long value);
 
 template <class T>
@@ -383,15 +402,15 @@ T from_json_string(const std::string& text) {
 }
 /// Writes dump(to_json(value)) atomically (a temporary beside `path`, then a rename).
 template <class T>
-void save(const T& value, const std::filesystem::path& path) {
+void save(const T& value, const Path& path) {
     detail::write_json_file(path, to_json(value), detail::type_name<T>());
 }
 /// Reads a file written by save(). IoError naming the path when it is missing or unreadable; parse
 /// and type errors name the file, the line/column or the key.
 template <class T>
-T load(const std::filesystem::path& path) {
+T load(const Path& path) {
     Value value = detail::read_json_file(path, detail::type_name<T>());
-    std::string source = path.string();
+    std::string source = detail::path_string(path);
     T out{};
     Codec<T>::decode(value, out, KeyPath(detail::type_name<T>(), source));
     return out;
@@ -448,11 +467,11 @@ struct Dependent {
         return ::burn::config::from_json_string<BurnSelf>(burn_text);                                   \
     }                                                                                                   \
     template <class BurnSelf = Type>                                                                    \
-    void save(const ::std::filesystem::path& burn_path) const {                                         \
+    void save(const ::burn::config::Path& burn_path) const {                                            \
         ::burn::config::save(static_cast<const BurnSelf&>(*this), burn_path);                           \
     }                                                                                                   \
     template <class BurnSelf = Type>                                                                    \
-    static BurnSelf load(const ::std::filesystem::path& burn_path) {                                    \
+    static BurnSelf load(const ::burn::config::Path& burn_path) {                                       \
         return ::burn::config::load<BurnSelf>(burn_path);                                               \
     }                                                                                                   \
     template <class BurnChar, class BurnTraits>                                                         \

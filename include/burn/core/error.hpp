@@ -46,6 +46,14 @@ std::string msg(const Parts&... parts) {
 
 enum class ErrorKind : int { generic = 0, shape, dtype, device, index, io };
 
+/// What a build without exceptions (-DBURN_EXCEPTIONS=OFF, bare metal) does with an error: it calls the
+/// installed handler with the kind and the message, then aborts (the op cannot continue). A handler may
+/// log, reset the board or longjmp out; it must not return to the library. The default prints the
+/// message to stderr. Builds with exceptions throw and never call it.
+using ErrorHandler = void (*)(ErrorKind kind, const char* message);
+/// Installs a handler and returns the previous one (nullptr restores the default).
+ErrorHandler set_error_handler(ErrorHandler handler);
+
 }  // namespace burn
 
 /// Throws burn::Error (or the subclass named by kind) built from streamable parts.

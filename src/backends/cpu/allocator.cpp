@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <new>
 #include <vector>
 
 #include "backends/cpu/cpu_tensor.hpp"
 #include "burn/core/error.hpp"
-#include "platform/process.hpp"
+#include "platform/env.hpp"
+#include "platform/sync.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -44,7 +44,7 @@ constexpr std::size_t kCacheMin = 64 * 1024;               // smaller blocks go 
 constexpr std::size_t kCacheLimit = std::size_t(2) << 30;  // bytes kept in the cache at most
 
 struct Cache {
-    std::mutex mutex;
+    platform::Mutex mutex;
     std::multimap<std::size_t, void*> free_blocks;
     std::size_t cached = 0;
     std::size_t live = 0;
@@ -100,7 +100,7 @@ Storage::Storage(std::size_t n) {
     bytes = round_size(n);
     Cache& c = cache();
     if (bytes >= kCacheMin && cache_enabled()) {
-        std::lock_guard<std::mutex> lock(c.mutex);
+        platform::Lock lock(c.mutex);
         auto it = c.free_blocks.find(bytes);
         if (it != c.free_blocks.end()) {
             data = static_cast<uint8_t*>(it->second);
@@ -113,13 +113,13 @@ Storage::Storage(std::size_t n) {
     }
     data = static_cast<uint8_t*>(system_alloc(bytes));
     hand_out(data, n, bytes);
-    std::lock_guard<std::mutex> lock(c.mutex);
+    platform::Lock lock(c.mutex);
     c.live += bytes;
 }
 
 Storage::~Storage() {
     Cache& c = cache();
-    std::lock_guard<std::mutex> lock(c.mutex);
+    platform::Lock lock(c.mutex);
     c.live -= bytes;
     if (bytes >= kCacheMin && c.cached + bytes <= kCacheLimit && cache_enabled()) {
         BURN_POISON(data, bytes);  // a use after free of a cached block is reported
@@ -132,13 +132,13 @@ Storage::~Storage() {
 
 AllocatorStats allocator_stats() {
     Cache& c = cache();
-    std::lock_guard<std::mutex> lock(c.mutex);
+    platform::Lock lock(c.mutex);
     return {c.live, c.cached};
 }
 
 void empty_cache() {
     Cache& c = cache();
-    std::lock_guard<std::mutex> lock(c.mutex);
+    platform::Lock lock(c.mutex);
     for (auto& [size, p] : c.free_blocks) system_free(p, size);
     c.free_blocks.clear();
     c.cached = 0;

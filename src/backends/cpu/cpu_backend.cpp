@@ -4,12 +4,13 @@
 
 #include "backends/cpu/kernels.hpp"
 #include "burn/backend/registry.hpp"
-#include "platform/process.hpp"
+#include "platform/memory.hpp"
+#include "platform/sync.hpp"
 
 namespace burn::cpu {
 
 namespace {
-thread_local const char* t_op = nullptr;
+BURN_THREAD_LOCAL const char* t_op = nullptr;
 
 /// Sets the op that allocation errors name for the duration of one execute.
 struct OpScope {

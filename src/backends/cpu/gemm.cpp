@@ -14,6 +14,7 @@
 #include "backends/cpu/gemm_kernels.hpp"
 #include "backends/cpu/simd_act.hpp"
 #include "platform/parallel.hpp"
+#include "platform/sync.hpp"
 
 namespace burn::cpu {
 
@@ -195,7 +196,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int6
     // Even depth and column blocks (k = 600 gives 300 + 300, not 512 + 88).
     const int64_t kc_full = ceil_div(k, ceil_div(k, kKC));
     const int64_t nc_full = round_up(ceil_div(n, ceil_div(n, kNC)), NR);
-    static thread_local std::vector<P> b_buf;
+    static BURN_THREAD_LOCAL std::vector<P> b_buf;
     P* bp = aligned(b_buf, kc_full * nc_full);
 
     for (int64_t jc = 0; jc < n; jc += nc_full) {
@@ -211,7 +212,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, const S* a, int64_t a_rs, int6
             else
                 pack_b_any(var, kc, nc, b + pc * b_rs + jc * b_cs, b_rs, b_cs, bp);
             auto tiles = [&](int64_t t0, int64_t t1) {
-                static thread_local std::vector<P> a_buf;
+                static BURN_THREAD_LOCAL std::vector<P> a_buf;
                 P* ap = aligned(a_buf, mc * kc);
                 int64_t packed = -1;
                 for (int64_t t = t0; t < t1; ++t) {

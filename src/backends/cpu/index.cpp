@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <mutex>
 
 #include "backends/cpu/kernels.hpp"
 #include "burn/tensor/slice.hpp"
+#include "platform/sync.hpp"
 
 namespace burn::cpu {
 
@@ -69,7 +69,7 @@ T* mut_base_of(CpuTensor& t) {
 class BadIndex {
   public:
     void record(int64_t position, int64_t value) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        platform::Lock lock(mutex_);
         if (!hit_.load(std::memory_order_relaxed) || position < position_) {
             position_ = position;
             value_ = value;
@@ -86,7 +86,7 @@ class BadIndex {
     }
 
   private:
-    std::mutex mutex_;
+    platform::Mutex mutex_;
     std::atomic<bool> hit_{false};
     int64_t position_ = std::numeric_limits<int64_t>::max();
     int64_t value_ = 0;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels.hpp"
+#include "platform/sync.hpp"
 
 namespace burn::cpu::nn {
 
@@ -27,7 +28,7 @@ decltype(auto) dispatch_compute(DType d, F&& f) {
 /// A per-thread scratch array of at least n elements (contents unspecified).
 template <class T>
 T* scratch(int slot, int64_t n) {
-    static thread_local std::vector<T> bufs[4];
+    static BURN_THREAD_LOCAL std::vector<T> bufs[4];
     auto& b = bufs[slot];
     if (b.size() < static_cast<std::size_t>(n)) b.resize(static_cast<std::size_t>(n));
     return b.data();

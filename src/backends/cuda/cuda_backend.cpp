@@ -14,6 +14,7 @@
 #include "backends/common/view_geometry.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cuda/cuda_internal.hpp"
+#include "backends/cuda/error_slots.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/tensor/slice.hpp"
 
@@ -130,6 +131,7 @@ class CudaBackend final : public Backend {
         BURN_CHECK_KIND(st == CUBLAS_STATUS_SUCCESS, device, "[cuda] cublasCreate failed on cuda:", index,
                         " (", cublasGetStatusName(st), ")");
         cublasSetStream(blas_, stream_);
+        errors_ = std::make_unique<ErrorSlots>(stream_);
         void* pinned = nullptr;
         if (cudaMallocHost(&pinned, kSlots * kSlotBytes) == cudaSuccess) {
             staging_ = static_cast<uint8_t*>(pinned);
@@ -185,7 +187,7 @@ class CudaBackend final : public Backend {
         std::size_t n = static_cast<std::size_t>(c.shape.numel()) * size_of(c.dtype);
         std::vector<uint8_t> bytes(n);
         if (n) BURN_CUDA_CHECK(cudaMemcpyAsync(bytes.data(), c.raw(), n, cudaMemcpyDeviceToHost, stream_));
-        BURN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        errors_->synchronize();  // raises an index error a kernel recorded since the last read
         return TensorData(std::move(bytes), c.shape, c.dtype);
     }
 
@@ -217,7 +219,7 @@ class CudaBackend final : public Backend {
 
     void sync() override {
         Scope s(this, "sync");
-        BURN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        errors_->synchronize();
     }
 
     ~CudaBackend() override = default;
@@ -228,7 +230,7 @@ class CudaBackend final : public Backend {
             int cur = -1;
             cudaGetDevice(&cur);
             if (cur != b->index_) BURN_CUDA_CHECK(cudaSetDevice(b->index_));
-            t_ctx = Context{b->index_, b->stream_, b->blas_, op};
+            t_ctx = Context{b->index_, b->stream_, b->blas_, op, b->errors_.get()};
         }
         ~Scope() { t_ctx = saved; }
         Context saved;
@@ -244,6 +246,7 @@ class CudaBackend final : public Backend {
     Device device_;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
+    std::unique_ptr<ErrorSlots> errors_;
     std::string name_;
     KernelTable table_{};
 };

@@ -48,11 +48,13 @@ struct CudaTensor final : TensorImpl {
 const CudaTensor& as_cuda(const TensorRef& t);
 
 /// The device an op runs on, set by CudaBackend::execute for the duration of the call.
+class ErrorSlots;
 struct Context {
     int device = 0;
     cudaStream_t stream = nullptr;
     cublasHandle_t blas = nullptr;
-    const char* op = "cuda";  // for error messages
+    const char* op = "cuda";       // for error messages
+    ErrorSlots* errors = nullptr;  // the device's kernel error slots (error_slots.hpp)
 };
 Context& ctx();
 

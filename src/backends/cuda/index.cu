@@ -1,13 +1,14 @@
 // Index kernels: gather/select (one gather core) and scatter_add/select_add (one scatter core: a
 // thread per column off `dim`, serial along `dim`, so duplicate indices add in the CPU's order and
-// results are deterministic). A bad index is flagged on the device; the host reads the flag after
-// the launch (a synchronisation: index errors must surface at the op that caused them).
+// results are deterministic). A bad index is flagged in the launch's error slot (error_slots.hpp) and
+// raised at the device's next synchronisation, without a synchronisation per op.
 // select_add with many indices (embedding backward) sorts (index, position) pairs stably instead
 // and gives each (destination row, column) one thread that adds its contributions in position
 // order, starting from the destination's value: the CPU's serial order, so results are bit-equal.
 // scatter_add with many steps along the dim does the same with (column, index) keys.
 #include <climits>
 
+#include "backends/cuda/error_slots.hpp"
 #include "backends/cuda/kernels.cuh"
 #include "backends/cuda/radix_sort.hpp"
 
@@ -31,20 +32,17 @@ void dispatch_index(DType d, F&& f) {
     if (!dispatch_int_if(d, f)) BURN_THROW_KIND(dtype, "[index] indices must be an integer tensor, got ", d);
 }
 
-/// A device flag: the first bad index value seen (any thread), and whether one was.
+/// The error slot of one launch (error_slots.hpp): the first bad index value any thread saw, raised as
+/// an IndexError at the device's next synchronisation.
 struct BadFlag {
-    std::shared_ptr<Storage> mem = scratch(2 * sizeof(long long));
-    long long* dev() const { return static_cast<long long*>(mem->data); }
-    BadFlag() { BURN_CUDA_CHECK(cudaMemsetAsync(mem->data, 0, 2 * sizeof(long long), ctx().stream)); }
-    void throw_if_hit(const char* op, int dim, int64_t size, const Dims& target) const {
-        long long h[2] = {0, 0};
-        BURN_CUDA_CHECK(cudaMemcpyAsync(h, mem->data, sizeof(h), cudaMemcpyDeviceToHost, ctx().stream));
-        BURN_CUDA_CHECK(cudaStreamSynchronize(ctx().stream));
-        if (!h[0]) return;
-        BURN_THROW_KIND(index, "[", op, "] index ", h[1], " is out of range for dim ", dim, " of size ", size,
-                        " (tensor shape ", target, "); indices must lie in [0, ", size,
-                        ") and negative indices are not supported");
-    }
+    long long* slot;
+    BadFlag(const char* op, int dim, int64_t size, const Dims& target)
+        : slot(ctx().errors->take([op = std::string(op), dim, size, target](long long v) {
+              return detail::msg("[", op, "] index ", v, " is out of range for dim ", dim, " of size ", size,
+                                 " (tensor shape ", target, "); indices must lie in [0, ", size,
+                                 ") and negative indices are not supported");
+          })) {}
+    long long* dev() const { return slot; }
 };
 
 __device__ void flag_bad(long long* flag, long long v) {
@@ -78,7 +76,7 @@ TensorRef run_gather(const OpCall& call, const CudaTensor& x, const IndexView& i
     auto out = alloc(call.shape, call.dtype);
     const int64_t total = call.shape.numel();
     if (total == 0) return out;
-    BadFlag bad;
+    BadFlag bad(user_name(call.op), dim, x.shape[dim], x.shape);
     Dims xs = x.strides;
     const int64_t sd = xs[dim];
     xs[dim] = 0;
@@ -95,7 +93,6 @@ TensorRef run_gather(const OpCall& call, const CudaTensor& x, const IndexView& i
         });
     });
     BURN_CUDA_LAUNCHED();
-    bad.throw_if_hit(user_name(call.op), dim, x.shape[dim], x.shape);
     return out;
 }
 
@@ -155,7 +152,7 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
     cols[dim] = 1;
     const int64_t ncols = cols.numel();
     if (steps == 0 || ncols == 0) return out;
-    BadFlag bad;
+    BadFlag bad(user_name(call.op), dim, out->shape[dim], out->shape);
     Dims is = ix.strides, vs = values.strides, os = out->strides;
     const int64_t isd = is[dim], vsd = vs[dim], osd = os[dim];
     const Dims* st[3] = {&is, &vs, &os};
@@ -172,7 +169,6 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
         });
     });
     BURN_CUDA_LAUNCHED();
-    bad.throw_if_hit(user_name(call.op), dim, out->shape[dim], out->shape);
     return out;
 }
 
@@ -355,13 +351,12 @@ TensorRefs sorted_scatter_add(const OpCall& call, TensorRefs& in) {
     const CudaTensor& ix = as_cuda(in[1]);
     const CudaTensor& values = as_cuda(in[2]);
     if (ix.shape.numel() == 0) return {out};
-    BadFlag bad;
     const int64_t n = out->shape[dim], ncols = ix.shape.numel() / ix.shape[dim];
+    BadFlag bad(user_name(call.op), dim, n, out->shape);
     if (static_cast<uint64_t>(ncols * n) < UINT32_MAX)
         sorted_scatter_typed<uint32_t>(call, ix, values, *out, dim, bad);
     else
         sorted_scatter_typed<uint64_t>(call, ix, values, *out, dim, bad);
-    bad.throw_if_hit(user_name(call.op), dim, n, out->shape);
     return {out};
 }
 
@@ -392,7 +387,7 @@ TensorRefs sorted_select_add(const OpCall& call, TensorRefs& in) {
     for (int d = dim + 1; d < out->shape.rank(); ++d) inner *= out->shape[d];
     const int64_t total = m * outer * inner;
     if (total == 0) return {out};
-    BadFlag bad;
+    BadFlag bad(user_name(call.op), dim, n, out->shape);
     auto key_mem = scratch(static_cast<std::size_t>(2 * m) * sizeof(uint32_t));
     auto pos_mem = scratch(static_cast<std::size_t>(2 * m) * sizeof(int32_t));
     uint32_t* const keys[2] = {static_cast<uint32_t*>(key_mem->data),
@@ -411,7 +406,6 @@ TensorRefs sorted_select_add(const OpCall& call, TensorRefs& in) {
             keys[s.keys], pos[s.vals], values.data<T>(), out->data<T>(), m, n, inner, outer, total);
     });
     BURN_CUDA_LAUNCHED();
-    bad.throw_if_hit(user_name(call.op), dim, n, out->shape);
     return {out};
 }
 

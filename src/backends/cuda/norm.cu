@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "backends/cuda/error_slots.hpp"
 #include "backends/cuda/kernels.cuh"
 
 namespace burn::cuda {
@@ -399,9 +400,10 @@ TensorRefs cross_entropy_kernel(const OpCall& call, TensorRefs& in) {
     auto loss = alloc(Dims{n}, call.dtype);
     auto lse = alloc(Dims{n}, widened(call.dtype));
     if (n == 0) return {loss, lse};
-    auto flag_mem = scratch(2 * sizeof(long long));
-    long long* flag = static_cast<long long*>(flag_mem->data);
-    BURN_CUDA_CHECK(cudaMemsetAsync(flag, 0, 2 * sizeof(long long), ctx().stream));
+    long long* flag = ctx().errors->take([c](long long v) {  // raised at the next synchronisation
+        return detail::msg("[cross_entropy] target ", v, " is out of range for ", c,
+                           " classes; targets must lie in [0, ", c, ")");
+    });
     dispatch_targets(in[1]->dtype, [&](auto itag) {
         using I = decltype(itag);
         dispatch_floats(call.dtype, [&](auto tag) {
@@ -418,11 +420,6 @@ TensorRefs cross_entropy_kernel(const OpCall& call, TensorRefs& in) {
         });
     });
     BURN_CUDA_LAUNCHED();
-    long long h[2] = {0, 0};
-    BURN_CUDA_CHECK(cudaMemcpyAsync(h, flag, sizeof(h), cudaMemcpyDeviceToHost, ctx().stream));
-    BURN_CUDA_CHECK(cudaStreamSynchronize(ctx().stream));
-    BURN_CHECK_KIND(!h[0], index, "[cross_entropy] target ", h[1], " is out of range for ", c,
-                    " classes; targets must lie in [0, ", c, ")");
     return {loss, lse};
 }
 

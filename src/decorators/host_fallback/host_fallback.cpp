@@ -5,12 +5,12 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
 
 #include "burn/backend/backend.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/core/error.hpp"
 #include "ops/decompose.hpp"
+#include "platform/sync.hpp"
 
 namespace burn {
 
@@ -79,9 +79,9 @@ class HostFallback final : public Backend {
 };
 
 HostFallback& backend_for(const Device& device) {
-    static std::mutex mutex;
+    static platform::Mutex mutex;
     static auto* backends = new std::map<uint64_t, std::unique_ptr<HostFallback>>();  // for the process
-    std::lock_guard<std::mutex> lock(mutex);
+    platform::Lock lock(mutex);
     auto& slot = (*backends)[device.key()];
     if (!slot) slot = std::make_unique<HostFallback>(device);
     return *slot;
