@@ -1,7 +1,7 @@
 // Binary cross-entropy, Huber, smooth L1, L1, KL divergence and cosine embedding losses.
 #include <limits>
 
-#include "burn/nn/activation_extra.hpp"
+#include "burn/nn/activation_smooth.hpp"
 #include "burn/nn/loss/binary_cross_entropy.hpp"
 #include "burn/nn/loss/cosine_embedding.hpp"
 #include "burn/nn/loss/huber.hpp"
