@@ -32,7 +32,6 @@
 #include "burn/nn/loss/huber.hpp"
 #include "burn/nn/loss/kl_div.hpp"
 #include "burn/nn/loss/mse.hpp"
-#include "burn/nn/loss/smooth_l1.hpp"
 #include "burn/nn/norm.hpp"
 #include "burn/nn/padding.hpp"
 #include "burn/nn/pool.hpp"
