@@ -65,7 +65,6 @@ class AutodiffBackend final : public Backend {
     TensorRef unwrap(const TensorRef& t) const override;
     TensorRef wrap(TensorRef inner, const Device& device) override;
 
-    const Device& inner_device() const { return inner_; }
     const Device& device() const { return device_; }
 
   private:

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "burn/nn/activation_extra.hpp"
+#include "burn/nn/activation_softmax.hpp"
 
 namespace burn::nn {
 

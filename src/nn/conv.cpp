@@ -52,6 +52,43 @@ void init_params(const Initializer& init, bool with_bias, std::size_t d0, std::s
     if (with_bias) bias = Param<Tensor<1>>(init.init<1>({bias_size}, fan_in, fan_out, device));
 }
 
+/// A scalar (the 1d configs) or an array (2d, 3d) as a pointer to its sizes.
+const std::size_t* sizes_of(const std::size_t& v) {
+    return &v;
+}
+template <std::size_t N>
+const std::size_t* sizes_of(const std::array<std::size_t, N>& v) {
+    return v.data();
+}
+
+/// The one body of the six init()s: checks the config, draws the weight and then the bias (that order
+/// is the random stream the fixtures expect) and copies the hyper-parameters. A convolution's weight is
+/// [out, in / groups, k...], a transposed one's [in, out / groups, k...]; the bias is [out] for both.
+template <class M, int S, bool Transposed, class Config>
+M init_conv(const char* name, const Config& c, std::size_t c_in, std::size_t c_out, const Device& device) {
+    check_config(name, c_in, c_out, sizes_of(c.kernel_size), sizes_of(c.stride), sizes_of(c.dilation), S,
+                 c.groups);
+    if constexpr (Transposed) {
+        const std::size_t *pad_out = sizes_of(c.padding_out), *stride = sizes_of(c.stride),
+                          *dilation = sizes_of(c.dilation);
+        for (int i = 0; i < S; ++i)
+            BURN_CHECK(pad_out[i] < stride[i] || pad_out[i] < dilation[i], "[", name, "] padding_out (",
+                       sizes(pad_out, S), ") must be smaller than the stride (", sizes(stride, S),
+                       ") or the dilation (", sizes(dilation, S), ")");
+    }
+    M m;
+    const std::size_t d0 = Transposed ? c_in : c_out, d1 = (Transposed ? c_out : c_in) / c.groups;
+    init_params<S + 2>(c.initializer, c.bias, d0, d1, sizes_of(c.kernel_size), c_out, device, m.weight,
+                       m.bias);
+    m.stride = c.stride;
+    m.kernel_size = c.kernel_size;
+    m.dilation = c.dilation;
+    m.groups = c.groups;
+    m.padding = c.padding;
+    if constexpr (Transposed) m.padding_out = c.padding_out;
+    return m;
+}
+
 const char* layout_of(int s) {
     return s == 1   ? "[batch, channels, length]"
            : s == 2 ? "[batch, channels, height, width]"
@@ -121,16 +158,7 @@ TensorAny transpose_forward(const char* name, const TensorAny& input, const Tens
 }  // namespace
 
 Conv1d Conv1dConfig::init(const Device& device) const {
-    check_config("Conv1dConfig", channels_in, channels_out, &kernel_size, &stride, &dilation, 1, groups);
-    Conv1d m;
-    init_params<3>(initializer, bias, channels_out, channels_in / groups, &kernel_size, channels_out, device,
-                   m.weight, m.bias);
-    m.stride = stride;
-    m.kernel_size = kernel_size;
-    m.dilation = dilation;
-    m.groups = groups;
-    m.padding = padding;
-    return m;
+    return init_conv<Conv1d, 1, false>("Conv1dConfig", *this, channels_in, channels_out, device);
 }
 
 TensorAny Conv1d::forward_any(const TensorAny& input) const {
@@ -139,17 +167,7 @@ TensorAny Conv1d::forward_any(const TensorAny& input) const {
 }
 
 Conv2d Conv2dConfig::init(const Device& device) const {
-    check_config("Conv2dConfig", channels[0], channels[1], kernel_size.data(), stride.data(), dilation.data(),
-                 2, groups);
-    Conv2d m;
-    init_params<4>(initializer, bias, channels[1], channels[0] / groups, kernel_size.data(), channels[1],
-                   device, m.weight, m.bias);
-    m.stride = stride;
-    m.kernel_size = kernel_size;
-    m.dilation = dilation;
-    m.groups = groups;
-    m.padding = padding;
-    return m;
+    return init_conv<Conv2d, 2, false>("Conv2dConfig", *this, channels[0], channels[1], device);
 }
 
 TensorAny Conv2d::forward_any(const TensorAny& input) const {
@@ -158,17 +176,7 @@ TensorAny Conv2d::forward_any(const TensorAny& input) const {
 }
 
 Conv3d Conv3dConfig::init(const Device& device) const {
-    check_config("Conv3dConfig", channels[0], channels[1], kernel_size.data(), stride.data(), dilation.data(),
-                 3, groups);
-    Conv3d m;
-    init_params<5>(initializer, bias, channels[1], channels[0] / groups, kernel_size.data(), channels[1],
-                   device, m.weight, m.bias);
-    m.stride = stride;
-    m.kernel_size = kernel_size;
-    m.dilation = dilation;
-    m.groups = groups;
-    m.padding = padding;
-    return m;
+    return init_conv<Conv3d, 3, false>("Conv3dConfig", *this, channels[0], channels[1], device);
 }
 
 TensorAny Conv3d::forward_any(const TensorAny& input) const {
@@ -177,21 +185,8 @@ TensorAny Conv3d::forward_any(const TensorAny& input) const {
 }
 
 ConvTranspose1d ConvTranspose1dConfig::init(const Device& device) const {
-    check_config("ConvTranspose1dConfig", channels[0], channels[1], &kernel_size, &stride, &dilation, 1,
-                 groups);
-    BURN_CHECK(padding_out < stride || padding_out < dilation, "[ConvTranspose1dConfig] padding_out (",
-               padding_out, ") must be smaller than the stride (", stride, ") or the dilation (", dilation,
-               ")");
-    ConvTranspose1d m;
-    init_params<3>(initializer, bias, channels[0], channels[1] / groups, &kernel_size, channels[1], device,
-                   m.weight, m.bias);
-    m.stride = stride;
-    m.kernel_size = kernel_size;
-    m.dilation = dilation;
-    m.groups = groups;
-    m.padding = padding;
-    m.padding_out = padding_out;
-    return m;
+    return init_conv<ConvTranspose1d, 1, true>("ConvTranspose1dConfig", *this, channels[0], channels[1],
+                                               device);
 }
 
 TensorAny ConvTranspose1d::forward_any(const TensorAny& input) const {
@@ -200,22 +195,8 @@ TensorAny ConvTranspose1d::forward_any(const TensorAny& input) const {
 }
 
 ConvTranspose2d ConvTranspose2dConfig::init(const Device& device) const {
-    check_config("ConvTranspose2dConfig", channels[0], channels[1], kernel_size.data(), stride.data(),
-                 dilation.data(), 2, groups);
-    for (int i = 0; i < 2; ++i)
-        BURN_CHECK(padding_out[i] < stride[i] || padding_out[i] < dilation[i],
-                   "[ConvTranspose2dConfig] padding_out (", padding_out[0], " x ", padding_out[1],
-                   ") must be smaller than the stride or the dilation");
-    ConvTranspose2d m;
-    init_params<4>(initializer, bias, channels[0], channels[1] / groups, kernel_size.data(), channels[1],
-                   device, m.weight, m.bias);
-    m.stride = stride;
-    m.kernel_size = kernel_size;
-    m.dilation = dilation;
-    m.groups = groups;
-    m.padding = padding;
-    m.padding_out = padding_out;
-    return m;
+    return init_conv<ConvTranspose2d, 2, true>("ConvTranspose2dConfig", *this, channels[0], channels[1],
+                                               device);
 }
 
 TensorAny ConvTranspose2d::forward_any(const TensorAny& input) const {
@@ -224,22 +205,8 @@ TensorAny ConvTranspose2d::forward_any(const TensorAny& input) const {
 }
 
 ConvTranspose3d ConvTranspose3dConfig::init(const Device& device) const {
-    check_config("ConvTranspose3dConfig", channels[0], channels[1], kernel_size.data(), stride.data(),
-                 dilation.data(), 3, groups);
-    for (int i = 0; i < 3; ++i)
-        BURN_CHECK(padding_out[i] < stride[i] || padding_out[i] < dilation[i],
-                   "[ConvTranspose3dConfig] padding_out (", padding_out[0], " x ", padding_out[1], " x ",
-                   padding_out[2], ") must be smaller than the stride or the dilation");
-    ConvTranspose3d m;
-    init_params<5>(initializer, bias, channels[0], channels[1] / groups, kernel_size.data(), channels[1],
-                   device, m.weight, m.bias);
-    m.stride = stride;
-    m.kernel_size = kernel_size;
-    m.dilation = dilation;
-    m.groups = groups;
-    m.padding = padding;
-    m.padding_out = padding_out;
-    return m;
+    return init_conv<ConvTranspose3d, 3, true>("ConvTranspose3dConfig", *this, channels[0], channels[1],
+                                               device);
 }
 
 TensorAny ConvTranspose3d::forward_any(const TensorAny& input) const {

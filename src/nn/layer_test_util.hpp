@@ -137,4 +137,11 @@ void expect_param_grads(const M& m, const Fixture& f, const Gradients& grads, do
     EXPECT_GT(checked, 0u) << f.name << ": no parameter gradient was compared";
 }
 
+/// The same values as x, reached through a transposed view of a copy (non-contiguous).
+template <std::size_t D>
+Tensor<D> as_view(const Tensor<D>& x) {
+    Tensor<D> t(ops::contiguous(x.swap_dims(0, D - 1).handle()));
+    return t.swap_dims(0, D - 1);
+}
+
 }  // namespace burn::nn_test

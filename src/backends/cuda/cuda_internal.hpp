@@ -121,12 +121,6 @@ TensorRefs widening(const OpCall& call, TensorRefs& in) {
 }
 
 /// Dtype families the kernels are instantiated for.
-inline bool is_float_k(DType d) {
-    return d == DType::f32 || d == DType::f64;
-}
-inline bool is_numeric_k(DType d) {
-    return is_float_k(d) || d == DType::i32 || d == DType::i64;
-}
 inline bool is_any_k(DType) {
     return true;
 }  // cast, fill, copies and gathers move any dtype

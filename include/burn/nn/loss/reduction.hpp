@@ -12,4 +12,9 @@ BURN_ENUM(Reduction, Mean, Sum, Auto, BatchMean)
 /// Applies reduction to per-element losses, giving shape [1].
 TensorAny reduce(TensorAny losses, Reduction reduction);
 
+namespace detail {
+/// Checks that predictions a and targets b are defined Float tensors of one shape (name for errors).
+void check_pair(const TensorAny& a, const TensorAny& b, const char* name);
+}  // namespace detail
+
 }  // namespace burn::nn::loss
