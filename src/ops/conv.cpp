@@ -60,22 +60,32 @@ void check_bias(const std::optional<TensorAny>& b, const TensorAny& x, int64_t o
 
 }  // namespace
 
-std::vector<int64_t> ConvSpec::ints() const {
-    std::vector<int64_t> v;
-    v.reserve(static_cast<std::size_t>(4 * s + 1));
-    for (const int64_t* a : {stride, pad_begin, pad_end, dilation})
-        for (int i = 0; i < s; ++i) v.push_back(a[i]);
-    v.push_back(groups);
-    return v;
+attrs::Conv ConvSpec::to_attrs(const Dims& shape) const {
+    attrs::Conv a;
+    a.spatial = s;
+    for (int i = 0; i < s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        a.stride[k] = stride[i];
+        a.pad_begin[k] = pad_begin[i];
+        a.pad_end[k] = pad_end[i];
+        a.dilation[k] = dilation[i];
+    }
+    a.groups = groups;
+    a.shape = shape;
+    return a;
 }
 
-ConvSpec ConvSpec::from_ints(const std::vector<int64_t>& ints) {
+ConvSpec ConvSpec::from(const attrs::Conv& a) {
     ConvSpec spec;
-    spec.s = static_cast<int>((ints.size() - 1) / 4);
-    int k = 0;
-    for (int64_t* a : {spec.stride, spec.pad_begin, spec.pad_end, spec.dilation})
-        for (int i = 0; i < spec.s; ++i) a[i] = ints[static_cast<std::size_t>(k++)];
-    spec.groups = ints.back();
+    spec.s = a.spatial;
+    for (int i = 0; i < a.spatial; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        spec.stride[i] = a.stride[k];
+        spec.pad_begin[i] = a.pad_begin[k];
+        spec.pad_end[i] = a.pad_end[k];
+        spec.dilation[i] = a.dilation[k];
+    }
+    spec.groups = a.groups;
     return spec;
 }
 
@@ -98,9 +108,12 @@ TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const 
                     shape, "[", op, "] output shape ", out_shape, " does not fit input ", describe(x),
                     " and weight ", describe(w));
     check_bias(b, x, c_out, op);
-    auto c = call(OpId::conv, x.dtype(), out_shape, spec.ints());
-    return b ? run1(c, take(std::move(x), std::move(w), std::move(*b)))
-             : run1(c, take(std::move(x), std::move(w)));
+    if (b) {
+        auto c = make(OpId::conv, spec.to_attrs(out_shape), metas(x, w, *b));
+        return run1(c, take(std::move(x), std::move(w), std::move(*b)));
+    }
+    auto c = make(OpId::conv, spec.to_attrs(out_shape), metas(x, w));
+    return run1(c, take(std::move(x), std::move(w)));
 }
 
 TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, const Dims& x_shape) {
@@ -112,7 +125,7 @@ TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, co
                         w.shape()[0] % spec.groups == 0,
                     shape, "[", op, "] output gradient ", describe(g), ", weight ", describe(w),
                     " and input shape ", x_shape, " do not fit together (groups = ", spec.groups, ")");
-    auto c = call(OpId::conv_backward_input, g.dtype(), x_shape, spec.ints());
+    auto c = make(OpId::conv_backward_input, spec.to_attrs(x_shape), metas(g, w));
     return run1(c, take(std::move(g), std::move(w)));
 }
 
@@ -127,7 +140,7 @@ TensorAny conv_backward_weight(TensorAny x, TensorAny g, const ConvSpec& spec, c
                     " and weight shape ", w_shape, " do not fit together (groups = ", spec.groups, ")");
     for (int i = 2; i < w_shape.rank(); ++i)
         BURN_CHECK_KIND(w_shape[i] >= 1, shape, "[", op, "] invalid weight shape ", w_shape);
-    auto c = call(OpId::conv_backward_weight, x.dtype(), w_shape, spec.ints());
+    auto c = make(OpId::conv_backward_weight, spec.to_attrs(w_shape), metas(x, g));
     return run1(c, take(std::move(x), std::move(g)));
 }
 

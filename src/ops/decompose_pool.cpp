@@ -192,8 +192,9 @@ struct AxisTaps {
 };
 
 AxisTaps axis_taps(const OpCall& c, int64_t in, int64_t out, int ax, DType dt, const Device& device) {
-    const auto mode = static_cast<InterpolateMode>(c.ints[0]);
-    const bool align = c.ints[1] != 0;
+    const auto a = c.attrs<attrs::Interpolate>();
+    const auto mode = static_cast<InterpolateMode>(a.mode);
+    const bool align = a.align_corners;
     AxisTaps r;
     auto build = [&](const auto& tt) {
         for (int k = 0; k < tt.n; ++k) {

@@ -29,13 +29,6 @@ void check_rows_input(const TensorAny& x, const char* op) {
                     "the last), got ", describe(x));
 }
 
-void check_stat(const TensorAny& s, const char* what, int64_t rows, DType dt, const char* op) {
-    check_defined(s, op);
-    BURN_CHECK_KIND(s.dtype() == dt, dtype, "[", op, "] ", what, " ", describe(s), " must be ", dt);
-    BURN_CHECK_KIND(s.rank() == 1 && s.shape()[0] == rows, shape, "[", op, "] ", what, " ", describe(s),
-                    " must be [", rows, "] (one value per row)");
-}
-
 /// targets as i32 or i64 (the dtypes the kernels read), checked against logits [N, C].
 TensorAny checked_targets(TensorAny targets, const TensorAny& logits, const char* op) {
     check_int(targets, op, "targets");
@@ -67,7 +60,10 @@ std::array<TensorAny, 3> layer_norm_stats(TensorAny x, std::optional<TensorAny> 
     check_param(gamma, "gamma", x, op);
     check_param(beta, "beta", x, op);
     BURN_CHECK(std::isfinite(eps) && eps >= 0, "[layer_norm] eps must be finite and >= 0, got ", eps);
-    auto c = call(OpId::layer_norm, x.dtype(), x.shape(), {gamma ? 1 : 0, beta ? 1 : 0, rms ? 1 : 0}, eps);
+    std::vector<TensorMeta> m = metas(x);
+    if (gamma) m.push_back(meta(*gamma));
+    if (beta) m.push_back(meta(*beta));
+    auto c = make(OpId::layer_norm, attrs::LayerNorm{gamma.has_value(), beta.has_value(), rms, eps}, m);
     TensorRefs in = take(std::move(x));
     if (gamma) in.push_back(std::move(*gamma).ref());
     if (beta) in.push_back(std::move(*beta).ref());
@@ -86,13 +82,13 @@ std::array<TensorAny, 3> layer_norm_backward(TensorAny g, TensorAny x, TensorAny
     check_defined(g, op);
     BURN_CHECK_KIND(g.dtype() == x.dtype() && g.shape() == x.shape(), shape, "[", op, "] gradient ",
                     describe(g), " must match the input ", describe(x));
-    int64_t lead = 1;  // rows: the product of the leading dims
-    for (int i = 0; i + 1 < x.rank(); ++i) lead *= x.shape()[i];
-    check_stat(mean, "mean", lead, fused_stat_dtype(x.dtype()), op);
-    check_stat(rstd, "rstd", lead, fused_stat_dtype(x.dtype()), op);
+    check_defined(mean, op);
+    check_defined(rstd, op);
     check_param(gamma, "gamma", x, op);
-    auto c = call(OpId::layer_norm_backward, x.dtype(), x.shape(),
-                  {gamma ? 1 : 0, want_params ? 1 : 0, rms ? 1 : 0});
+    std::vector<TensorMeta> m = metas(g, x, mean, rstd);
+    if (gamma) m.push_back(meta(*gamma));
+    auto c =
+        make(OpId::layer_norm_backward, attrs::LayerNormBackward{gamma.has_value(), want_params, rms}, m);
     TensorRefs in = take(std::move(g), std::move(x), std::move(mean), std::move(rstd));
     if (gamma) in.push_back(std::move(*gamma).ref());
     TensorRefs out = run(c, std::move(in));
@@ -105,7 +101,7 @@ std::array<TensorAny, 2> cross_entropy_rows(TensorAny logits, TensorAny targets,
     check_float(logits, op);
     targets = checked_targets(std::move(targets), logits, op);
     check_smoothing(smoothing, op);
-    auto c = call(OpId::cross_entropy, logits.dtype(), Dims{logits.shape()[0]}, {}, smoothing);
+    auto c = make(OpId::cross_entropy, attrs::CrossEntropy{smoothing}, metas(logits, targets));
     TensorRefs out = run(c, take(std::move(logits), std::move(targets)));
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1]))};
 }
@@ -122,11 +118,9 @@ TensorAny cross_entropy_backward(TensorAny g, TensorAny logits, TensorAny target
     targets = checked_targets(std::move(targets), logits, op);
     check_smoothing(smoothing, op);
     check_defined(g, op);
-    const int64_t n = logits.shape()[0];
-    BURN_CHECK_KIND(g.dtype() == logits.dtype() && g.rank() == 1 && g.shape()[0] == n, shape, "[", op,
-                    "] gradient ", describe(g), " must be [", n, "] of the logits' dtype ", logits.dtype());
-    check_stat(lse, "lse", n, fused_stat_dtype(logits.dtype()), op);
-    auto c = call(OpId::cross_entropy_backward, logits.dtype(), logits.shape(), {}, smoothing);
+    check_defined(lse, op);
+    auto c =
+        make(OpId::cross_entropy_backward, attrs::CrossEntropy{smoothing}, metas(g, logits, targets, lse));
     return run1(c, take(std::move(g), std::move(logits), std::move(targets), std::move(lse)));
 }
 

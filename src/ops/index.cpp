@@ -25,27 +25,13 @@ TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim) {
     const TensorAny& first = xs[0];
     const int r = first.rank();
     const int d = normalize_dim(dim, r, "cat");
-    Dims shape = first.shape();
-    int64_t total = 0;
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-        const TensorAny& x = xs[i];
-        BURN_CHECK_KIND(x.dtype() == first.dtype(), dtype, "[cat] dtype mismatch: tensor 0 is ",
-                        describe(first), " but tensor ", i, " is ", describe(x),
-                        "; cast them to one dtype first");
-        check_same_device(first, x, "cat");
-        BURN_CHECK_KIND(x.rank() == r, shape, "[cat] rank mismatch: tensor 0 has shape ", first.shape(),
-                        " but tensor ", i, " has shape ", x.shape());
-        for (int k = 0; k < r; ++k) {
-            if (k == d) continue;
-            BURN_CHECK_KIND(x.shape()[k] == shape[k], shape, "[cat] shapes must match except along dim ", d,
-                            ": tensor 0 has shape ", first.shape(), " but tensor ", i, " has shape ",
-                            x.shape(), " (dim ", k, " differs)");
-        }
-        total = add_size(total, x.shape()[d], "cat", "the concatenated size");
-    }
+    for (const auto& x : xs) check_same_device(first, x, "cat");
+    // infer checks the dtypes, ranks and the other dims, and sums the sizes along d
+    std::vector<TensorMeta> in;
+    in.reserve(xs.size());
+    for (const auto& x : xs) in.push_back(meta(x));
+    auto c = make(OpId::cat, attrs::Dim{d}, in);
     if (xs.size() == 1) return first;
-    shape[d] = total;
-    auto c = call(OpId::cat, first.dtype(), shape, {d});
     TensorRefs refs;
     refs.reserve(xs.size());
     for (const auto& x : xs) refs.push_back(x.ref());
@@ -59,9 +45,7 @@ TensorAny select(TensorAny x, int64_t dim, TensorAny indices) {
                     "; flatten them first");
     check_same_device(x, indices, "select");
     const int d = normalize_dim(dim, x.rank(), "select");
-    Dims shape = x.shape();
-    shape[d] = indices.shape()[0];
-    auto c = call(OpId::select, x.dtype(), shape, {d});
+    auto c = make(OpId::select, attrs::Dim{d}, metas(x, indices));
     return run1(c, take(std::move(x), std::move(indices)));
 }
 
@@ -79,7 +63,7 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
     BURN_CHECK_KIND(values.shape() == expected, shape, "[select_assign] values must have shape ", expected,
                     " (x's shape ", x.shape(), " with dim ", d, " = the ", indices.shape()[0],
                     " indices), got ", values.shape());
-    auto c = call(OpId::select_add, x.dtype(), x.shape(), {d});
+    auto c = make(OpId::select_add, attrs::Dim{d}, metas(x, indices, values));
     return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
 
@@ -97,8 +81,7 @@ TensorAny gather(TensorAny x, int64_t dim, TensorAny indices) {
                         indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
                         " (only dim ", d, " may be larger)");
     }
-    Dims shape = indices.shape();
-    auto c = call(OpId::gather, x.dtype(), shape, {d});
+    auto c = make(OpId::gather, attrs::Dim{d}, metas(x, indices));
     return run1(c, take(std::move(x), std::move(indices)));
 }
 
@@ -120,7 +103,7 @@ TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values)
                         indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
                         " (only dim ", d, " may be larger)");
     }
-    auto c = call(OpId::scatter_add, x.dtype(), x.shape(), {d});
+    auto c = make(OpId::scatter_add, attrs::Dim{d}, metas(x, indices, values));
     return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
 

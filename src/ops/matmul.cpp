@@ -20,23 +20,21 @@ TensorAny matmul(TensorAny a, TensorAny b) {
     BURN_CHECK_KIND(a.device() == b.device(), device, "[matmul] inputs are on different devices: lhs ",
                     describe(a), ", rhs ", describe(b), "; move them with .to_device(device) first");
     const int r = a.rank();
-    const int64_t m = a.shape()[r - 2], k = a.shape()[r - 1], n = b.shape()[r - 1];
+    const int64_t k = a.shape()[r - 1];
     BURN_CHECK_KIND(k == b.shape()[r - 2], shape, "[matmul] inner dims differ: lhs ", a.shape(), " vs rhs ",
                     b.shape(), " (lhs's last dim ", k, " must equal rhs's second-to-last dim ",
                     b.shape()[r - 2], ")");
-    Dims a_target = a.shape(), b_target = b.shape(), out = a.shape();
+    Dims a_target = a.shape(), b_target = b.shape();
     for (int d = 0; d < r - 2; ++d) {
         const int64_t da = a.shape()[d], db = b.shape()[d];
         BURN_CHECK_KIND(da == db || da == 1 || db == 1, shape, "[matmul] batch dims do not broadcast: lhs ",
                         a.shape(), " vs rhs ", b.shape(), " (dim ", d, ": ", da, " vs ", db, ")");
         const int64_t size = da == 1 ? db : da;
-        a_target[d] = b_target[d] = out[d] = size;
+        a_target[d] = b_target[d] = size;
     }
-    out[r - 2] = m;
-    out[r - 1] = n;
     a = broadcast_to(std::move(a), a_target, "matmul");
     b = broadcast_to(std::move(b), b_target, "matmul");
-    auto c = call(OpId::matmul, a.dtype(), out);
+    auto c = make(OpId::matmul, attrs::None{}, metas(a, b));
     return run1(c, {std::move(a).ref(), std::move(b).ref()});
 }
 

@@ -35,7 +35,7 @@ std::array<TensorAny, 3> adam_step(TensorAny param, TensorAny grad, TensorAny ex
     TensorAny hyper = from_data(
         TensorData(std::vector<double>{h.beta_1, h.beta_2, h.step_size, h.eps, h.decay, h.l2}, Dims{6}),
         param.device());
-    auto c = call(OpId::adam_step, param.dtype(), param.shape());
+    auto c = make(OpId::adam_step, attrs::None{}, metas(param, grad, exp_avg, exp_avg_sq, hyper));
     TensorRefs out = run(c, take(std::move(param), std::move(grad), std::move(exp_avg), std::move(exp_avg_sq),
                                  std::move(hyper)));
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1])), TensorAny(std::move(out[2]))};

@@ -9,12 +9,6 @@ using namespace detail;
 
 namespace {
 
-Dims reduced_shape(const TensorAny& x, int d) {
-    Dims shape = x.shape();
-    shape[d] = 1;
-    return shape;
-}
-
 /// Validates a reduction along dim; returns the normalised dim.
 int check_reduce(const TensorAny& x, int64_t dim, const char* op, bool allow_bool) {
     check_defined(x, op);
@@ -26,28 +20,22 @@ int check_reduce(const TensorAny& x, int64_t dim, const char* op, bool allow_boo
     return normalize_dim(dim, x.rank(), op);
 }
 
-void check_not_empty(const TensorAny& x, int d, const char* op) {
-    BURN_CHECK_KIND(x.shape()[d] > 0, shape, "[", op, "] cannot reduce over dim ", d, " of size 0 (tensor ",
-                    describe(x), "): the ", op, " of an empty set is undefined");
-}
-
-TensorAny reduce_op(OpId op, TensorAny x, int d, DType out) {
-    auto c = call(op, out, reduced_shape(x, d), {d});
+/// The reduction row op along the normalised dim d (infer gives the output: the dim kept with size 1).
+TensorAny reduce_op(OpId op, TensorAny x, int d) {
+    auto c = make(op, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
 
 std::pair<TensorAny, TensorAny> minmax_with_indices(OpId op, TensorAny x, int64_t dim, const char* name) {
     int d = check_reduce(x, dim, name, false);
-    check_not_empty(x, d, name);
-    auto c = call(op, x.dtype(), reduced_shape(x, d), {d});
+    auto c = make(op, attrs::Dim{d}, metas(x));
     TensorRefs outs = run(c, {std::move(x).ref()});
     return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
 }
 
 TensorAny arg_op(OpId op, TensorAny x, int64_t dim, const char* name) {
     int d = check_reduce(x, dim, name, false);
-    check_not_empty(x, d, name);
-    return reduce_op(op, std::move(x), d, DType::i32);
+    return reduce_op(op, std::move(x), d);
 }
 
 TensorAny softmax_op(OpId op, TensorAny x, int64_t dim, const char* name) {
@@ -56,7 +44,7 @@ TensorAny softmax_op(OpId op, TensorAny x, int64_t dim, const char* name) {
                     "; convert with .float_()");
     BURN_CHECK_KIND(x.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(x));
     int d = normalize_dim(dim, x.rank(), name);
-    auto c = call(op, x.dtype(), x.shape(), {d});
+    auto c = make(op, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
 
@@ -88,8 +76,11 @@ TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log, Tens
                     g.device(), "; move one with to_device");
     BURN_CHECK_KIND(y.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(y));
     int d = normalize_dim(dim, y.rank(), name);
-    auto c = call(OpId::softmax_backward, y.dtype(), y.shape(), {d, log ? 1 : 0});
-    if (!mask.defined()) return run1(c, take(std::move(y), std::move(g)));
+    const attrs::SoftmaxBackward a{d, log};
+    if (!mask.defined()) {
+        auto c = make(OpId::softmax_backward, a, metas(y, g));
+        return run1(c, take(std::move(y), std::move(g)));
+    }
     check_bool(mask, name, "the mask");
     BURN_CHECK_KIND(mask.device() == y.device(), device, "[", name, "] the mask is on ", mask.device(),
                     " but y on ", y.device(), "; move it with to_device");
@@ -101,6 +92,7 @@ TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log, Tens
         return where(std::move(mask), std::move(zero), std::move(dx));
     }
     mask = broadcast_to(std::move(mask), y.shape(), name);
+    auto c = make(OpId::softmax_backward, a, metas(y, g, mask));
     return run1(c, take(std::move(y), std::move(g), std::move(mask)));
 }
 
@@ -123,31 +115,23 @@ TensorAny masked_softmax(TensorAny x, TensorAny mask, int64_t dim, double fill) 
     if (x.dtype() == DType::f16) fill = double(float(f16(static_cast<float>(fill))));
     if (x.dtype() == DType::bf16) fill = double(float(bf16(static_cast<float>(fill))));
     if (x.dtype() == DType::f32) fill = double(static_cast<float>(fill));
-    auto c = call(OpId::masked_softmax, x.dtype(), x.shape(), {d}, fill);
+    auto c = make(OpId::masked_softmax, attrs::MaskedSoftmax{d, fill}, metas(x, mask));
     return run1(c, take(std::move(x), std::move(mask)));
 }
 
 TensorAny sum_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "sum_dim", false);
-    DType dt = x.dtype();
-    return reduce_op(OpId::sum_dim, std::move(x), d, dt);
+    return reduce_op(OpId::sum_dim, std::move(x), d);
 }
 
 TensorAny mean_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "mean_dim", false);
-    if (is_int(x.dtype())) {
-        BURN_CHECK_KIND(x.shape()[d] > 0, shape, "[mean_dim] the mean of an Int tensor over dim ", d,
-                        " of size 0 is undefined (tensor ", describe(x),
-                        "); convert with .float_() to get NaN");
-    }
-    DType dt = x.dtype();
-    return reduce_op(OpId::mean_dim, std::move(x), d, dt);
+    return reduce_op(OpId::mean_dim, std::move(x), d);
 }
 
 TensorAny prod_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "prod_dim", false);
-    DType dt = x.dtype();
-    return reduce_op(OpId::prod_dim, std::move(x), d, dt);
+    return reduce_op(OpId::prod_dim, std::move(x), d);
 }
 
 std::pair<TensorAny, TensorAny> max_dim_with_indices(TensorAny x, int64_t dim) {
@@ -172,11 +156,11 @@ TensorAny argmin(TensorAny x, int64_t dim) {
 
 TensorAny any_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "any_dim", true);
-    return reduce_op(OpId::any_dim, std::move(x), d, DType::boolean);
+    return reduce_op(OpId::any_dim, std::move(x), d);
 }
 TensorAny all_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "all_dim", true);
-    return reduce_op(OpId::all_dim, std::move(x), d, DType::boolean);
+    return reduce_op(OpId::all_dim, std::move(x), d);
 }
 
 // Full reductions validate under their own name, then flatten and reduce dim 0.
@@ -242,7 +226,7 @@ TensorAny var(TensorAny x, int64_t dim, int64_t correction) {
 
 TensorAny cumsum(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "cumsum", false);
-    auto c = call(OpId::cumsum, x.dtype(), x.shape(), {d});
+    auto c = make(OpId::cumsum, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
 

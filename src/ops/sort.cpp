@@ -20,8 +20,8 @@ int sort_dim(const TensorAny& x, int64_t dim, const char* op) {
     return d;
 }
 
-std::pair<TensorAny, TensorAny> run_sort(TensorAny x, const Dims& shape, std::vector<int64_t> ints) {
-    auto c = call(OpId::sort, x.dtype(), shape, std::move(ints));
+std::pair<TensorAny, TensorAny> run_sort(TensorAny x, const attrs::Sort& a) {
+    auto c = make(OpId::sort, a, metas(x));
     auto outs = run(c, {std::move(x).ref()});
     return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
 }
@@ -30,8 +30,7 @@ std::pair<TensorAny, TensorAny> run_sort(TensorAny x, const Dims& shape, std::ve
 
 std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending) {
     const int d = sort_dim(x, dim, "sort");
-    const Dims shape = x.shape();
-    return run_sort(std::move(x), shape, {d, descending ? 1 : 0});
+    return run_sort(std::move(x), attrs::Sort{d, descending, -1});
 }
 
 std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim) {
@@ -39,9 +38,7 @@ std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_
     const int64_t n = x.shape()[d];
     BURN_CHECK_KIND(k >= 0 && k <= n, index, "[topk] k = ", k, " is out of range for dim ", d, " of size ", n,
                     " (", describe(x), "); k must be between 0 and ", n);
-    Dims shape = x.shape();
-    shape[d] = k;
-    return run_sort(std::move(x), shape, {d, 1, k});
+    return run_sort(std::move(x), attrs::Sort{d, true, k});
 }
 
 }  // namespace burn::ops

@@ -158,9 +158,10 @@ void sort_typed(const CpuTensor& x, int dim, bool desc, int64_t kout, CpuTensor&
 
 TensorRefs sort_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
-    const int dim = static_cast<int>(call.ints[0]);
-    const bool desc = call.ints[1] != 0;
-    const int64_t kout = call.ints.size() > 2 ? call.ints[2] : x.shape[dim];
+    const auto a = call.attrs<attrs::Sort>();
+    const int dim = static_cast<int>(a.dim);
+    const bool desc = a.descending;
+    const int64_t kout = a.k >= 0 ? a.k : x.shape[dim];
     auto values = alloc(call.shape, x.dtype, x.device);
     auto indices = alloc(call.shape, DType::i32, x.device);
     if (call.shape.numel() > 0) {
