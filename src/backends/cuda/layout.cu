@@ -179,8 +179,10 @@ TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
     if (values.shape.numel() == 0) return {out};
     Dims strides = out->strides;
     int64_t offset = out->offset;
+    const auto ranges = call.attrs<attrs::Slice>().ranges;
     for (int d = 0; d < out->shape.rank(); ++d) {
-        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        const auto& g = ranges[static_cast<std::size_t>(d)];
+        SliceRange r{g.start, g.end, g.step};
         const int64_t first = r.step > 0 ? r.start : r.end - 1;
         offset += first * out->strides[d];
         strides[d] = out->strides[d] * r.step;
