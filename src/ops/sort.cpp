@@ -1,6 +1,6 @@
 // Frontend of sort, argsort and topk: one op (OpId::sort) with outputs {values, indices (i32)}.
-// ints = {dim, descending} sorts the whole dim; topk adds ints[2] = k and gets the first k of the
-// descending order (a partial sort on the CPU backend).
+// attrs::Sort{dim, descending} sorts the whole dim; topk sets k and gets the first k of the descending
+// order (a partial sort on the CPU backend).
 #include <climits>
 
 #include "ops/common.hpp"

@@ -1,5 +1,6 @@
 // CPU sort kernel: values and i32 indices along one dim, stable, NaN last ascending (first descending)
-// like PyTorch. With ints[2] = k it returns only the first k of that order (topk: nth_element + sort).
+// like PyTorch. With attrs::Sort::k >= 0 it returns only the first k of that order (topk: nth_element
+// + sort).
 // Every value maps to an unsigned key whose order is the sort order (-0 == +0, NaN above +inf;
 // descending complements it), and (key, index) pairs are sorted: the index breaks ties, so the
 // result is that of a stable sort (std::sort for short lines, LSD radix sort for long ones).
