@@ -28,8 +28,8 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
         shape[infer] = x.numel() / known;
     }
     check_shape(shape, "reshape", size_of(x.dtype()));
-    auto c = make(OpId::reshape, attrs::OutShape{shape}, metas(x));  // checks the element count
     if (shape == x.shape()) return x;
+    auto c = make(OpId::reshape, attrs::OutShape{shape}, metas(x));  // checks the element count
     return run1(c, take(std::move(x)));
 }
 
