@@ -4,6 +4,7 @@
 #include "burn/tensor/tensor.hpp"
 #include "core/registry.hpp"
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -147,3 +148,29 @@ TensorData int_data(const std::vector<int64_t>& values, const Dims& shape, DType
 }
 
 }  // namespace burn::detail
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of fill, arange, random
+
+namespace burn::op_infer {
+
+Outs infer_fill(const OpCall& c, Metas in) {
+    check_arity(c, in, 0, 0);
+    const auto a = c.attrs<attrs::Fill>();
+    return {{a.dtype, a.shape}};
+}
+
+Outs infer_arange(const OpCall& c, Metas in) {
+    check_arity(c, in, 0, 0);
+    const auto a = c.attrs<attrs::Arange>();
+    BURN_CHECK_KIND(!is_bool(a.dtype), dtype, "[arange] cannot make a bool range");
+    BURN_CHECK_KIND(a.n >= 0, shape, "[arange] invalid length ", a.n);
+    return {{a.dtype, Dims{a.n}}};
+}
+
+Outs infer_random(const OpCall& c, Metas in) {
+    check_arity(c, in, 0, 0);
+    const auto a = c.attrs<attrs::Random>();
+    return {{a.dtype, a.shape}};
+}
+
+}  // namespace burn::op_infer

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -132,3 +133,14 @@ TensorAny cast(TensorAny x, DType dtype) {
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of cast
+
+namespace burn::op_infer {
+
+Outs infer_cast(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    return {{c.attrs<attrs::Cast>().dtype, in[0].shape}};
+}
+
+}  // namespace burn::op_infer

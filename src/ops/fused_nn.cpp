@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -125,3 +126,108 @@ TensorAny cross_entropy_backward(TensorAny g, TensorAny logits, TensorAny target
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of layer_norm, layer_norm_backward, cross_entropy,
+// cross_entropy_backward
+
+namespace burn::op_infer {
+
+namespace {
+
+DType stat_dtype(DType d) {  // fused_stat_dtype: f32 statistics for f16/bf16
+    return d == DType::f16 || d == DType::bf16 ? DType::f32 : d;
+}
+
+int64_t lead_rows(const Dims& s) {
+    int64_t rows = 1;
+    for (int i = 0; i + 1 < s.rank(); ++i) rows *= s[i];
+    return rows;
+}
+
+void check_param(const OpCall& c, const TensorMeta& p, const char* what, const TensorMeta& x) {
+    BURN_CHECK_KIND(p.dtype == x.dtype, dtype, "[", c.op, "] ", what, " ", describe(p),
+                    " must have the dtype of the input ", describe(x), "; cast it");
+    BURN_CHECK_KIND(p.shape.rank() == 1 && p.shape[0] == x.shape.back(), shape, "[", c.op, "] ", what, " ",
+                    describe(p), " must be [", x.shape.back(), "] (the input's last dim) for input ",
+                    describe(x));
+}
+
+void check_stat(const OpCall& c, const TensorMeta& s, const char* what, int64_t rows, DType dt) {
+    BURN_CHECK_KIND(s.dtype == dt, dtype, "[", c.op, "] ", what, " ", describe(s), " must be ", dt);
+    BURN_CHECK_KIND(s.shape.rank() == 1 && s.shape[0] == rows, shape, "[", c.op, "] ", what, " ", describe(s),
+                    " must be [", rows, "] (one value per row)");
+}
+
+void check_rows_input(const OpCall& c, const TensorMeta& x) {
+    check_float(c, x);
+    BURN_CHECK_KIND(x.shape.rank() >= 1, shape, "[", c.op,
+                    "] the input must have at least one dim (normalised over the last), got ", describe(x));
+}
+
+/// logits [N, C] (float, C >= 1) and targets (i32 or i64) [N].
+void check_logits(const OpCall& c, const TensorMeta& logits, const TensorMeta& targets) {
+    check_float(c, logits);
+    BURN_CHECK_KIND(logits.shape.rank() == 2, shape, "[", c.op, "] logits must be [batch, classes], got ",
+                    describe(logits));
+    BURN_CHECK_KIND(targets.dtype == DType::i32 || targets.dtype == DType::i64, dtype, "[", c.op,
+                    "] targets must be i32 or i64 (the frontend casts other ints), got ", describe(targets));
+    BURN_CHECK_KIND(targets.shape.rank() == 1 && targets.shape[0] == logits.shape[0], shape, "[", c.op,
+                    "] targets ", describe(targets), " must be [", logits.shape[0],
+                    "] (one class index per row of logits ", describe(logits), ")");
+    BURN_CHECK_KIND(logits.shape[1] > 0, shape, "[", c.op, "] logits ", describe(logits),
+                    " must have at least one class");
+    const double s = c.attrs<attrs::CrossEntropy>().smoothing;
+    BURN_CHECK(s >= 0 && s <= 1, "[", c.op, "] label smoothing must be in [0, 1], got ", s);
+}
+
+}  // namespace
+
+Outs infer_layer_norm(const OpCall& c, Metas in) {
+    const auto v = c.attrs<attrs::LayerNorm>();
+    const std::size_t n = 1 + (v.has_gamma ? 1 : 0) + (v.has_beta ? 1 : 0);
+    check_arity(c, in, n, n);
+    const TensorMeta& x = in[0];
+    check_rows_input(c, x);
+    if (v.has_gamma) check_param(c, in[1], "gamma", x);
+    if (v.has_beta) check_param(c, in[n - 1], "beta", x);
+    BURN_CHECK(std::isfinite(v.eps) && v.eps >= 0, "[layer_norm] eps must be finite and >= 0, got ", v.eps);
+    const TensorMeta stat{stat_dtype(x.dtype), Dims{lead_rows(x.shape)}};
+    return {x, stat, stat};
+}
+
+Outs infer_layer_norm_backward(const OpCall& c, Metas in) {
+    const auto v = c.attrs<attrs::LayerNormBackward>();
+    const std::size_t n = v.has_gamma ? 5 : 4;
+    check_arity(c, in, n, n);
+    const TensorMeta &g = in[0], &x = in[1];
+    check_rows_input(c, x);
+    BURN_CHECK_KIND(g.dtype == x.dtype && g.shape == x.shape, shape, "[layer_norm_backward] gradient ",
+                    describe(g), " must match the input ", describe(x));
+    const int64_t rows = lead_rows(x.shape);
+    check_stat(c, in[2], "mean", rows, stat_dtype(x.dtype));
+    check_stat(c, in[3], "rstd", rows, stat_dtype(x.dtype));
+    if (v.has_gamma) check_param(c, in[4], "gamma", x);
+    const TensorMeta param{x.dtype, Dims{v.want_params ? x.shape.back() : 0}};
+    return {x, param, param};
+}
+
+Outs infer_cross_entropy(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta& logits = in[0];
+    check_logits(c, logits, in[1]);
+    const Dims n{logits.shape[0]};
+    return {{logits.dtype, n}, {stat_dtype(logits.dtype), n}};
+}
+
+Outs infer_cross_entropy_backward(const OpCall& c, Metas in) {
+    check_arity(c, in, 4, 4);
+    const TensorMeta &g = in[0], &logits = in[1];
+    check_logits(c, logits, in[2]);
+    const int64_t n = logits.shape[0];
+    BURN_CHECK_KIND(g.dtype == logits.dtype && g.shape.rank() == 1 && g.shape[0] == n, shape, "[", c.op,
+                    "] gradient ", describe(g), " must be [", n, "] of the logits' dtype ", logits.dtype);
+    check_stat(c, in[3], "lse", n, stat_dtype(logits.dtype));
+    return {logits};
+}
+
+}  // namespace burn::op_infer

@@ -51,6 +51,16 @@ void check_same_dtype(const OpCall& c, const TensorMeta& a, const TensorMeta& b)
                     describe(b), "; cast one with .cast(DType::", a.dtype, ")");
 }
 
+void check_rank(const OpCall& c, const TensorMeta& m, int rank, const char* what) {
+    BURN_CHECK_KIND(m.shape.rank() == rank, shape, "[", c.op, "] ", what, " must have rank ", rank, ", got ",
+                    describe(m));
+}
+
+void check_extent(const OpCall& c, const Dims& shape, int rank, const char* what) {
+    BURN_CHECK_KIND(shape.rank() == rank, shape, "[", c.op, "] ", what, " ", shape, " must have rank ", rank);
+    for (int64_t d : shape) BURN_CHECK_KIND(d >= 0, shape, "[", c.op, "] invalid ", what, " ", shape);
+}
+
 void check_same_shape(const OpCall& c, const TensorMeta& a, const char* what_a, const TensorMeta& b,
                       const char* what_b) {
     BURN_CHECK_KIND(a.shape == b.shape, shape, "[", c.op, "] ", what_a, " ", describe(a), " and ", what_b,

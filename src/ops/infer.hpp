@@ -1,7 +1,7 @@
 #pragma once
-// The per-row infer functions of ops.def (infer_<name>, one file per family group: infer_layout.cpp,
-// infer_reduce.cpp, infer_nn.cpp) and the checks they share. burn::infer (infer.cpp) dispatches to
-// them through a table generated from the .def files.
+// The per-row infer functions of ops.def (infer_<name>, each defined beside its row's frontend in
+// src/ops/<file>.cpp) and the checks they share. burn::infer (infer.cpp) dispatches to them through a
+// table generated from the .def files.
 #include <span>
 #include <string>
 #include <vector>
@@ -29,6 +29,10 @@ void check_numeric(const OpCall& c, const TensorMeta& m);
 void check_int(const OpCall& c, const TensorMeta& m, const char* what);
 void check_bool(const OpCall& c, const TensorMeta& m, const char* what);
 void check_same_dtype(const OpCall& c, const TensorMeta& a, const TensorMeta& b);
+/// Throws unless m has the given rank (`what` names it).
+void check_rank(const OpCall& c, const TensorMeta& m, int rank, const char* what);
+/// Throws unless shape (an attribute: output 0's shape) has the given rank and no negative dim.
+void check_extent(const OpCall& c, const Dims& shape, int rank, const char* what);
 /// Throws unless a and b have one shape (broadcasting is an explicit expand before the call).
 void check_same_shape(const OpCall& c, const TensorMeta& a, const char* what_a, const TensorMeta& b,
                       const char* what_b);

@@ -1,6 +1,7 @@
 // Frontend of the layout ops. Views (reshape, permute, expand, slice) are OpCalls like any other so
 // decorators see them; the CPU backend implements them by editing strides.
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -291,3 +292,100 @@ TensorAny triu(TensorAny x, int64_t diagonal) {
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of copy, reshape, permute, expand, slice,
+// slice_assign
+
+namespace burn::op_infer {
+
+namespace {
+
+/// The slice's shape: one normalised range per dim of x.
+Dims slice_shape(const OpCall& c, const TensorMeta& x) {
+    const auto ranges = c.attrs<attrs::Slice>().ranges;
+    const int r = x.shape.rank();
+    BURN_CHECK_KIND(static_cast<int>(ranges.size()) == r, shape, "[", c.op, "] ", ranges.size(),
+                    " ranges given for a tensor of shape ", x.shape, "; the call needs one per dim");
+    Dims shape = x.shape;
+    for (int d = 0; d < r; ++d) {
+        const attrs::Slice::Range& g = ranges[static_cast<std::size_t>(d)];
+        const int64_t n = x.shape[d];
+        BURN_CHECK(g.step != 0, "[", c.op, "] step must not be zero (dim ", d, ")");
+        BURN_CHECK_KIND(g.start >= 0 && g.start <= g.end && g.end <= n, index, "[", c.op, "] range ", g.start,
+                        "..", g.end, " is out of bounds for dim ", d, " of size ", n, " (shape ", x.shape,
+                        "); the call's ranges are normalised to 0 <= start <= end <= size");
+        shape[d] = g.length();
+    }
+    return shape;
+}
+
+}  // namespace
+
+Outs infer_copy(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    (void)c.attrs<attrs::None>();
+    return {in[0]};
+}
+
+Outs infer_reshape(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const Dims& shape = c.attrs<attrs::OutShape>().shape;
+    const TensorMeta& x = in[0];
+    for (int64_t d : shape) BURN_CHECK_KIND(d >= 0, shape, "[reshape] invalid dimension ", d, " in ", shape);
+    BURN_CHECK_KIND(shape.numel() == x.shape.numel(), shape, "[reshape] cannot reshape ", x.shape, " (",
+                    x.shape.numel(), " elements) into ", shape, " (", shape.numel(), " elements)");
+    return {{x.dtype, shape}};
+}
+
+Outs infer_permute(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto axes = c.attrs<attrs::Permute>().axes;
+    const TensorMeta& x = in[0];
+    const int r = x.shape.rank();
+    BURN_CHECK_KIND(static_cast<int>(axes.size()) == r, shape, "[permute] ", axes.size(),
+                    " axes given for a tensor of shape ", x.shape);
+    bool seen[kMaxRank] = {};
+    Dims shape = x.shape;
+    for (int i = 0; i < r; ++i) {
+        const int d = check_dim(c, axes[static_cast<std::size_t>(i)], r);
+        BURN_CHECK_KIND(!seen[d], shape, "[permute] axis ", d, " repeated in the axes of a permute of ",
+                        x.shape);
+        seen[d] = true;
+        shape[i] = x.shape[d];
+    }
+    return {{x.dtype, shape}};
+}
+
+Outs infer_expand(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const Dims& shape = c.attrs<attrs::OutShape>().shape;
+    const TensorMeta& x = in[0];
+    BURN_CHECK_KIND(shape.rank() >= x.shape.rank(), shape, "[expand] cannot expand ", x.shape,
+                    " to the lower rank ", shape);
+    const int lead = shape.rank() - x.shape.rank();
+    for (int i = 0; i < shape.rank(); ++i) {
+        BURN_CHECK_KIND(shape[i] >= 0, shape, "[expand] invalid target ", shape);
+        if (i < lead) continue;
+        const int64_t have = x.shape[i - lead];
+        BURN_CHECK_KIND(have == shape[i] || have == 1, shape, "[expand] cannot expand ", x.shape, " to ",
+                        shape, ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
+    }
+    return {{x.dtype, shape}};
+}
+
+Outs infer_slice(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    return {{in[0].dtype, slice_shape(c, in[0])}};
+}
+
+Outs infer_slice_assign(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta &x = in[0], &values = in[1];
+    check_same_dtype(c, x, values);
+    const Dims shape = slice_shape(c, x);
+    BURN_CHECK_KIND(values.shape == shape, shape, "[slice_assign] values of shape ", values.shape,
+                    " do not match the slice's shape ", shape, " (tensor ", x.shape, ")");
+    return {x};
+}
+
+}  // namespace burn::op_infer

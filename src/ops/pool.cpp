@@ -2,6 +2,7 @@
 #include <climits>
 #include <sstream>
 
+#include "ops/infer.hpp"
 #include "ops/module_ops_internal.hpp"
 
 namespace burn::ops {
@@ -288,3 +289,96 @@ TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of max_pool2d, max_pool2d_backward, avg_pool2d,
+// avg_pool2d_backward, adaptive_avg_pool2d, adaptive_avg_pool2d_backward, interpolate, interpolate_backward
+
+namespace burn::op_infer {
+
+namespace {
+
+using wide = __int128;
+
+/// The 2-D pools' input or gradient: float [N, C, H, W]; shape (the other side's) fits its N and C.
+void check_planes(const OpCall& c, const TensorMeta& x, const Dims& shape) {
+    check_float(c, x);
+    BURN_CHECK_KIND(x.shape.rank() == 4, shape, "[", c.op,
+                    "] input must be [batch, channels, height, width] (rank 4), got ", describe(x));
+    check_extent(c, shape, 4, "shape");
+    BURN_CHECK_KIND(shape[0] == x.shape[0] && shape[1] == x.shape[1], shape, "[", c.op, "] shape ", shape,
+                    " does not fit ", describe(x), " (batch and channels must match)");
+}
+
+void check_nonempty_planes(const OpCall& c, const Dims& a, const Dims& b) {
+    BURN_CHECK_KIND(a[2] >= 1 && a[3] >= 1 && b[2] >= 1 && b[3] >= 1, shape, "[", c.op,
+                    "] spatial dims must not be empty: ", a, " and ", b);
+}
+
+}  // namespace
+
+Outs infer_max_pool2d(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto v = c.attrs<attrs::MaxPool2d>();
+    const TensorMeta& x = in[0];
+    check_planes(c, x, v.shape);
+    BURN_CHECK_KIND(wide(x.shape[2]) * x.shape[3] <= INT32_MAX, shape, "[max_pool2d] the input plane ",
+                    x.shape[2], " x ", x.shape[3], " is too large for i32 indices");
+    for (std::size_t i = 0; i < 2; ++i)
+        BURN_CHECK(v.window.kernel[i] >= 1 && v.window.stride[i] >= 1 && v.window.dilation[i] >= 1 &&
+                       v.window.pad[i] >= 0,
+                   "[max_pool2d] kernel, stride and dilation must be at least 1 and padding not negative");
+    return {{x.dtype, v.shape}, {DType::i32, v.shape}};
+}
+
+Outs infer_max_pool2d_backward(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const auto v = c.attrs<attrs::MaxPool2dBackward>();
+    const TensorMeta &g = in[0], &indices = in[1];
+    check_planes(c, g, v.shape);
+    check_int(c, indices, "indices");
+    BURN_CHECK_KIND(indices.shape == g.shape, shape, "[max_pool2d_backward] indices ", describe(indices),
+                    " must have the gradient's shape ", g.shape);
+    return {{g.dtype, v.shape}};
+}
+
+Outs infer_avg_pool2d(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto v = c.attrs<attrs::AvgPool2d>();
+    check_planes(c, in[0], v.shape);
+    for (std::size_t i = 0; i < 2; ++i)
+        BURN_CHECK(v.kernel[i] >= 1 && v.stride[i] >= 1 && v.pad_begin[i] >= 0 && v.pad_end[i] >= 0, "[",
+                   c.op, "] kernel and stride must be at least 1 and padding not negative");
+    return {{in[0].dtype, v.shape}};
+}
+
+Outs infer_avg_pool2d_backward(const OpCall& c, Metas in) {
+    return infer_avg_pool2d(c, in);
+}
+
+Outs infer_adaptive_avg_pool2d(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const Dims& shape = c.attrs<attrs::OutShape>().shape;
+    check_planes(c, in[0], shape);
+    check_nonempty_planes(c, in[0].shape, shape);
+    return {{in[0].dtype, shape}};
+}
+
+Outs infer_adaptive_avg_pool2d_backward(const OpCall& c, Metas in) {
+    return infer_adaptive_avg_pool2d(c, in);
+}
+
+Outs infer_interpolate(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto v = c.attrs<attrs::Interpolate>();
+    BURN_CHECK(v.mode >= 0 && v.mode <= 2, "[", c.op, "] unknown interpolate mode ", v.mode,
+               " (0 nearest, 1 bilinear, 2 bicubic)");
+    check_planes(c, in[0], v.shape);
+    check_nonempty_planes(c, in[0].shape, v.shape);
+    return {{in[0].dtype, v.shape}};
+}
+
+Outs infer_interpolate_backward(const OpCall& c, Metas in) {
+    return infer_interpolate(c, in);
+}
+
+}  // namespace burn::op_infer

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -42,3 +43,27 @@ std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of sort
+
+namespace burn::op_infer {
+
+Outs infer_sort(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const TensorMeta& x = in[0];
+    const auto a = c.attrs<attrs::Sort>();
+    BURN_CHECK_KIND(x.shape.rank() >= 1, shape, "[sort] needs a tensor of rank >= 1, got ", describe(x));
+    const int d = check_dim(c, a.dim, x.shape.rank());
+    const int64_t n = x.shape[d];
+    BURN_CHECK_KIND(n <= INT32_MAX, shape, "[sort] dim ", d, " of ", describe(x),
+                    " is too long for i32 indices");
+    Dims shape = x.shape;
+    if (a.k >= 0) {
+        BURN_CHECK_KIND(a.k <= n, index, "[sort] k = ", a.k, " is out of range for dim ", d, " of size ", n,
+                        " (", describe(x), "); k must be between 0 and ", n);
+        shape[d] = a.k;
+    }
+    return {{x.dtype, shape}, {DType::i32, shape}};
+}
+
+}  // namespace burn::op_infer
