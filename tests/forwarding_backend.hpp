@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "burn/backend/backend.hpp"
 #include "burn/backend/registry.hpp"
@@ -31,7 +32,12 @@ class ForwardingBackend final : public Backend {
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
         ++executed;
         Device device = inputs.empty() ? device_ : inputs[0]->device;
-        TensorRefs outs = cpu().execute(call, unwrapped(inputs));
+        TensorRefs in = unwrapped(inputs);
+        std::vector<TensorMeta> in_metas;
+        if (observe)
+            for (const auto& t : in) in_metas.push_back({t->dtype, t->shape});
+        TensorRefs outs = cpu().execute(call, std::move(in));
+        if (observe) observe(call, in_metas, outs);
         for (auto& o : outs) o = std::make_shared<ForwardedTensor>(std::move(o), device);
         return outs;
     }
@@ -40,6 +46,8 @@ class ForwardingBackend final : public Backend {
     std::function<bool(OpId)> allow;  // null: everything the CPU runs
     Device device_ = Device::cpu();   // the device creation ops (no inputs) run on; set after registering
     int executed = 0;
+    /// Called after each execute with the call, its inputs' metas and the CPU's outputs (when set).
+    std::function<void(const OpCall&, const std::vector<TensorMeta>&, const TensorRefs&)> observe;
 
   private:
     static Backend& cpu() { return Device::cpu().backend(); }

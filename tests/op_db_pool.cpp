@@ -184,7 +184,9 @@ void add_max_pool(std::vector<OpEntry>& db) {
     };
     e.forward = [](V in, A a) {
         return ops::detail::max_pool2d_backward(
-            in[0], in[1], Dims{in[0].shape()[0], in[0].shape()[1], a.ints[0], a.ints[1]});
+            in[0], in[1],
+            attrs::MaxPool2dBackward{std::nullopt,
+                                     Dims{in[0].shape()[0], in[0].shape()[1], a.ints[0], a.ints[1]}});
     };
     e.reference = [](In in, A a) {
         ref::Host gy = ref::host(in[0]), ind = ref::host(in[1]);
@@ -202,12 +204,13 @@ void add_max_pool(std::vector<OpEntry>& db) {
     e.bad = {bad("float indices", "[max_pool2d_backward]",
                  [](const Device& d) {
                      auto g = ops::full({1, 1, 2, 2}, 1, DType::f32, d);
-                     ops::detail::max_pool2d_backward(g, g, Dims{1, 1, 4, 4});
+                     ops::detail::max_pool2d_backward(
+                         g, g, attrs::MaxPool2dBackward{std::nullopt, Dims{1, 1, 4, 4}});
                  }),
              bad("indices of another shape", "[max_pool2d_backward]", [](const Device& d) {
                  ops::detail::max_pool2d_backward(ops::full({1, 1, 2, 2}, 1, DType::f32, d),
                                                   ops::full({1, 1, 2, 3}, 0, DType::i32, d),
-                                                  Dims{1, 1, 4, 4});
+                                                  attrs::MaxPool2dBackward{std::nullopt, Dims{1, 1, 4, 4}});
              })};
     db.push_back(std::move(e));
 }
@@ -389,8 +392,8 @@ void add_linear_entries(std::vector<OpEntry>& db) {
                                a[7] != 0);
     };
     avg.backward = [](TensorAny g, const std::vector<int64_t>& a, const Dims& xs) {
-        return ops::detail::avg_pool2d_backward(g, {a[0], a[1], a[2], a[3], a[4], a[5], a[4], a[5], a[6]},
-                                                xs);
+        return ops::detail::avg_pool2d_backward(
+            g, attrs::AvgPool2d{{a[0], a[1]}, {a[2], a[3]}, {a[4], a[5]}, {a[4], a[5]}, a[6] != 0, xs});
     };
     avg.cases = {{{1, 1, 1, 1}, {1, 1, 1, 1, 0, 0, 1, 0}}, {{2, 3, 6, 6}, {2, 2, 2, 2, 0, 0, 1, 0}},
                  {{1, 2, 5, 7}, {3, 3, 2, 2, 1, 1, 1, 0}}, {{1, 2, 5, 7}, {3, 2, 2, 1, 1, 1, 0, 0}},
@@ -400,7 +403,7 @@ void add_linear_entries(std::vector<OpEntry>& db) {
         ops::avg_pool2d(x, bad_kernel(k), {1, 1}, bad_pad(k));
     });
     avg.bad_backward = {bad_backward_shape("avg_pool2d_backward", [](TensorAny g, const Dims& xs) {
-        ops::detail::avg_pool2d_backward(g, {2, 2, 2, 2, 0, 0, 0, 0, 1}, xs);
+        ops::detail::avg_pool2d_backward(g, attrs::AvgPool2d{{2, 2}, {2, 2}, {0, 0}, {0, 0}, true, xs});
     })};
     add_linear(db, avg);
 
@@ -445,7 +448,7 @@ void add_linear_entries(std::vector<OpEntry>& db) {
                                 InterpolateOptions{static_cast<InterpolateMode>(a[2]), a[3] != 0});
     };
     in.backward = [](TensorAny g, const std::vector<int64_t>& a, const Dims& xs) {
-        return ops::detail::interpolate_backward(g, {a[2], a[3]}, xs);
+        return ops::detail::interpolate_backward(g, attrs::Interpolate{a[2], a[3] != 0, xs});
     };
     in.cases = {{{1, 1, 1, 1}, {1, 1, 1, 0}}};
     for (int64_t mode = 0; mode < 3; ++mode)
@@ -465,7 +468,7 @@ void add_linear_entries(std::vector<OpEntry>& db) {
             ops::interpolate(ops::full({1, 4, 4}, 1, DType::f32, d), {2, 2}, InterpolateOptions{});
         })};
     in.bad_backward = {bad_backward_shape("interpolate_backward", [](TensorAny g, const Dims& xs) {
-        ops::detail::interpolate_backward(g, {1, 0}, xs);
+        ops::detail::interpolate_backward(g, attrs::Interpolate{1, false, xs});
     })};
     add_linear(db, in);
 }

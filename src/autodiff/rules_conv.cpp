@@ -22,7 +22,7 @@ TensorAny channel_sum(const TensorAny& g) {
 }
 
 Grads conv_rule(const VjpContext& c) {
-    const ConvSpec spec = ConvSpec::from_ints(c.call.ints);
+    const ConvSpec spec = ConvSpec::from(c.call.attrs<attrs::Conv>());
     const TensorAny &x = c.x[0], &w = c.x[1], &g = c.g[0];
     Grads out(c.x.size());
     if (c.needs[0]) out[0] = ops::detail::conv_backward_input(g, w, spec, x.shape());
@@ -33,7 +33,7 @@ Grads conv_rule(const VjpContext& c) {
 
 // y = conv_backward_input(g, w): linear in g with adjoint conv, and conv_backward_weight in w.
 Grads conv_backward_input_rule(const VjpContext& c) {
-    const ConvSpec spec = ConvSpec::from_ints(c.call.ints);
+    const ConvSpec spec = ConvSpec::from(c.call.attrs<attrs::Conv>());
     const TensorAny &dy = c.x[0], &w = c.x[1], &G = c.g[0];
     Grads out(2);
     if (c.needs[0]) out[0] = ops::detail::conv_call(G, w, std::nullopt, spec, dy.shape());
@@ -43,7 +43,7 @@ Grads conv_backward_input_rule(const VjpContext& c) {
 
 // y = conv_backward_weight(x, g): bilinear; <y, G> = <conv(x, G), g>.
 Grads conv_backward_weight_rule(const VjpContext& c) {
-    const ConvSpec spec = ConvSpec::from_ints(c.call.ints);
+    const ConvSpec spec = ConvSpec::from(c.call.attrs<attrs::Conv>());
     const TensorAny &x = c.x[0], &dy = c.x[1], &G = c.g[0];
     Grads out(2);
     if (c.needs[0]) out[0] = ops::detail::conv_backward_input(dy, G, spec, x.shape());
@@ -53,7 +53,8 @@ Grads conv_backward_weight_rule(const VjpContext& c) {
 
 Grads max_pool2d_rule(const VjpContext& c) {
     if (!c.g[0].defined()) return {TensorAny()};
-    return {ops::detail::max_pool2d_backward(c.g[0], c.y[1], c.x[0].shape(), c.call.ints)};
+    return {ops::detail::max_pool2d_backward(
+        c.g[0], c.y[1], attrs::MaxPool2dBackward{c.call.attrs<attrs::MaxPool2d>().window, c.x[0].shape()})};
 }
 
 // dx = scatter of g to the indices: the adjoint gathers G at the indices.
@@ -66,11 +67,17 @@ Grads max_pool2d_backward_rule(const VjpContext& c) {
     return {ops::reshape(std::move(picked), s), TensorAny()};
 }
 
+/// The pool's attributes with output 0's shape replaced (the adjoint's output is the other side's).
+attrs::AvgPool2d avg_attrs(const VjpContext& c, const Dims& shape) {
+    auto a = c.call.attrs<attrs::AvgPool2d>();
+    a.shape = shape;
+    return a;
+}
 Grads avg_pool2d_rule(const VjpContext& c) {
-    return {ops::detail::avg_pool2d_backward(c.g[0], c.call.ints, c.x[0].shape())};
+    return {ops::detail::avg_pool2d_backward(c.g[0], avg_attrs(c, c.x[0].shape()))};
 }
 Grads avg_pool2d_backward_rule(const VjpContext& c) {
-    return {ops::detail::avg_pool2d_call(c.g[0], c.call.ints, c.x[0].shape())};
+    return {ops::detail::avg_pool2d_call(c.g[0], avg_attrs(c, c.x[0].shape()))};
 }
 Grads adaptive_avg_pool2d_rule(const VjpContext& c) {
     return {ops::detail::adaptive_avg_pool2d_backward(c.g[0], c.x[0].shape())};
@@ -78,11 +85,16 @@ Grads adaptive_avg_pool2d_rule(const VjpContext& c) {
 Grads adaptive_avg_pool2d_backward_rule(const VjpContext& c) {
     return {ops::detail::adaptive_avg_pool2d_call(c.g[0], c.x[0].shape(), "adaptive_avg_pool2d")};
 }
+attrs::Interpolate interp_attrs(const VjpContext& c, const Dims& shape) {
+    auto a = c.call.attrs<attrs::Interpolate>();
+    a.shape = shape;
+    return a;
+}
 Grads interpolate_rule(const VjpContext& c) {
-    return {ops::detail::interpolate_backward(c.g[0], c.call.ints, c.x[0].shape())};
+    return {ops::detail::interpolate_backward(c.g[0], interp_attrs(c, c.x[0].shape()))};
 }
 Grads interpolate_backward_rule(const VjpContext& c) {
-    return {ops::detail::interpolate_call(c.g[0], c.call.ints, c.x[0].shape(), "interpolate")};
+    return {ops::detail::interpolate_call(c.g[0], interp_attrs(c, c.x[0].shape()), "interpolate")};
 }
 
 }  // namespace

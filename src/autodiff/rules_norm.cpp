@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "autodiff/rules.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/tensor/ops.hpp"
 #include "ops/fused_nn.hpp"
 
@@ -22,8 +23,8 @@ TensorAny row_view(const TensorAny& v, const Dims& x_shape) {
 }
 
 Grads layer_norm_rule(const VjpContext& c) {
-    const bool has_g = c.call.ints.at(0) != 0, has_b = c.call.ints.at(1) != 0;
-    const bool rms = c.call.ints.size() > 2 && c.call.ints[2] != 0;
+    const auto a = c.call.attrs<attrs::LayerNorm>();
+    const bool has_g = a.has_gamma, has_b = a.has_beta, rms = a.rms;
     const TensorAny& x = c.x[0];
     const std::size_t gi = 1, bi = has_g ? 2 : 1;
     const bool need_g = has_g && c.needs[gi], need_b = has_b && c.needs[bi];
@@ -64,7 +65,9 @@ Grads cross_entropy_rule(const VjpContext& c) {
     if (!c.needs[0]) return out;
     const TensorAny &logits = c.x[0], &targets = c.x[1];
     TensorAny d;
-    if (c.g[0].defined()) d = ops::cross_entropy_backward(c.g[0], logits, targets, c.y[1], c.call.scalars[0]);
+    if (c.g[0].defined())
+        d = ops::cross_entropy_backward(c.g[0], logits, targets, c.y[1],
+                                        c.call.attrs<attrs::CrossEntropy>().smoothing);
     if (c.g.size() > 1 && c.g[1].defined()) {  // d lse / d logits = softmax
         TensorAny w = ops::reshape(ops::cast(c.g[1], logits.dtype()), Dims{-1, 1});
         TensorAny t = ops::mul(ops::softmax(logits, 1), w);

@@ -5,6 +5,7 @@
 
 #include "autodiff/graph.hpp"
 #include "autodiff/rules.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::autodiff {
@@ -28,9 +29,13 @@ namespace {
 
 std::vector<SliceArg> ranges_of(const OpCall& call) {
     std::vector<SliceArg> r;
-    for (std::size_t d = 0; d + 2 < call.ints.size(); d += 3)
-        r.emplace_back(call.ints[d], call.ints[d + 1], call.ints[d + 2]);
+    for (const auto& g : call.attrs<attrs::Slice>().ranges) r.emplace_back(g.start, g.end, g.step);
     return r;
+}
+
+/// The dim of a row with attrs::Dim.
+int64_t dim_of(const OpCall& call) {
+    return call.attrs<attrs::Dim>().dim;
 }
 
 Grads copy_rule(const VjpContext& c) {
@@ -44,9 +49,9 @@ Grads reshape_rule(const VjpContext& c) {
     return {reshape(c.g[0], c.x[0].shape())};
 }
 Grads permute_rule(const VjpContext& c) {
-    Dims inv = Dims::filled(static_cast<int>(c.call.ints.size()), 0);
-    for (std::size_t i = 0; i < c.call.ints.size(); ++i)
-        inv[static_cast<int>(c.call.ints[i])] = static_cast<int64_t>(i);
+    const auto axes = c.call.attrs<attrs::Permute>().axes;
+    Dims inv = Dims::filled(static_cast<int>(axes.size()), 0);
+    for (std::size_t i = 0; i < axes.size(); ++i) inv[static_cast<int>(axes[i])] = static_cast<int64_t>(i);
     return {permute(c.g[0], inv)};
 }
 Grads expand_rule(const VjpContext& c) {
@@ -63,7 +68,7 @@ Grads slice_assign_rule(const VjpContext& c) {
     return out;
 }
 Grads cat_rule(const VjpContext& c) {
-    const int64_t dim = c.call.ints[0];
+    const int64_t dim = dim_of(c.call);
     Grads out(c.x.size());
     int64_t start = 0;
     for (std::size_t i = 0; i < c.x.size(); ++i) {
@@ -74,34 +79,34 @@ Grads cat_rule(const VjpContext& c) {
     return out;
 }
 Grads gather_rule(const VjpContext& c) {
-    return {scatter(zeros_as(c.x[0]), c.call.ints[0], c.x[1], c.g[0]), TensorAny()};
+    return {scatter(zeros_as(c.x[0]), dim_of(c.call), c.x[1], c.g[0]), TensorAny()};
 }
 Grads scatter_add_rule(const VjpContext& c) {
     Grads out(3);
     if (c.needs[0]) out[0] = c.g[0];
-    if (c.needs[2]) out[2] = gather(c.g[0], c.call.ints[0], c.x[1]);
+    if (c.needs[2]) out[2] = gather(c.g[0], dim_of(c.call), c.x[1]);
     return out;
 }
 Grads select_rule(const VjpContext& c) {
-    return {select_assign(zeros_as(c.x[0]), c.call.ints[0], c.x[1], c.g[0]), TensorAny()};
+    return {select_assign(zeros_as(c.x[0]), dim_of(c.call), c.x[1], c.g[0]), TensorAny()};
 }
 Grads select_add_rule(const VjpContext& c) {
     Grads out(3);
     if (c.needs[0]) out[0] = c.g[0];
-    if (c.needs[2]) out[2] = select(c.g[0], c.call.ints[0], c.x[1]);
+    if (c.needs[2]) out[2] = select(c.g[0], dim_of(c.call), c.x[1]);
     return out;
 }
 Grads sum_dim_rule(const VjpContext& c) {
     return {contiguous(expand(c.g[0], c.x[0].shape()))};
 }
 Grads mean_dim_rule(const VjpContext& c) {
-    double n = static_cast<double>(c.x[0].shape()[static_cast<int>(c.call.ints[0])]);
+    double n = static_cast<double>(c.x[0].shape()[static_cast<int>(dim_of(c.call))]);
     return {contiguous(expand(div_scalar(c.g[0], n), c.x[0].shape()))};
 }
 Grads prod_dim_rule(const VjpContext& c) {
     // d prod / d x_i = prod / x_i where x_i != 0; exact products of the others where zeros occur.
     const auto& x = c.x[0];
-    const int64_t dim = c.call.ints[0];
+    const int64_t dim = dim_of(c.call);
     auto is_zero = equal_elem(x, 0.0);
     auto safe_x = where(is_zero, full(Dims::filled(x.rank(), 1), 1.0, x.dtype(), x.device()), x);
     auto prod_nonzero = prod_dim(safe_x, dim);            // product of the non-zero entries
@@ -117,16 +122,18 @@ Grads prod_dim_rule(const VjpContext& c) {
 }
 Grads index_route_rule(const VjpContext& c) {  // max_dim, min_dim, sort: route to the chosen indices
     if (!c.g[0].defined()) return {TensorAny()};
-    return {scatter(zeros_as(c.x[0]), c.call.ints[0], c.y[1], c.g[0])};
+    const int64_t dim = c.call.op == OpId::sort ? c.call.attrs<attrs::Sort>().dim : dim_of(c.call);
+    return {scatter(zeros_as(c.x[0]), dim, c.y[1], c.g[0])};
 }
 Grads masked_softmax_rule(const VjpContext& c) {  // no gradient for the mask
-    return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], false, c.x[1]), TensorAny()};
+    return {softmax_backward(c.y[0], c.g[0], c.call.attrs<attrs::MaskedSoftmax>().dim, false, c.x[1]),
+            TensorAny()};
 }
 Grads softmax_rule(const VjpContext& c) {
-    return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], false)};
+    return {softmax_backward(c.y[0], c.g[0], dim_of(c.call), false)};
 }
 Grads log_softmax_rule(const VjpContext& c) {
-    return {softmax_backward(c.y[0], c.g[0], c.call.ints[0], true)};
+    return {softmax_backward(c.y[0], c.g[0], dim_of(c.call), true)};
 }
 /// dx = y * (g - s), s = sum(g * y) (softmax); dx = g - e * S, e = exp(y), S = sum(g) (log_softmax).
 /// With h the gradient of dx: softmax: d/dg = softmax_backward(y, h) (the Jacobian diag(y) - y y^T is
@@ -137,9 +144,10 @@ Grads softmax_backward_rule(const VjpContext& c) {
     const auto& g = c.x[1];
     const bool masked = c.x.size() > 2 && c.x[2].defined();
     const auto h = masked ? where(c.x[2], zeros_as(c.g[0]), c.g[0]) : c.g[0];
-    const int64_t dim = c.call.ints[0];
+    const auto a = c.call.attrs<attrs::SoftmaxBackward>();
+    const int64_t dim = a.dim;
     Grads out(c.x.size());
-    if (c.call.ints[1] == 0) {
+    if (!a.log) {
         if (c.needs[0]) {
             auto s = sum_dim(mul(g, y), dim);
             out[0] = sub(mul(h, sub(g, s)), mul(g, sum_dim(mul(h, y), dim)));
@@ -153,8 +161,9 @@ Grads softmax_backward_rule(const VjpContext& c) {
     return out;
 }
 Grads cumsum_rule(const VjpContext& c) {
-    Dims axis{c.call.ints[0]};
-    return {flip(cumsum(flip(c.g[0], axis), c.call.ints[0]), axis)};
+    const int64_t dim = dim_of(c.call);
+    Dims axis{dim};
+    return {flip(cumsum(flip(c.g[0], axis), dim), axis)};
 }
 Grads matmul_rule(const VjpContext& c) {
     Grads out(2);

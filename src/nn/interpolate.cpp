@@ -37,8 +37,8 @@ TensorAny Interpolate2d::forward_any(const TensorAny& input) const {
     }
     BURN_CHECK_KIND(out[2] >= 1 && out[3] >= 1, shape, "[Interpolate2d] the output size ", out[2], " x ",
                     out[3], " of input ", input.shape(), " is empty; use a larger scale_factor");
-    return ops::detail::interpolate_call(input, {static_cast<int64_t>(mode), align_corners ? 1 : 0}, out,
-                                         "Interpolate2d");
+    return ops::detail::interpolate_call(
+        input, attrs::Interpolate{static_cast<int64_t>(mode), align_corners, out}, "Interpolate2d");
 }
 
 PixelShuffle PixelShuffleConfig::init() const {

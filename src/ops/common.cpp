@@ -58,17 +58,6 @@ int64_t fit_size(wide v, const char* op, const char* what) {
     return static_cast<int64_t>(v);
 }
 
-OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints, double s0, double s1) {
-    OpCall c;
-    c.op = op;
-    c.dtype = dtype;
-    c.shape = shape;
-    c.ints = std::move(ints);
-    c.scalars[0] = s0;
-    c.scalars[1] = s1;
-    return c;
-}
-
 TensorAny broadcast_to(TensorAny t, const Dims& shape, const char* op) {
     if (t.shape() == shape) return t;
     return expand(std::move(t), shape);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "burn/backend/backend.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::ops::detail {
@@ -38,9 +39,23 @@ TensorRefs take(Ts&&... ts) {
 /// to fit int64: a ShapeError "[op] <what> ... overflows int64" otherwise.
 using wide = __int128;
 int64_t fit_size(wide v, const char* op, const char* what);
-/// Makes an OpCall.
-OpCall call(OpId op, DType dtype, const Dims& shape, std::vector<int64_t> ints = {}, double s0 = 0,
-            double s1 = 0);
+/// t's dtype and shape.
+inline TensorMeta meta(const TensorAny& t) {
+    return {t.dtype(), t.shape()};
+}
+template <class... Ts>
+std::vector<TensorMeta> metas(const Ts&... ts) {
+    return {meta(ts)...};
+}
+/// The call of op with attributes a, its outputs' metas recorded from infer on the inputs' metas (which
+/// also validates the call: the frontends check only what their own arguments add, such as devices,
+/// undefined tensors and dims before normalisation).
+template <class A>
+OpCall make(OpId op, const A& a, const std::vector<TensorMeta>& in = {}) {
+    OpCall c = make_call(op, a);
+    infer_call(c, in);
+    return c;
+}
 /// Broadcasts t to shape through an expand view (no copy); returns t itself when already that shape.
 TensorAny broadcast_to(TensorAny t, const Dims& shape, const char* op);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "ops/infer.hpp"
 #include "ops/module_ops_internal.hpp"
 
 namespace burn::ops {
@@ -60,22 +61,32 @@ void check_bias(const std::optional<TensorAny>& b, const TensorAny& x, int64_t o
 
 }  // namespace
 
-std::vector<int64_t> ConvSpec::ints() const {
-    std::vector<int64_t> v;
-    v.reserve(static_cast<std::size_t>(4 * s + 1));
-    for (const int64_t* a : {stride, pad_begin, pad_end, dilation})
-        for (int i = 0; i < s; ++i) v.push_back(a[i]);
-    v.push_back(groups);
-    return v;
+attrs::Conv ConvSpec::to_attrs(const Dims& shape) const {
+    attrs::Conv a;
+    a.spatial = s;
+    for (int i = 0; i < s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        a.stride[k] = stride[i];
+        a.pad_begin[k] = pad_begin[i];
+        a.pad_end[k] = pad_end[i];
+        a.dilation[k] = dilation[i];
+    }
+    a.groups = groups;
+    a.shape = shape;
+    return a;
 }
 
-ConvSpec ConvSpec::from_ints(const std::vector<int64_t>& ints) {
+ConvSpec ConvSpec::from(const attrs::Conv& a) {
     ConvSpec spec;
-    spec.s = static_cast<int>((ints.size() - 1) / 4);
-    int k = 0;
-    for (int64_t* a : {spec.stride, spec.pad_begin, spec.pad_end, spec.dilation})
-        for (int i = 0; i < spec.s; ++i) a[i] = ints[static_cast<std::size_t>(k++)];
-    spec.groups = ints.back();
+    spec.s = a.spatial;
+    for (int i = 0; i < a.spatial; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        spec.stride[i] = a.stride[k];
+        spec.pad_begin[i] = a.pad_begin[k];
+        spec.pad_end[i] = a.pad_end[k];
+        spec.dilation[i] = a.dilation[k];
+    }
+    spec.groups = a.groups;
     return spec;
 }
 
@@ -98,9 +109,12 @@ TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const 
                     shape, "[", op, "] output shape ", out_shape, " does not fit input ", describe(x),
                     " and weight ", describe(w));
     check_bias(b, x, c_out, op);
-    auto c = call(OpId::conv, x.dtype(), out_shape, spec.ints());
-    return b ? run1(c, take(std::move(x), std::move(w), std::move(*b)))
-             : run1(c, take(std::move(x), std::move(w)));
+    if (b) {
+        auto c = make(OpId::conv, spec.to_attrs(out_shape), metas(x, w, *b));
+        return run1(c, take(std::move(x), std::move(w), std::move(*b)));
+    }
+    auto c = make(OpId::conv, spec.to_attrs(out_shape), metas(x, w));
+    return run1(c, take(std::move(x), std::move(w)));
 }
 
 TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, const Dims& x_shape) {
@@ -112,7 +126,7 @@ TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, co
                         w.shape()[0] % spec.groups == 0,
                     shape, "[", op, "] output gradient ", describe(g), ", weight ", describe(w),
                     " and input shape ", x_shape, " do not fit together (groups = ", spec.groups, ")");
-    auto c = call(OpId::conv_backward_input, g.dtype(), x_shape, spec.ints());
+    auto c = make(OpId::conv_backward_input, spec.to_attrs(x_shape), metas(g, w));
     return run1(c, take(std::move(g), std::move(w)));
 }
 
@@ -127,7 +141,7 @@ TensorAny conv_backward_weight(TensorAny x, TensorAny g, const ConvSpec& spec, c
                     " and weight shape ", w_shape, " do not fit together (groups = ", spec.groups, ")");
     for (int i = 2; i < w_shape.rank(); ++i)
         BURN_CHECK_KIND(w_shape[i] >= 1, shape, "[", op, "] invalid weight shape ", w_shape);
-    auto c = call(OpId::conv_backward_weight, x.dtype(), w_shape, spec.ints());
+    auto c = make(OpId::conv_backward_weight, spec.to_attrs(w_shape), metas(x, g));
     return run1(c, take(std::move(x), std::move(g)));
 }
 
@@ -265,3 +279,80 @@ TensorAny conv_transpose3d(TensorAny x, TensorAny weight, std::optional<TensorAn
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of conv, conv_backward_input, conv_backward_weight
+
+namespace burn::op_infer {
+
+namespace {
+
+using wide = __int128;
+
+attrs::Conv conv_attrs(const OpCall& c, const TensorMeta& a, const TensorMeta& b) {
+    const auto v = c.attrs<attrs::Conv>();
+    for (int i = 0; i < v.spatial; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        BURN_CHECK(v.stride[k] >= 1 && v.dilation[k] >= 1 && v.pad_begin[k] >= 0 && v.pad_end[k] >= 0, "[",
+                   c.op, "] stride and dilation must be at least 1 and padding not negative (spatial dim ", i,
+                   ")");
+    }
+    BURN_CHECK(v.groups >= 1, "[", c.op, "] groups must be at least 1, got ", v.groups);
+    check_float(c, a);
+    check_float(c, b);
+    BURN_CHECK_KIND(a.dtype == b.dtype, dtype, "[", c.op, "] operands ", describe(a), " and ", describe(b),
+                    " must have the same dtype; cast one of them");
+    check_rank(c, a, v.spatial + 2, "each operand");
+    check_rank(c, b, v.spatial + 2, "each operand");
+    check_extent(c, v.shape, v.spatial + 2, "output shape");
+    return v;
+}
+
+}  // namespace
+
+Outs infer_conv(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 3);
+    const TensorMeta &x = in[0], &w = in[1];
+    const auto v = conv_attrs(c, x, w);
+    const int64_t c_in = x.shape[1], c_out = w.shape[0];
+    BURN_CHECK_KIND(
+        wide(w.shape[1]) * v.groups == c_in && c_out % v.groups == 0, shape, "[conv] input ", describe(x),
+        " does not fit weight ", describe(w), " with groups = ", v.groups,
+        ": the input needs weight.shape[1] * groups channels, and the output channels must divide "
+        "by groups");
+    BURN_CHECK_KIND(v.shape[0] == x.shape[0] && v.shape[1] == c_out, shape, "[conv] output shape ", v.shape,
+                    " does not fit input ", describe(x), " and weight ", describe(w));
+    if (in.size() == 3) {
+        const TensorMeta& b = in[2];
+        BURN_CHECK_KIND(b.dtype == x.dtype, dtype, "[conv] bias ", describe(b),
+                        " must have the dtype of the input ", describe(x));
+        BURN_CHECK_KIND(b.shape.rank() == 1 && b.shape[0] == c_out, shape, "[conv] bias must be [", c_out,
+                        "] (one value per output channel), got ", describe(b));
+    }
+    return {{x.dtype, v.shape}};
+}
+
+Outs infer_conv_backward_input(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta &g = in[0], &w = in[1];
+    const auto v = conv_attrs(c, g, w);
+    BURN_CHECK_KIND(v.shape[0] == g.shape[0] && g.shape[1] == w.shape[0] &&
+                        v.shape[1] == wide(w.shape[1]) * v.groups && w.shape[0] % v.groups == 0,
+                    shape, "[conv_backward_input] output gradient ", describe(g), ", weight ", describe(w),
+                    " and input shape ", v.shape, " do not fit together (groups = ", v.groups, ")");
+    return {{g.dtype, v.shape}};
+}
+
+Outs infer_conv_backward_weight(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta &x = in[0], &g = in[1];
+    const auto v = conv_attrs(c, x, g);
+    BURN_CHECK_KIND(g.shape[0] == x.shape[0] && v.shape[0] == g.shape[1] &&
+                        wide(v.shape[1]) * v.groups == x.shape[1] && v.shape[0] % v.groups == 0,
+                    shape, "[conv_backward_weight] input ", describe(x), ", output gradient ", describe(g),
+                    " and weight shape ", v.shape, " do not fit together (groups = ", v.groups, ")");
+    for (int i = 2; i < v.shape.rank(); ++i)
+        BURN_CHECK_KIND(v.shape[i] >= 1, shape, "[conv_backward_weight] invalid weight shape ", v.shape);
+    return {{x.dtype, v.shape}};
+}
+
+}  // namespace burn::op_infer

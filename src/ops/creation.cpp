@@ -4,6 +4,7 @@
 #include "burn/tensor/tensor.hpp"
 #include "core/registry.hpp"
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -21,7 +22,7 @@ TensorData into_data(const TensorAny& x) {
 
 TensorAny full(const Dims& shape, double value, DType dtype, const Device& device) {
     check_shape(shape, "full", size_of(dtype));
-    return run_on(device, call(OpId::fill, dtype, shape, {}, value));
+    return run_on(device, make(OpId::fill, attrs::Fill{value, dtype, shape}));
 }
 
 TensorAny empty(const Dims& shape, DType dtype, const Device& device) {
@@ -67,8 +68,8 @@ TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const De
                         step, " has values (first ", start, ", last ", static_cast<long double>(last),
                         ") that ", dtype, " cannot hold exactly; use a wider dtype or a float range");
     }
-    return run_on(device, call(OpId::arange, dtype, Dims{n}, {}, static_cast<double>(start),
-                               static_cast<double>(step)));
+    return run_on(device, make(OpId::arange, attrs::Arange{static_cast<double>(start),
+                                                           static_cast<double>(step), dtype, n}));
 }
 
 TensorAny eye(int64_t n, DType dtype, const Device& device) {
@@ -85,10 +86,8 @@ TensorAny random(const Dims& shape, const Distribution& dist, DType dtype, const
     BURN_CHECK(dist.kind != Distribution::Kind::bernoulli || (dist.a >= 0 && dist.a <= 1),
                "[random] bernoulli probability must be in [0, 1], got ", dist.a);
     auto stream = burn::detail::next_random(device, shape.numel());
-    auto c = call(OpId::random, dtype, shape,
-                  {static_cast<int64_t>(dist.kind), static_cast<int64_t>(stream.key),
-                   static_cast<int64_t>(stream.offset)},
-                  dist.a, dist.b);
+    auto c = make(OpId::random, attrs::Random{static_cast<int64_t>(dist.kind), stream.key, stream.offset,
+                                              dist.a, dist.b, dtype, shape});
     return run_on(device, c);
 }
 
@@ -149,3 +148,29 @@ TensorData int_data(const std::vector<int64_t>& values, const Dims& shape, DType
 }
 
 }  // namespace burn::detail
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of fill, arange, random
+
+namespace burn::op_infer {
+
+Outs infer_fill(const OpCall& c, Metas in) {
+    check_arity(c, in, 0, 0);
+    const auto a = c.attrs<attrs::Fill>();
+    return {{a.dtype, a.shape}};
+}
+
+Outs infer_arange(const OpCall& c, Metas in) {
+    check_arity(c, in, 0, 0);
+    const auto a = c.attrs<attrs::Arange>();
+    BURN_CHECK_KIND(!is_bool(a.dtype), dtype, "[arange] cannot make a bool range");
+    BURN_CHECK_KIND(a.n >= 0, shape, "[arange] invalid length ", a.n);
+    return {{a.dtype, Dims{a.n}}};
+}
+
+Outs infer_random(const OpCall& c, Metas in) {
+    check_arity(c, in, 0, 0);
+    const auto a = c.attrs<attrs::Random>();
+    return {{a.dtype, a.shape}};
+}
+
+}  // namespace burn::op_infer

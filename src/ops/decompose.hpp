@@ -9,7 +9,7 @@
 // against its decomposition. docs/backends.md lists the primitive set.
 #include <vector>
 
-#include "burn/backend/op.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/tensor/tensor_any.hpp"
 
 namespace burn::ops {

@@ -24,8 +24,8 @@ struct Geometry {
     std::vector<int> dims;  // 2, ..., S + 1
     int64_t out_vol = 1, taps = 1;
 
-    Geometry(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, const Dims& y)
-        : spec(ConvSpec::from_ints(ints)), n(x[0]), c(x[1]), o(w[0]), groups(spec.groups) {
+    Geometry(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y)
+        : spec(ConvSpec::from(a)), n(x[0]), c(x[1]), o(w[0]), groups(spec.groups) {
         for (int i = 0; i < spec.s; ++i) {
             in.push_back(x[i + 2]);
             k.push_back(w[i + 2]);
@@ -92,7 +92,7 @@ TensorAny swap_last(const TensorAny& t) {
 
 Outputs conv(const OpCall& c, const Inputs& in) {
     TensorAny x = up(in[0]), w = up(in[1]);
-    const Geometry g(c.ints, x.shape(), w.shape(), c.shape);
+    const Geometry g(c.attrs<attrs::Conv>(), x.shape(), w.shape(), c.shape);
     TensorAny y;
     if (g.empty()) {
         y = full(c.shape, 0, x.dtype(), x.device());
@@ -115,7 +115,7 @@ Outputs conv(const OpCall& c, const Inputs& in) {
 
 Outputs conv_backward_input(const OpCall& c, const Inputs& in) {
     TensorAny gy = up(in[0]), w = up(in[1]);
-    const Geometry g(c.ints, c.shape, w.shape(), gy.shape());
+    const Geometry g(c.attrs<attrs::Conv>(), c.shape, w.shape(), gy.shape());
     if (g.empty()) return {full(c.shape, 0, c.dtype, gy.device())};
     Dims ps = c.shape;
     for (int i = 0; i < g.spec.s; ++i) ps[i + 2] = g.padded(i);
@@ -134,7 +134,7 @@ Outputs conv_backward_input(const OpCall& c, const Inputs& in) {
 
 Outputs conv_backward_weight(const OpCall& c, const Inputs& in) {
     TensorAny x = up(in[0]), gy = up(in[1]);
-    const Geometry g(c.ints, x.shape(), c.shape, gy.shape());
+    const Geometry g(c.attrs<attrs::Conv>(), x.shape(), c.shape, gy.shape());
     if (g.empty()) return {full(c.shape, 0, c.dtype, x.device())};
     TensorAny xp = padded_input(x, g);
     TensorAny gr = reshape(gy, Dims{g.n, g.groups, g.o / g.groups, g.out_vol});

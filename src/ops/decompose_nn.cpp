@@ -25,9 +25,7 @@ TensorAny param_row(const TensorAny& p, DType dt) {
 }
 
 Outputs layer_norm(const OpCall& c, const Inputs& in) {
-    const bool has_gamma = c.ints[0] != 0, has_beta = c.ints[1] != 0,
-               rms = c.ints.size() > 2 && c.ints[2] != 0;
-    const double eps = c.scalars[0];
+    const auto [has_gamma, has_beta, rms, eps] = c.attrs<attrs::LayerNorm>();
     TensorAny x = as_rows(up(in[0]));
     const int64_t rows = x.shape()[0], d = x.shape()[1];
     const Dims stat{rows, 1};
@@ -49,7 +47,7 @@ Outputs layer_norm(const OpCall& c, const Inputs& in) {
 Outputs layer_norm_backward(const OpCall& c, const Inputs& in) {
     // dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat)), gh = g * gamma, xhat = (x - mean) * rstd
     // (rms: without the mean(gh) term); dgamma = sum_rows(g * xhat), dbeta = sum_rows(g)
-    const bool has_gamma = c.ints[0] != 0, want = c.ints[1] != 0, rms = c.ints.size() > 2 && c.ints[2] != 0;
+    const auto [has_gamma, want, rms] = c.attrs<attrs::LayerNormBackward>();
     TensorAny g = as_rows(up(in[0])), x = as_rows(up(in[1]));
     const int64_t rows = x.shape()[0], d = x.shape()[1];
     TensorAny mean = reshape(in[2], Dims{rows, 1}), rstd = reshape(in[3], Dims{rows, 1});
@@ -75,7 +73,7 @@ TensorAny target_column(const TensorAny& targets) {
 
 Outputs cross_entropy(const OpCall& c, const Inputs& in) {
     // loss = -(1 - s) * logp[t] - s * mean(logp), lse = max + log(sum(exp(x - max)))
-    const double s = c.scalars[0];
+    const double s = c.attrs<attrs::CrossEntropy>().smoothing;
     TensorAny x = up(in[0]);
     const int64_t n = x.shape()[0], classes = x.shape()[1];
     TensorAny m = max_dim_with_indices(x, 1).first;
@@ -89,7 +87,7 @@ Outputs cross_entropy(const OpCall& c, const Inputs& in) {
 
 Outputs cross_entropy_backward(const OpCall& c, const Inputs& in) {
     // (softmax(x) - (1 - s) onehot(t) - s / C) * g: the kernel recomputes softmax from the logits
-    const double s = c.scalars[0];
+    const double s = c.attrs<attrs::CrossEntropy>().smoothing;
     TensorAny x = up(in[1]);
     const int64_t n = x.shape()[0], classes = x.shape()[1];
     TensorAny p = softmax_of(x, 1, false);

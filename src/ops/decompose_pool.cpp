@@ -33,19 +33,20 @@ TensorAny with_tap_dim(const TensorAny& t) {
 }
 
 Outputs max_pool2d(const OpCall& c, const Inputs& in) {
-    const auto& a = c.ints;  // {kh, kw, sh, sw, ph, pw, dh, dw}
+    const attrs::PoolWindow win = c.attrs<attrs::MaxPool2d>().window;
     const TensorAny& x = in[0];
     const int64_t h = x.shape()[2], w = x.shape()[3], oh = c.shape[2], ow = c.shape[3];
-    const int64_t before[2] = {a[4], a[5]};
-    const int64_t after[2] = {pad_after(h, a[4], oh, a[0], a[2], a[6]),
-                              pad_after(w, a[5], ow, a[1], a[3], a[7])};
+    const int64_t before[2] = {win.pad[0], win.pad[1]};
+    const int64_t after[2] = {pad_after(h, win.pad[0], oh, win.kernel[0], win.stride[0], win.dilation[0]),
+                              pad_after(w, win.pad[1], ow, win.kernel[1], win.stride[1], win.dilation[1])};
     // positions h * W + w of the input plane; padding holds H * W, past every real position
     TensorAny pos = reshape(arange(0, h * w, 1, DType::i32, x.device()), Dims{1, 1, h, w});
     TensorAny xp = pad_hw(x, before, after, -kInf), pp = pad_hw(pos, before, after, double(h * w));
     std::vector<TensorAny> vals, poss;
-    for (int64_t r = 0; r < a[0]; ++r)
-        for (int64_t q = 0; q < a[1]; ++q) {
-            const std::vector<int64_t> start = {r * a[6], q * a[7]}, count = {oh, ow}, step = {a[2], a[3]};
+    for (int64_t r = 0; r < win.kernel[0]; ++r)
+        for (int64_t q = 0; q < win.kernel[1]; ++q) {
+            const std::vector<int64_t> start = {r * win.dilation[0], q * win.dilation[1]}, count = {oh, ow},
+                                       step = {win.stride[0], win.stride[1]};
             vals.push_back(with_tap_dim(strided(xp, kHW, start, count, step)));
             poss.push_back(with_tap_dim(strided(pp, kHW, start, count, step)));
         }
@@ -82,53 +83,56 @@ Outputs max_pool2d_backward(const OpCall& c, const Inputs& in) {
 /// avg_pool2d's divisor per output (the kernel's avg_window), 1 where it is 0: such a window lies in
 /// the padding, so its sum is 0 and its gradient lands in the padding.
 TensorAny avg_divisors(const OpCall& c, const Dims& xs, const Dims& ys, DType dt, const Device& device) {
-    const auto& a = c.ints;  // {kh, kw, sh, sw, ph, pw, ph_end, pw_end, count_include_pad}
+    const auto av = c.attrs<attrs::AvgPool2d>();
     const int64_t h = xs[2], w = xs[3], oh = ys[2], ow = ys[3];
     std::vector<double> div(static_cast<std::size_t>(oh * ow));
     for (int64_t i = 0; i < oh; ++i)
         for (int64_t j = 0; j < ow; ++j) {
-            int64_t h0 = i * a[2] - a[4], w0 = j * a[3] - a[5];
-            int64_t h1 = std::min(h0 + a[0], h + a[6]), w1 = std::min(w0 + a[1], w + a[7]);
+            int64_t h0 = i * av.stride[0] - av.pad_begin[0], w0 = j * av.stride[1] - av.pad_begin[1];
+            int64_t h1 = std::min(h0 + av.kernel[0], h + av.pad_end[0]),
+                    w1 = std::min(w0 + av.kernel[1], w + av.pad_end[1]);
             const int64_t padded = (h1 - h0) * (w1 - w0);
             h0 = std::max<int64_t>(h0, 0);
             w0 = std::max<int64_t>(w0, 0);
             h1 = std::min(h1, h);
             w1 = std::min(w1, w);
             const int64_t inside = std::max<int64_t>(0, h1 - h0) * std::max<int64_t>(0, w1 - w0);
-            const int64_t d = a[8] ? padded : inside;
+            const int64_t d = av.count_include_pad ? padded : inside;
             div[static_cast<std::size_t>(i * ow + j)] = d > 0 ? double(d) : 1.0;
         }
     return constant(div, Dims{1, 1, oh, ow}, dt, device);
 }
 
 Outputs avg_pool2d(const OpCall& c, const Inputs& in) {
-    const auto& a = c.ints;
+    const auto av = c.attrs<attrs::AvgPool2d>();
     TensorAny x = up(in[0]);
     const int64_t h = x.shape()[2], w = x.shape()[3], oh = c.shape[2], ow = c.shape[3];
-    const int64_t before[2] = {a[4], a[5]};
-    const int64_t after[2] = {pad_after(h, a[4], oh, a[0], a[2], 1), pad_after(w, a[5], ow, a[1], a[3], 1)};
+    const int64_t before[2] = {av.pad_begin[0], av.pad_begin[1]};
+    const int64_t after[2] = {pad_after(h, av.pad_begin[0], oh, av.kernel[0], av.stride[0], 1),
+                              pad_after(w, av.pad_begin[1], ow, av.kernel[1], av.stride[1], 1)};
     TensorAny xp = pad_hw(x, before, after, 0);
     // taps summed in the kernel's order; the padding adds zeros, which change no sum
     TensorAny sum;
-    for (int64_t r = 0; r < a[0]; ++r)
-        for (int64_t q = 0; q < a[1]; ++q) {
-            TensorAny tap = strided(xp, kHW, {r, q}, {oh, ow}, {a[2], a[3]});
+    for (int64_t r = 0; r < av.kernel[0]; ++r)
+        for (int64_t q = 0; q < av.kernel[1]; ++q) {
+            TensorAny tap = strided(xp, kHW, {r, q}, {oh, ow}, {av.stride[0], av.stride[1]});
             sum = sum.defined() ? add(sum, tap) : tap;
         }
     return {down(div(sum, avg_divisors(c, x.shape(), c.shape, x.dtype(), x.device())), c.dtype)};
 }
 
 Outputs avg_pool2d_backward(const OpCall& c, const Inputs& in) {
-    const auto& a = c.ints;
+    const auto av = c.attrs<attrs::AvgPool2d>();
     TensorAny g = up(in[0]);
     const int64_t h = c.shape[2], w = c.shape[3], oh = g.shape()[2], ow = g.shape()[3];
     TensorAny v = div(g, avg_divisors(c, c.shape, g.shape(), g.dtype(), g.device()));
-    const int64_t ph = a[4], pw = a[5];
-    const int64_t hp = ph + h + pad_after(h, ph, oh, a[0], a[2], 1),
-                  wp = pw + w + pad_after(w, pw, ow, a[1], a[3], 1);
+    const int64_t ph = av.pad_begin[0], pw = av.pad_begin[1];
+    const int64_t hp = ph + h + pad_after(h, ph, oh, av.kernel[0], av.stride[0], 1),
+                  wp = pw + w + pad_after(w, pw, ow, av.kernel[1], av.stride[1], 1);
     TensorAny acc = full(Dims{c.shape[0], c.shape[1], hp, wp}, 0, g.dtype(), g.device());
-    for (int64_t r = 0; r < a[0]; ++r)
-        for (int64_t q = 0; q < a[1]; ++q) acc = add_strided(acc, kHW, {r, q}, {oh, ow}, {a[2], a[3]}, v);
+    for (int64_t r = 0; r < av.kernel[0]; ++r)
+        for (int64_t q = 0; q < av.kernel[1]; ++q)
+            acc = add_strided(acc, kHW, {r, q}, {oh, ow}, {av.stride[0], av.stride[1]}, v);
     return {down(strided(acc, kHW, {ph, pw}, {h, w}, {1, 1}), c.dtype)};
 }
 
@@ -192,8 +196,9 @@ struct AxisTaps {
 };
 
 AxisTaps axis_taps(const OpCall& c, int64_t in, int64_t out, int ax, DType dt, const Device& device) {
-    const auto mode = static_cast<InterpolateMode>(c.ints[0]);
-    const bool align = c.ints[1] != 0;
+    const auto a = c.attrs<attrs::Interpolate>();
+    const auto mode = static_cast<InterpolateMode>(a.mode);
+    const bool align = a.align_corners;
     AxisTaps r;
     auto build = [&](const auto& tt) {
         for (int k = 0; k < tt.n; ++k) {

@@ -11,7 +11,7 @@ namespace {
 using namespace decomp;
 
 int dim_of(const OpCall& c) {
-    return static_cast<int>(c.ints[0]);
+    return static_cast<int>(c.attrs<attrs::Dim>().dim);
 }
 
 /// An order-reversing bijection of x's dtype that is its own inverse and never overflows: -x for
@@ -80,18 +80,19 @@ void add_reduce_decompositions(DecompositionTable& t) {
     });
     t.set(OpId::softmax_backward, [](const OpCall& c, const Inputs& in) -> Outputs {
         // softmax: y * (g - sum(g * y)); log_softmax: g - exp(y) * sum(g); 0 where the mask is true
-        const int d = dim_of(c);
+        const auto a = c.attrs<attrs::SoftmaxBackward>();
+        const int d = static_cast<int>(a.dim);
         TensorAny y = up(in[0]), g = up(in[1]);
-        TensorAny dx =
-            c.ints[1] != 0 ? sub(g, mul(exp(y), sum_dim(g, d))) : mul(y, sub(g, sum_dim(mul(g, y), d)));
+        TensorAny dx = a.log ? sub(g, mul(exp(y), sum_dim(g, d))) : mul(y, sub(g, sum_dim(mul(g, y), d)));
         if (in.size() > 2) dx = where(in[2], scalar(dx, 0), dx);
         return {down(dx, c.dtype)};
     });
     t.set(OpId::masked_softmax, [](const OpCall& c, const Inputs& in) -> Outputs {
         // the frontend has rounded the fill value to x's dtype
+        const auto a = c.attrs<attrs::MaskedSoftmax>();
         TensorAny x = up(in[0]);
-        TensorAny filled = where(in[1], scalar(x, c.scalars[0]), x);
-        return {down(softmax_of(filled, dim_of(c), false), c.dtype)};
+        TensorAny filled = where(in[1], scalar(x, a.fill), x);
+        return {down(softmax_of(filled, static_cast<int>(a.dim), false), c.dtype)};
     });
 
     t.set(OpId::select, [](const OpCall& c, const Inputs& in) -> Outputs {

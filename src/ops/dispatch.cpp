@@ -12,6 +12,8 @@ namespace {
 /// element or byte count overflows (creation, views, broadcasts, matmul/conv/pool outputs, cat, ...).
 void check_output(const OpCall& call) {
     check_shape(call.shape, op_name(call.op).data(), size_of(call.dtype));
+    for (const TensorMeta& m : call.extra_outs)
+        check_shape(m.shape, op_name(call.op).data(), size_of(m.dtype));
 }
 
 [[noreturn]] void throw_unsupported(const OpCall& call, const Backend& backend, const Device& device) {
@@ -29,6 +31,13 @@ TensorRefs run_decomposed(const OpCall& call, TensorRefs inputs, const Backend& 
     in.reserve(inputs.size());
     for (TensorRef& t : inputs) in.emplace_back(std::move(t));
     std::vector<TensorAny> out = decompose(call, in);
+    // The decomposition must give what infer promised the frontend (every recorded output's meta).
+    const std::vector<TensorMeta> want = call.outputs();
+    for (std::size_t i = 0; i < out.size() && i < want.size(); ++i) {
+        BURN_CHECK(out[i].dtype() == want[i].dtype && out[i].shape() == want[i].shape, "[", call.op,
+                   "] the decomposition gave output ", i, " as ", out[i].dtype(), " ", out[i].shape(),
+                   " but the call records ", want[i], ": a bug in the decomposition or in the row's infer");
+    }
     TensorRefs refs;
     refs.reserve(out.size());
     for (TensorAny& t : out) refs.push_back(std::move(t).ref());

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -30,7 +31,7 @@ void check_kinds(const TensorAny& x, char kinds, const char* op) {
 TensorAny unary(OpId op, char kinds, TensorAny x, double p0, double p1) {
     const char* name = op_name(op).data();
     check_kinds(x, kinds, name);
-    auto c = call(op, x.dtype(), x.shape(), {}, p0, p1);
+    auto c = make(op, attrs::Scalars{p0, p1}, metas(x));
     return run1(c, take(std::move(x)));
 }
 
@@ -38,14 +39,14 @@ TensorAny scalar_like(const TensorAny& x, double s) {
     return full(Dims::filled(x.rank(), 1), s, x.dtype(), x.device());
 }
 
-TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
+TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b) {
     const char* name = op_name(op).data();
     check_kinds(a, kinds, name);
     check_same_dtype(a, b, name);
     Dims shape = broadcast_shapes(a.shape(), b.shape(), name);
     a = broadcast_to(std::move(a), shape, name);
     b = broadcast_to(std::move(b), shape, name);
-    auto c = call(op, bool_out ? DType::boolean : a.dtype(), shape);
+    auto c = make(op, attrs::None{}, metas(a, b));  // bool for the compare rows
     return run1(c, take(std::move(a), std::move(b)));
 }
 
@@ -62,23 +63,23 @@ TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b, bool bool_out) {
             return full(x.shape(), 0.0, DType::boolean, x.device()); /* ints are finite */ \
         return unary(OpId::name, #kinds[0], std::move(x), 0, 0);                           \
     }
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                     \
-    TensorAny name(TensorAny a, TensorAny b) {                                   \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false); \
-    }                                                                            \
-    TensorAny name##_scalar(TensorAny a, double s) {                             \
-        check_kinds(a, #kinds[0], #name "_scalar");                              \
-        TensorAny b = scalar_like(a, s);                                         \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), false); \
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)              \
+    TensorAny name(TensorAny a, TensorAny b) {                            \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b)); \
+    }                                                                     \
+    TensorAny name##_scalar(TensorAny a, double s) {                      \
+        check_kinds(a, #kinds[0], #name "_scalar");                       \
+        TensorAny b = scalar_like(a, s);                                  \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b)); \
     }
-#define BURN_COMPARE(name, kinds, body, domain)                                 \
-    TensorAny name(TensorAny a, TensorAny b) {                                  \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), true); \
-    }                                                                           \
-    TensorAny name##_elem(TensorAny a, double s) {                              \
-        check_kinds(a, #kinds[0], #name "_elem");                               \
-        TensorAny b = scalar_like(a, s);                                        \
-        return binary(OpId::name, #kinds[0], std::move(a), std::move(b), true); \
+#define BURN_COMPARE(name, kinds, body, domain)                           \
+    TensorAny name(TensorAny a, TensorAny b) {                            \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b)); \
+    }                                                                     \
+    TensorAny name##_elem(TensorAny a, double s) {                        \
+        check_kinds(a, #kinds[0], #name "_elem");                         \
+        TensorAny b = scalar_like(a, s);                                  \
+        return binary(OpId::name, #kinds[0], std::move(a), std::move(b)); \
     }
 #include "burn/backend/elementwise.def"
 
@@ -90,7 +91,7 @@ TensorAny where(TensorAny c, TensorAny a, TensorAny b) {
     c = broadcast_to(std::move(c), shape, "mask_where");
     a = broadcast_to(std::move(a), shape, "mask_where");
     b = broadcast_to(std::move(b), shape, "mask_where");
-    auto k = call(OpId::where, a.dtype(), shape);
+    auto k = make(OpId::where, attrs::None{}, metas(c, a, b));
     return run1(k, take(std::move(c), std::move(a), std::move(b)));
 }
 
@@ -127,8 +128,19 @@ TensorAny powi(TensorAny x, TensorAny exponent) {
 TensorAny cast(TensorAny x, DType dtype) {
     check_defined(x, "cast");
     if (x.dtype() == dtype) return x;
-    auto c = call(OpId::cast, dtype, x.shape());
+    auto c = make(OpId::cast, attrs::Cast{dtype}, metas(x));
     return run1(c, take(std::move(x)));
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of cast
+
+namespace burn::op_infer {
+
+Outs infer_cast(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    return {{c.attrs<attrs::Cast>().dtype, in[0].shape}};
+}
+
+}  // namespace burn::op_infer

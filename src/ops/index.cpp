@@ -2,6 +2,7 @@
 // frontend lives in layout.cpp). Shapes, dtypes and devices are validated here; index values are
 // checked by the kernels, which throw burn::IndexError naming the op, the value and the dim size.
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -25,27 +26,13 @@ TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim) {
     const TensorAny& first = xs[0];
     const int r = first.rank();
     const int d = normalize_dim(dim, r, "cat");
-    Dims shape = first.shape();
-    int64_t total = 0;
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-        const TensorAny& x = xs[i];
-        BURN_CHECK_KIND(x.dtype() == first.dtype(), dtype, "[cat] dtype mismatch: tensor 0 is ",
-                        describe(first), " but tensor ", i, " is ", describe(x),
-                        "; cast them to one dtype first");
-        check_same_device(first, x, "cat");
-        BURN_CHECK_KIND(x.rank() == r, shape, "[cat] rank mismatch: tensor 0 has shape ", first.shape(),
-                        " but tensor ", i, " has shape ", x.shape());
-        for (int k = 0; k < r; ++k) {
-            if (k == d) continue;
-            BURN_CHECK_KIND(x.shape()[k] == shape[k], shape, "[cat] shapes must match except along dim ", d,
-                            ": tensor 0 has shape ", first.shape(), " but tensor ", i, " has shape ",
-                            x.shape(), " (dim ", k, " differs)");
-        }
-        total = add_size(total, x.shape()[d], "cat", "the concatenated size");
-    }
+    for (const auto& x : xs) check_same_device(first, x, "cat");
+    // infer checks the dtypes, ranks and the other dims, and sums the sizes along d
+    std::vector<TensorMeta> in;
+    in.reserve(xs.size());
+    for (const auto& x : xs) in.push_back(meta(x));
+    auto c = make(OpId::cat, attrs::Dim{d}, in);
     if (xs.size() == 1) return first;
-    shape[d] = total;
-    auto c = call(OpId::cat, first.dtype(), shape, {d});
     TensorRefs refs;
     refs.reserve(xs.size());
     for (const auto& x : xs) refs.push_back(x.ref());
@@ -59,9 +46,7 @@ TensorAny select(TensorAny x, int64_t dim, TensorAny indices) {
                     "; flatten them first");
     check_same_device(x, indices, "select");
     const int d = normalize_dim(dim, x.rank(), "select");
-    Dims shape = x.shape();
-    shape[d] = indices.shape()[0];
-    auto c = call(OpId::select, x.dtype(), shape, {d});
+    auto c = make(OpId::select, attrs::Dim{d}, metas(x, indices));
     return run1(c, take(std::move(x), std::move(indices)));
 }
 
@@ -79,7 +64,7 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
     BURN_CHECK_KIND(values.shape() == expected, shape, "[select_assign] values must have shape ", expected,
                     " (x's shape ", x.shape(), " with dim ", d, " = the ", indices.shape()[0],
                     " indices), got ", values.shape());
-    auto c = call(OpId::select_add, x.dtype(), x.shape(), {d});
+    auto c = make(OpId::select_add, attrs::Dim{d}, metas(x, indices, values));
     return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
 
@@ -97,8 +82,7 @@ TensorAny gather(TensorAny x, int64_t dim, TensorAny indices) {
                         indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
                         " (only dim ", d, " may be larger)");
     }
-    Dims shape = indices.shape();
-    auto c = call(OpId::gather, x.dtype(), shape, {d});
+    auto c = make(OpId::gather, attrs::Dim{d}, metas(x, indices));
     return run1(c, take(std::move(x), std::move(indices)));
 }
 
@@ -120,7 +104,7 @@ TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values)
                         indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
                         " (only dim ", d, " may be larger)");
     }
-    auto c = call(OpId::scatter_add, x.dtype(), x.shape(), {d});
+    auto c = make(OpId::scatter_add, attrs::Dim{d}, metas(x, indices, values));
     return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
 
@@ -154,3 +138,105 @@ TensorAny one_hot(TensorAny x, int64_t num_classes) {
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of cat, gather, scatter_add, select, select_add
+
+namespace burn::op_infer {
+
+namespace {
+
+/// select and select_add: x with dim = the number of indices.
+Dims selected_shape(const OpCall& c, const TensorMeta& x, const TensorMeta& indices) {
+    check_int(c, indices, "indices");
+    BURN_CHECK_KIND(indices.shape.rank() == 1, shape, "[", c.op, "] indices must be 1-D, got ",
+                    describe(indices), "; flatten them first");
+    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
+    Dims shape = x.shape;
+    shape[d] = indices.shape[0];
+    return shape;
+}
+
+}  // namespace
+
+Outs infer_cat(const OpCall& c, Metas in) {
+    BURN_CHECK(!in.empty(), "[cat] needs at least one tensor");
+    const TensorMeta& first = in[0];
+    const int r = first.shape.rank();
+    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, r);
+    int64_t total = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const TensorMeta& x = in[i];
+        BURN_CHECK_KIND(x.dtype == first.dtype, dtype, "[cat] dtype mismatch: tensor 0 is ", describe(first),
+                        " but tensor ", i, " is ", describe(x), "; cast them to one dtype first");
+        BURN_CHECK_KIND(x.shape.rank() == r, shape, "[cat] rank mismatch: tensor 0 has shape ", first.shape,
+                        " but tensor ", i, " has shape ", x.shape);
+        for (int k = 0; k < r; ++k) {
+            if (k == d) continue;
+            BURN_CHECK_KIND(x.shape[k] == first.shape[k], shape, "[cat] shapes must match except along dim ",
+                            d, ": tensor 0 has shape ", first.shape, " but tensor ", i, " has shape ",
+                            x.shape, " (dim ", k, " differs)");
+        }
+        BURN_CHECK_KIND(checked_add(total, x.shape[d], total), shape,
+                        "[cat] the concatenated size overflows int64");
+    }
+    Dims shape = first.shape;
+    shape[d] = total;
+    return {{first.dtype, shape}};
+}
+
+Outs infer_gather(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta &x = in[0], &indices = in[1];
+    check_int(c, indices, "indices");
+    BURN_CHECK_KIND(indices.shape.rank() == x.shape.rank(), shape,
+                    "[gather] indices must have the tensor's rank: tensor ", describe(x), ", indices ",
+                    describe(indices));
+    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
+    for (int k = 0; k < x.shape.rank(); ++k) {
+        if (k == d) continue;
+        BURN_CHECK_KIND(indices.shape[k] <= x.shape[k], shape, "[gather] indices of shape ", indices.shape,
+                        " exceed the tensor's shape ", x.shape, " on dim ", k, " (only dim ", d,
+                        " may be larger)");
+    }
+    return {{x.dtype, indices.shape}};
+}
+
+Outs infer_scatter_add(const OpCall& c, Metas in) {
+    check_arity(c, in, 3, 3);
+    const TensorMeta &x = in[0], &indices = in[1], &values = in[2];
+    check_numeric(c, x);
+    check_same_dtype(c, x, values);
+    check_int(c, indices, "indices");
+    BURN_CHECK_KIND(indices.shape.rank() == x.shape.rank() && values.shape.rank() == x.shape.rank(), shape,
+                    "[scatter_add] tensor, indices and values must have one rank: tensor ", x.shape,
+                    ", indices ", indices.shape, ", values ", values.shape);
+    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
+    for (int k = 0; k < x.shape.rank(); ++k) {
+        BURN_CHECK_KIND(indices.shape[k] <= values.shape[k], shape, "[scatter_add] indices of shape ",
+                        indices.shape, " exceed the values' shape ", values.shape, " on dim ", k);
+        if (k == d) continue;
+        BURN_CHECK_KIND(indices.shape[k] <= x.shape[k], shape, "[scatter_add] indices of shape ",
+                        indices.shape, " exceed the tensor's shape ", x.shape, " on dim ", k, " (only dim ",
+                        d, " may be larger)");
+    }
+    return {x};
+}
+
+Outs infer_select(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    return {{in[0].dtype, selected_shape(c, in[0], in[1])}};
+}
+
+Outs infer_select_add(const OpCall& c, Metas in) {
+    check_arity(c, in, 3, 3);
+    const TensorMeta &x = in[0], &values = in[2];
+    check_numeric(c, x);
+    check_same_dtype(c, x, values);
+    const Dims expected = selected_shape(c, x, in[1]);
+    BURN_CHECK_KIND(values.shape == expected, shape, "[select_add] values must have shape ", expected,
+                    " (x's shape ", x.shape, " with the selected dim = the ", in[1].shape[0],
+                    " indices), got ", values.shape);
+    return {x};
+}
+
+}  // namespace burn::op_infer

@@ -1,6 +1,7 @@
 // Frontend of the layout ops. Views (reshape, permute, expand, slice) are OpCalls like any other so
 // decorators see them; the CPU backend implements them by editing strides.
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -28,10 +29,8 @@ TensorAny reshape(TensorAny x, const Dims& new_shape) {
         shape[infer] = x.numel() / known;
     }
     check_shape(shape, "reshape", size_of(x.dtype()));
-    BURN_CHECK_KIND(shape.numel() == x.numel(), shape, "[reshape] cannot reshape ", x.shape(), " (",
-                    x.numel(), " elements) into ", new_shape, " (", shape.numel(), " elements)");
     if (shape == x.shape()) return x;
-    auto c = call(OpId::reshape, x.dtype(), shape);
+    auto c = make(OpId::reshape, attrs::OutShape{shape}, metas(x));  // checks the element count
     return run1(c, take(std::move(x)));
 }
 
@@ -42,18 +41,16 @@ TensorAny permute(TensorAny x, const Dims& axes) {
                     x.shape());
     std::vector<int64_t> ax(static_cast<std::size_t>(r));
     std::vector<bool> seen(static_cast<std::size_t>(r), false);
-    Dims shape = x.shape();
     for (int i = 0; i < r; ++i) {
         int d = normalize_dim(axes[i], r, "permute");
         BURN_CHECK_KIND(!seen[d], shape, "[permute] axis ", d, " repeated in ", axes);
         seen[d] = true;
         ax[i] = d;
-        shape[i] = x.shape()[d];
     }
     bool identity = true;
     for (int i = 0; i < r; ++i) identity &= ax[i] == i;
     if (identity) return x;
-    auto c = call(OpId::permute, x.dtype(), shape, std::move(ax));
+    auto c = make(OpId::permute, attrs::Permute{std::move(ax)}, metas(x));
     return run1(c, take(std::move(x)));
 }
 
@@ -86,20 +83,18 @@ TensorAny expand(TensorAny x, const Dims& shape) {
     }
     check_shape(target, "expand", size_of(x.dtype()));
     if (target == x.shape()) return x;
-    auto c = call(OpId::expand, x.dtype(), target);
+    auto c = make(OpId::expand, attrs::OutShape{target}, metas(x));
     return run1(c, take(std::move(x)));
 }
 
 namespace {
-/// Normalises slice arguments against x's shape into {start, end, step} triples for every dim.
-std::vector<int64_t> slice_ranges(const TensorAny& x, const std::vector<SliceArg>& args, Dims& out_shape,
-                                  const char* op) {
+/// Normalises slice arguments against x's shape into one range per dim.
+attrs::Slice slice_ranges(const TensorAny& x, const std::vector<SliceArg>& args, const char* op) {
     const int r = x.rank();
     BURN_CHECK_KIND(static_cast<int>(args.size()) <= r, shape, "[", op, "] ", args.size(),
                     " ranges given for a tensor of shape ", x.shape());
-    std::vector<int64_t> ints;
-    ints.reserve(static_cast<std::size_t>(3 * r));
-    out_shape = x.shape();
+    attrs::Slice out;
+    out.ranges.reserve(static_cast<std::size_t>(r));
     for (int d = 0; d < r; ++d) {
         const int64_t n = x.shape()[d];
         SliceRange range{0, n, 1};
@@ -126,35 +121,29 @@ std::vector<int64_t> slice_ranges(const TensorAny& x, const std::vector<SliceArg
                 range.step = range.step > 0 ? 1 : -1;
             }
         }
-        ints.push_back(range.start);
-        ints.push_back(range.end);
-        ints.push_back(range.step);
-        out_shape[d] = range.length();
+        out.ranges.push_back({range.start, range.end, range.step});
     }
-    return ints;
+    return out;
 }
 }  // namespace
 
 TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges) {
     check_defined(x, "slice");
-    Dims shape;
-    auto ints = slice_ranges(x, ranges, shape, "slice");
-    bool identity = shape == x.shape();
-    for (std::size_t d = 0; d < ints.size() / 3; ++d) identity &= ints[3 * d + 2] == 1;
+    attrs::Slice a = slice_ranges(x, ranges, "slice");
+    bool identity = true;
+    for (int d = 0; d < x.rank(); ++d) {
+        const auto& g = a.ranges[static_cast<std::size_t>(d)];
+        identity &= g.step == 1 && g.length() == x.shape()[d];
+    }
     if (identity) return x;
-    auto c = call(OpId::slice, x.dtype(), shape, std::move(ints));
+    auto c = make(OpId::slice, a, metas(x));
     return run1(c, take(std::move(x)));
 }
 
 TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values) {
     check_defined(x, "slice_assign");
     check_same_dtype(x, values, "slice_assign");
-    Dims shape;
-    auto ints = slice_ranges(x, ranges, shape, "slice_assign");
-    BURN_CHECK_KIND(values.shape() == shape, shape, "[slice_assign] values of shape ", values.shape(),
-                    " do not match the slice's shape ", shape, " (tensor ", x.shape(), ")");
-    Dims out = x.shape();
-    auto c = call(OpId::slice_assign, x.dtype(), out, std::move(ints));
+    auto c = make(OpId::slice_assign, slice_ranges(x, ranges, "slice_assign"), metas(x, values));
     return run1(c, take(std::move(x), std::move(values)));
 }
 
@@ -165,10 +154,9 @@ TensorAny flip(TensorAny x, const Dims& axes) {
         int d = normalize_dim(a, x.rank(), "flip");
         args[static_cast<std::size_t>(d)] = SliceArg(0, std::nullopt, -1);
     }
-    Dims shape;
-    auto ints = slice_ranges(x, args, shape, "flip");
+    attrs::Slice a = slice_ranges(x, args, "flip");
     if (axes.rank() == 0) return x;
-    auto c = call(OpId::slice, x.dtype(), shape, std::move(ints));
+    auto c = make(OpId::slice, a, metas(x));
     return run1(c, take(std::move(x)));
 }
 
@@ -242,7 +230,7 @@ TensorAny flatten(TensorAny x, int64_t start_dim, int64_t end_dim) {
 
 TensorAny contiguous(TensorAny x) {
     check_defined(x, "contiguous");
-    auto c = call(OpId::copy, x.dtype(), x.shape());
+    auto c = make(OpId::copy, attrs::None{}, metas(x));
     return run1(c, take(std::move(x)));
 }
 
@@ -304,3 +292,100 @@ TensorAny triu(TensorAny x, int64_t diagonal) {
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of copy, reshape, permute, expand, slice,
+// slice_assign
+
+namespace burn::op_infer {
+
+namespace {
+
+/// The slice's shape: one normalised range per dim of x.
+Dims slice_shape(const OpCall& c, const TensorMeta& x) {
+    const auto ranges = c.attrs<attrs::Slice>().ranges;
+    const int r = x.shape.rank();
+    BURN_CHECK_KIND(static_cast<int>(ranges.size()) == r, shape, "[", c.op, "] ", ranges.size(),
+                    " ranges given for a tensor of shape ", x.shape, "; the call needs one per dim");
+    Dims shape = x.shape;
+    for (int d = 0; d < r; ++d) {
+        const attrs::Slice::Range& g = ranges[static_cast<std::size_t>(d)];
+        const int64_t n = x.shape[d];
+        BURN_CHECK(g.step != 0, "[", c.op, "] step must not be zero (dim ", d, ")");
+        BURN_CHECK_KIND(g.start >= 0 && g.start <= g.end && g.end <= n, index, "[", c.op, "] range ", g.start,
+                        "..", g.end, " is out of bounds for dim ", d, " of size ", n, " (shape ", x.shape,
+                        "); the call's ranges are normalised to 0 <= start <= end <= size");
+        shape[d] = g.length();
+    }
+    return shape;
+}
+
+}  // namespace
+
+Outs infer_copy(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    (void)c.attrs<attrs::None>();
+    return {in[0]};
+}
+
+Outs infer_reshape(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const Dims& shape = c.attrs<attrs::OutShape>().shape;
+    const TensorMeta& x = in[0];
+    for (int64_t d : shape) BURN_CHECK_KIND(d >= 0, shape, "[reshape] invalid dimension ", d, " in ", shape);
+    BURN_CHECK_KIND(shape.numel() == x.shape.numel(), shape, "[reshape] cannot reshape ", x.shape, " (",
+                    x.shape.numel(), " elements) into ", shape, " (", shape.numel(), " elements)");
+    return {{x.dtype, shape}};
+}
+
+Outs infer_permute(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto axes = c.attrs<attrs::Permute>().axes;
+    const TensorMeta& x = in[0];
+    const int r = x.shape.rank();
+    BURN_CHECK_KIND(static_cast<int>(axes.size()) == r, shape, "[permute] ", axes.size(),
+                    " axes given for a tensor of shape ", x.shape);
+    bool seen[kMaxRank] = {};
+    Dims shape = x.shape;
+    for (int i = 0; i < r; ++i) {
+        const int d = check_dim(c, axes[static_cast<std::size_t>(i)], r);
+        BURN_CHECK_KIND(!seen[d], shape, "[permute] axis ", d, " repeated in the axes of a permute of ",
+                        x.shape);
+        seen[d] = true;
+        shape[i] = x.shape[d];
+    }
+    return {{x.dtype, shape}};
+}
+
+Outs infer_expand(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const Dims& shape = c.attrs<attrs::OutShape>().shape;
+    const TensorMeta& x = in[0];
+    BURN_CHECK_KIND(shape.rank() >= x.shape.rank(), shape, "[expand] cannot expand ", x.shape,
+                    " to the lower rank ", shape);
+    const int lead = shape.rank() - x.shape.rank();
+    for (int i = 0; i < shape.rank(); ++i) {
+        BURN_CHECK_KIND(shape[i] >= 0, shape, "[expand] invalid target ", shape);
+        if (i < lead) continue;
+        const int64_t have = x.shape[i - lead];
+        BURN_CHECK_KIND(have == shape[i] || have == 1, shape, "[expand] cannot expand ", x.shape, " to ",
+                        shape, ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
+    }
+    return {{x.dtype, shape}};
+}
+
+Outs infer_slice(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    return {{in[0].dtype, slice_shape(c, in[0])}};
+}
+
+Outs infer_slice_assign(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta &x = in[0], &values = in[1];
+    check_same_dtype(c, x, values);
+    const Dims shape = slice_shape(c, x);
+    BURN_CHECK_KIND(values.shape == shape, shape, "[slice_assign] values of shape ", values.shape,
+                    " do not match the slice's shape ", shape, " (tensor ", x.shape, ")");
+    return {x};
+}
+
+}  // namespace burn::op_infer

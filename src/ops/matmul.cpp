@@ -1,6 +1,7 @@
 // Frontend of matmul: [..., m, k] x [..., k, n] -> [..., m, n]. Batch dims broadcast through expand
 // views (no copies); the backend receives operands whose batch dims are equal.
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
@@ -20,24 +21,54 @@ TensorAny matmul(TensorAny a, TensorAny b) {
     BURN_CHECK_KIND(a.device() == b.device(), device, "[matmul] inputs are on different devices: lhs ",
                     describe(a), ", rhs ", describe(b), "; move them with .to_device(device) first");
     const int r = a.rank();
-    const int64_t m = a.shape()[r - 2], k = a.shape()[r - 1], n = b.shape()[r - 1];
+    const int64_t k = a.shape()[r - 1];
     BURN_CHECK_KIND(k == b.shape()[r - 2], shape, "[matmul] inner dims differ: lhs ", a.shape(), " vs rhs ",
                     b.shape(), " (lhs's last dim ", k, " must equal rhs's second-to-last dim ",
                     b.shape()[r - 2], ")");
-    Dims a_target = a.shape(), b_target = b.shape(), out = a.shape();
+    Dims a_target = a.shape(), b_target = b.shape();
     for (int d = 0; d < r - 2; ++d) {
         const int64_t da = a.shape()[d], db = b.shape()[d];
         BURN_CHECK_KIND(da == db || da == 1 || db == 1, shape, "[matmul] batch dims do not broadcast: lhs ",
                         a.shape(), " vs rhs ", b.shape(), " (dim ", d, ": ", da, " vs ", db, ")");
         const int64_t size = da == 1 ? db : da;
-        a_target[d] = b_target[d] = out[d] = size;
+        a_target[d] = b_target[d] = size;
     }
-    out[r - 2] = m;
-    out[r - 1] = n;
     a = broadcast_to(std::move(a), a_target, "matmul");
     b = broadcast_to(std::move(b), b_target, "matmul");
-    auto c = call(OpId::matmul, a.dtype(), out);
+    auto c = make(OpId::matmul, attrs::None{}, metas(a, b));
     return run1(c, {std::move(a).ref(), std::move(b).ref()});
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of matmul
+
+namespace burn::op_infer {
+
+Outs infer_matmul(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    (void)c.attrs<attrs::None>();
+    const TensorMeta &a = in[0], &b = in[1];
+    BURN_CHECK_KIND(!is_bool(a.dtype) && !is_bool(b.dtype), dtype,
+                    "[matmul] needs float or int tensors, got lhs ", describe(a), " and rhs ", describe(b),
+                    "; convert bool tensors with .int_() or .float_()");
+    check_same_dtype(c, a, b);
+    const int r = a.shape.rank();
+    BURN_CHECK_KIND(r >= 2 && b.shape.rank() >= 2, shape, "[matmul] needs tensors of rank >= 2, got lhs ",
+                    a.shape, " and rhs ", b.shape, "; add a dim with unsqueeze");
+    BURN_CHECK_KIND(r == b.shape.rank(), shape, "[matmul] rank mismatch: lhs ", a.shape, " vs rhs ", b.shape,
+                    "; unsqueeze the lower-rank operand");
+    const int64_t k = a.shape[r - 1];
+    BURN_CHECK_KIND(k == b.shape[r - 2], shape, "[matmul] inner dims differ: lhs ", a.shape, " vs rhs ",
+                    b.shape, " (lhs's last dim ", k, " must equal rhs's second-to-last dim ", b.shape[r - 2],
+                    ")");
+    Dims out = a.shape;
+    for (int d = 0; d < r - 2; ++d) {
+        BURN_CHECK_KIND(a.shape[d] == b.shape[d], shape, "[matmul] the row's batch dims must be equal: lhs ",
+                        a.shape, " vs rhs ", b.shape, " (dim ", d, "); broadcast them with expand first");
+    }
+    out[r - 1] = b.shape[r - 1];
+    return {{a.dtype, out}};
+}
+
+}  // namespace burn::op_infer

@@ -10,7 +10,7 @@
 
 namespace burn::ops::detail {
 
-/// A convolution's geometry over S spatial dims; ints() is the OpCall attribute list of ops.def.
+/// A convolution's geometry over S spatial dims; to_attrs(shape) is the rows' attribute struct.
 struct ConvSpec {
     int s = 2;
     int64_t stride[3] = {1, 1, 1};
@@ -19,8 +19,9 @@ struct ConvSpec {
     int64_t dilation[3] = {1, 1, 1};
     int64_t groups = 1;
 
-    std::vector<int64_t> ints() const;
-    static ConvSpec from_ints(const std::vector<int64_t>& ints);
+    /// The conv rows' attributes, with output 0's shape.
+    attrs::Conv to_attrs(const Dims& shape) const;
+    static ConvSpec from(const attrs::Conv& a);
 };
 
 /// The spatial output size of a convolution: (in + pb + pe - dilation * (k - 1) - 1) / stride + 1
@@ -59,16 +60,15 @@ std::pair<TensorAny, TensorAny> max_pool2d_nd(TensorAny x, const PoolSpec& spec,
 TensorAny avg_pool2d_nd(TensorAny x, const PoolSpec& spec, const char* op);
 
 // ops.def rows with explicit shapes, for rules and the op database.
-std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints,
-                                                const Dims& out_shape);
-/// geometry: the forward's ints when known (a hint for backends: disjoint windows need no accumulation).
-TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape,
-                              std::vector<int64_t> geometry = {});
-TensorAny avg_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape);
-TensorAny avg_pool2d_backward(TensorAny g, std::vector<int64_t> ints, const Dims& x_shape);
+// The attribute structs carry the output shape (a.shape: for the *_backward rows, x's shape).
+std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, const attrs::MaxPool2d& a);
+/// a.window: the forward's when known (a hint for backends: disjoint windows need no accumulation).
+TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const attrs::MaxPool2dBackward& a);
+TensorAny avg_pool2d_call(TensorAny x, const attrs::AvgPool2d& a);
+TensorAny avg_pool2d_backward(TensorAny g, const attrs::AvgPool2d& a);
 TensorAny adaptive_avg_pool2d_call(TensorAny x, const Dims& out_shape, const char* op);
 TensorAny adaptive_avg_pool2d_backward(TensorAny g, const Dims& x_shape);
-TensorAny interpolate_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape, const char* op);
-TensorAny interpolate_backward(TensorAny g, std::vector<int64_t> ints, const Dims& x_shape);
+TensorAny interpolate_call(TensorAny x, const attrs::Interpolate& a, const char* op);
+TensorAny interpolate_backward(TensorAny g, const attrs::Interpolate& a);
 
 }  // namespace burn::ops::detail

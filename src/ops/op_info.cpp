@@ -30,7 +30,7 @@ const OpInfo kOpInfo[] = {
 #define BURN_TERNARY(name, kinds, body, domain) \
     {#name, OpClass::ternary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #include "burn/backend/elementwise.def"
-#define BURN_OP(name, family, outputs) {#name, OpClass::structural, OpKinds::any, #family, outputs},
+#define BURN_OP(name, family, outputs, attrs) {#name, OpClass::structural, OpKinds::any, #family, outputs},
 #include "burn/backend/ops.def"
 };
 static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == kNumOps, "op info table out of step with OpId");
@@ -48,7 +48,24 @@ std::ostream& operator<<(std::ostream& os, OpId id) {
 
 bool operator==(const OpCall& a, const OpCall& b) {
     return a.op == b.op && a.dtype == b.dtype && a.shape == b.shape && a.ints == b.ints &&
-           a.scalars[0] == b.scalars[0] && a.scalars[1] == b.scalars[1];
+           a.scalars[0] == b.scalars[0] && a.scalars[1] == b.scalars[1] && a.extra_outs == b.extra_outs;
+}
+
+std::ostream& operator<<(std::ostream& os, const TensorMeta& m) {
+    return os << m.dtype << ' ' << m.shape;
+}
+
+TensorMeta OpCall::output(std::size_t i) const {
+    if (i == 0) return {dtype, shape};
+    BURN_CHECK(i <= extra_outs.size(), "[", op, "] has no output ", i, " (the call records ",
+               1 + extra_outs.size(), ")");
+    return extra_outs[i - 1];
+}
+
+std::vector<TensorMeta> OpCall::outputs() const {
+    std::vector<TensorMeta> out{{dtype, shape}};
+    out.insert(out.end(), extra_outs.begin(), extra_outs.end());
+    return out;
 }
 
 std::size_t hash_value(const OpCall& call) {
@@ -59,6 +76,10 @@ std::size_t hash_value(const OpCall& call) {
     for (int64_t v : call.ints) mix(std::hash<int64_t>{}(v));
     mix(std::hash<double>{}(call.scalars[0]));
     mix(std::hash<double>{}(call.scalars[1]));
+    for (const TensorMeta& m : call.extra_outs) {
+        mix(static_cast<std::size_t>(m.dtype));
+        for (int64_t d : m.shape) mix(std::hash<int64_t>{}(d));
+    }
     return h;
 }
 

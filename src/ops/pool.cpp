@@ -2,6 +2,7 @@
 #include <climits>
 #include <sstream>
 
+#include "ops/infer.hpp"
 #include "ops/module_ops_internal.hpp"
 
 namespace burn::ops {
@@ -63,14 +64,9 @@ int64_t pool_out_size(int64_t in, int64_t k, int64_t stride, int64_t pb, int64_t
     return fit_size(out, "pool", "the output size");
 }
 
-std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, std::vector<int64_t> ints,
-                                                const Dims& out_shape) {
+std::pair<TensorAny, TensorAny> max_pool2d_call(TensorAny x, const attrs::MaxPool2d& a) {
     check_planes(x, "max_pool2d");
-    BURN_CHECK_KIND(wide(x.shape()[2]) * x.shape()[3] <= INT32_MAX, shape, "[max_pool2d] the input plane ",
-                    x.shape()[2], " x ", x.shape()[3], " is too large for i32 indices");
-    BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1],
-                    shape, "[max_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
-    auto c = call(OpId::max_pool2d, x.dtype(), out_shape, std::move(ints));
+    auto c = make(OpId::max_pool2d, a, metas(x));
     TensorRefs out = run(c, take(std::move(x)));
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1]))};
 }
@@ -79,30 +75,25 @@ std::pair<TensorAny, TensorAny> max_pool2d_nd(TensorAny x, const PoolSpec& p, co
     check_planes(x, op);
     check_pool_spec(p, op);
     Dims out = pool_out_shape(x, p, op);
-    return max_pool2d_call(std::move(x),
-                           {p.kernel[0], p.kernel[1], p.stride[0], p.stride[1], p.pad_begin[0],
-                            p.pad_begin[1], p.dilation[0], p.dilation[1]},
-                           out);
+    const attrs::PoolWindow w{{p.kernel[0], p.kernel[1]},
+                              {p.stride[0], p.stride[1]},
+                              {p.pad_begin[0], p.pad_begin[1]},
+                              {p.dilation[0], p.dilation[1]}};
+    return max_pool2d_call(std::move(x), attrs::MaxPool2d{w, out});
 }
 
-TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const Dims& x_shape,
-                              std::vector<int64_t> geometry) {
+TensorAny max_pool2d_backward(TensorAny g, TensorAny indices, const attrs::MaxPool2dBackward& a) {
     const char* op = "max_pool2d_backward";
     check_planes(g, op);
     check_int(indices, op, "indices");
-    BURN_CHECK_KIND(indices.shape() == g.shape(), shape, "[", op, "] indices ", describe(indices),
-                    " must have the gradient's shape ", g.shape());
-    check_same_planes(x_shape, g, op);
-    if (geometry.size() != 8) geometry.clear();  // only the forward's {kh, kw, sh, sw, ph, pw, dh, dw}
-    auto c = call(OpId::max_pool2d_backward, g.dtype(), x_shape, std::move(geometry));
+    check_same_planes(a.shape, g, op);
+    auto c = make(OpId::max_pool2d_backward, a, metas(g, indices));
     return run1(c, take(std::move(g), std::move(indices)));
 }
 
-TensorAny avg_pool2d_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape) {
+TensorAny avg_pool2d_call(TensorAny x, const attrs::AvgPool2d& a) {
     check_planes(x, "avg_pool2d");
-    BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1],
-                    shape, "[avg_pool2d] output shape ", out_shape, " does not fit the input ", describe(x));
-    auto c = call(OpId::avg_pool2d, x.dtype(), out_shape, std::move(ints));
+    auto c = make(OpId::avg_pool2d, a, metas(x));
     return run1(c, take(std::move(x)));
 }
 
@@ -111,17 +102,19 @@ TensorAny avg_pool2d_nd(TensorAny x, const PoolSpec& p, const char* op) {
     BURN_CHECK(p.dilation[0] == 1 && p.dilation[1] == 1, "[", op, "] avg pools have no dilation");
     check_pool_spec(p, op);
     Dims out = pool_out_shape(x, p, op);
-    return avg_pool2d_call(std::move(x),
-                           {p.kernel[0], p.kernel[1], p.stride[0], p.stride[1], p.pad_begin[0],
-                            p.pad_begin[1], p.pad_end[0], p.pad_end[1], p.count_include_pad ? 1 : 0},
-                           out);
+    return avg_pool2d_call(std::move(x), attrs::AvgPool2d{{p.kernel[0], p.kernel[1]},
+                                                          {p.stride[0], p.stride[1]},
+                                                          {p.pad_begin[0], p.pad_begin[1]},
+                                                          {p.pad_end[0], p.pad_end[1]},
+                                                          p.count_include_pad,
+                                                          out});
 }
 
-TensorAny avg_pool2d_backward(TensorAny g, std::vector<int64_t> ints, const Dims& x_shape) {
+TensorAny avg_pool2d_backward(TensorAny g, const attrs::AvgPool2d& a) {
     const char* op = "avg_pool2d_backward";
     check_planes(g, op);
-    check_same_planes(x_shape, g, op);
-    auto c = call(OpId::avg_pool2d_backward, g.dtype(), x_shape, std::move(ints));
+    check_same_planes(a.shape, g, op);
+    auto c = make(OpId::avg_pool2d_backward, a, metas(g));
     return run1(c, take(std::move(g)));
 }
 
@@ -133,7 +126,7 @@ TensorAny adaptive_avg_pool2d_call(TensorAny x, const Dims& out_shape, const cha
                         out_shape[2] >= 1 && out_shape[3] >= 1,
                     shape, "[", op, "] output size must be at least 1 x 1, got ", out_shape[2], " x ",
                     out_shape[3]);
-    auto c = call(OpId::adaptive_avg_pool2d, x.dtype(), out_shape);
+    auto c = make(OpId::adaptive_avg_pool2d, attrs::OutShape{out_shape}, metas(x));
     return run1(c, take(std::move(x)));
 }
 
@@ -142,30 +135,31 @@ TensorAny adaptive_avg_pool2d_backward(TensorAny g, const Dims& x_shape) {
     check_planes(g, op);
     check_same_planes(x_shape, g, op);
     BURN_CHECK_KIND(x_shape[2] >= 1 && x_shape[3] >= 1, shape, "[", op, "] invalid input shape ", x_shape);
-    auto c = call(OpId::adaptive_avg_pool2d_backward, g.dtype(), x_shape);
+    auto c = make(OpId::adaptive_avg_pool2d_backward, attrs::OutShape{x_shape}, metas(g));
     return run1(c, take(std::move(g)));
 }
 
-TensorAny interpolate_call(TensorAny x, std::vector<int64_t> ints, const Dims& out_shape, const char* op) {
+TensorAny interpolate_call(TensorAny x, const attrs::Interpolate& a, const char* op) {
     check_planes(x, op);
-    BURN_CHECK(ints.size() == 2 && ints[0] >= 0 && ints[0] <= 2, "[", op, "] unknown interpolate mode");
+    BURN_CHECK(a.mode >= 0 && a.mode <= 2, "[", op, "] unknown interpolate mode");
+    const Dims& out_shape = a.shape;
     BURN_CHECK_KIND(x.shape()[2] >= 1 && x.shape()[3] >= 1, shape, "[", op,
                     "] the input's spatial dims must not be empty, got ", describe(x));
     BURN_CHECK_KIND(out_shape.rank() == 4 && out_shape[0] == x.shape()[0] && out_shape[1] == x.shape()[1] &&
                         out_shape[2] >= 1 && out_shape[3] >= 1,
                     shape, "[", op, "] output size must be at least 1 x 1, got ", out_shape[2], " x ",
                     out_shape[3]);
-    auto c = call(OpId::interpolate, x.dtype(), out_shape, std::move(ints));
+    auto c = make(OpId::interpolate, a, metas(x));
     return run1(c, take(std::move(x)));
 }
 
-TensorAny interpolate_backward(TensorAny g, std::vector<int64_t> ints, const Dims& x_shape) {
+TensorAny interpolate_backward(TensorAny g, const attrs::Interpolate& a) {
     const char* op = "interpolate_backward";
     check_planes(g, op);
-    check_same_planes(x_shape, g, op);
-    BURN_CHECK(ints.size() == 2 && ints[0] >= 0 && ints[0] <= 2, "[", op, "] unknown interpolate mode");
-    BURN_CHECK_KIND(x_shape[2] >= 1 && x_shape[3] >= 1, shape, "[", op, "] invalid input shape ", x_shape);
-    auto c = call(OpId::interpolate_backward, g.dtype(), x_shape, std::move(ints));
+    check_same_planes(a.shape, g, op);
+    BURN_CHECK(a.mode >= 0 && a.mode <= 2, "[", op, "] unknown interpolate mode");
+    BURN_CHECK_KIND(a.shape[2] >= 1 && a.shape[3] >= 1, shape, "[", op, "] invalid input shape ", a.shape);
+    auto c = make(OpId::interpolate_backward, a, metas(g));
     return run1(c, take(std::move(g)));
 }
 
@@ -262,8 +256,9 @@ TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size,
     Dims out = x.shape();
     out[2] = static_cast<int64_t>(output_size[0]);
     out[3] = static_cast<int64_t>(output_size[1]);
-    return interpolate_call(std::move(x), {static_cast<int64_t>(options.mode), options.align_corners ? 1 : 0},
-                            out, "interpolate");
+    return interpolate_call(
+        std::move(x), attrs::Interpolate{static_cast<int64_t>(options.mode), options.align_corners, out},
+        "interpolate");
 }
 
 TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
@@ -294,3 +289,96 @@ TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of max_pool2d, max_pool2d_backward, avg_pool2d,
+// avg_pool2d_backward, adaptive_avg_pool2d, adaptive_avg_pool2d_backward, interpolate, interpolate_backward
+
+namespace burn::op_infer {
+
+namespace {
+
+using wide = __int128;
+
+/// The 2-D pools' input or gradient: float [N, C, H, W]; shape (the other side's) fits its N and C.
+void check_planes(const OpCall& c, const TensorMeta& x, const Dims& shape) {
+    check_float(c, x);
+    BURN_CHECK_KIND(x.shape.rank() == 4, shape, "[", c.op,
+                    "] input must be [batch, channels, height, width] (rank 4), got ", describe(x));
+    check_extent(c, shape, 4, "shape");
+    BURN_CHECK_KIND(shape[0] == x.shape[0] && shape[1] == x.shape[1], shape, "[", c.op, "] shape ", shape,
+                    " does not fit ", describe(x), " (batch and channels must match)");
+}
+
+void check_nonempty_planes(const OpCall& c, const Dims& a, const Dims& b) {
+    BURN_CHECK_KIND(a[2] >= 1 && a[3] >= 1 && b[2] >= 1 && b[3] >= 1, shape, "[", c.op,
+                    "] spatial dims must not be empty: ", a, " and ", b);
+}
+
+}  // namespace
+
+Outs infer_max_pool2d(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto v = c.attrs<attrs::MaxPool2d>();
+    const TensorMeta& x = in[0];
+    check_planes(c, x, v.shape);
+    BURN_CHECK_KIND(wide(x.shape[2]) * x.shape[3] <= INT32_MAX, shape, "[max_pool2d] the input plane ",
+                    x.shape[2], " x ", x.shape[3], " is too large for i32 indices");
+    for (std::size_t i = 0; i < 2; ++i)
+        BURN_CHECK(v.window.kernel[i] >= 1 && v.window.stride[i] >= 1 && v.window.dilation[i] >= 1 &&
+                       v.window.pad[i] >= 0,
+                   "[max_pool2d] kernel, stride and dilation must be at least 1 and padding not negative");
+    return {{x.dtype, v.shape}, {DType::i32, v.shape}};
+}
+
+Outs infer_max_pool2d_backward(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const auto v = c.attrs<attrs::MaxPool2dBackward>();
+    const TensorMeta &g = in[0], &indices = in[1];
+    check_planes(c, g, v.shape);
+    check_int(c, indices, "indices");
+    BURN_CHECK_KIND(indices.shape == g.shape, shape, "[max_pool2d_backward] indices ", describe(indices),
+                    " must have the gradient's shape ", g.shape);
+    return {{g.dtype, v.shape}};
+}
+
+Outs infer_avg_pool2d(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto v = c.attrs<attrs::AvgPool2d>();
+    check_planes(c, in[0], v.shape);
+    for (std::size_t i = 0; i < 2; ++i)
+        BURN_CHECK(v.kernel[i] >= 1 && v.stride[i] >= 1 && v.pad_begin[i] >= 0 && v.pad_end[i] >= 0, "[",
+                   c.op, "] kernel and stride must be at least 1 and padding not negative");
+    return {{in[0].dtype, v.shape}};
+}
+
+Outs infer_avg_pool2d_backward(const OpCall& c, Metas in) {
+    return infer_avg_pool2d(c, in);
+}
+
+Outs infer_adaptive_avg_pool2d(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const Dims& shape = c.attrs<attrs::OutShape>().shape;
+    check_planes(c, in[0], shape);
+    check_nonempty_planes(c, in[0].shape, shape);
+    return {{in[0].dtype, shape}};
+}
+
+Outs infer_adaptive_avg_pool2d_backward(const OpCall& c, Metas in) {
+    return infer_adaptive_avg_pool2d(c, in);
+}
+
+Outs infer_interpolate(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const auto v = c.attrs<attrs::Interpolate>();
+    BURN_CHECK(v.mode >= 0 && v.mode <= 2, "[", c.op, "] unknown interpolate mode ", v.mode,
+               " (0 nearest, 1 bilinear, 2 bicubic)");
+    check_planes(c, in[0], v.shape);
+    check_nonempty_planes(c, in[0].shape, v.shape);
+    return {{in[0].dtype, v.shape}};
+}
+
+Outs infer_interpolate_backward(const OpCall& c, Metas in) {
+    return infer_interpolate(c, in);
+}
+
+}  // namespace burn::op_infer

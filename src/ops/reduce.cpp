@@ -2,18 +2,13 @@
 // full reductions flatten to [numel] and reduce dim 0, giving shape [1].
 #include "burn/core/half.hpp"
 #include "ops/common.hpp"
+#include "ops/infer.hpp"
 
 namespace burn::ops {
 
 using namespace detail;
 
 namespace {
-
-Dims reduced_shape(const TensorAny& x, int d) {
-    Dims shape = x.shape();
-    shape[d] = 1;
-    return shape;
-}
 
 /// Validates a reduction along dim; returns the normalised dim.
 int check_reduce(const TensorAny& x, int64_t dim, const char* op, bool allow_bool) {
@@ -26,28 +21,22 @@ int check_reduce(const TensorAny& x, int64_t dim, const char* op, bool allow_boo
     return normalize_dim(dim, x.rank(), op);
 }
 
-void check_not_empty(const TensorAny& x, int d, const char* op) {
-    BURN_CHECK_KIND(x.shape()[d] > 0, shape, "[", op, "] cannot reduce over dim ", d, " of size 0 (tensor ",
-                    describe(x), "): the ", op, " of an empty set is undefined");
-}
-
-TensorAny reduce_op(OpId op, TensorAny x, int d, DType out) {
-    auto c = call(op, out, reduced_shape(x, d), {d});
+/// The reduction row op along the normalised dim d (infer gives the output: the dim kept with size 1).
+TensorAny reduce_op(OpId op, TensorAny x, int d) {
+    auto c = make(op, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
 
 std::pair<TensorAny, TensorAny> minmax_with_indices(OpId op, TensorAny x, int64_t dim, const char* name) {
     int d = check_reduce(x, dim, name, false);
-    check_not_empty(x, d, name);
-    auto c = call(op, x.dtype(), reduced_shape(x, d), {d});
+    auto c = make(op, attrs::Dim{d}, metas(x));
     TensorRefs outs = run(c, {std::move(x).ref()});
     return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
 }
 
 TensorAny arg_op(OpId op, TensorAny x, int64_t dim, const char* name) {
     int d = check_reduce(x, dim, name, false);
-    check_not_empty(x, d, name);
-    return reduce_op(op, std::move(x), d, DType::i32);
+    return reduce_op(op, std::move(x), d);
 }
 
 TensorAny softmax_op(OpId op, TensorAny x, int64_t dim, const char* name) {
@@ -56,7 +45,7 @@ TensorAny softmax_op(OpId op, TensorAny x, int64_t dim, const char* name) {
                     "; convert with .float_()");
     BURN_CHECK_KIND(x.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(x));
     int d = normalize_dim(dim, x.rank(), name);
-    auto c = call(op, x.dtype(), x.shape(), {d});
+    auto c = make(op, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
 
@@ -88,8 +77,11 @@ TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log, Tens
                     g.device(), "; move one with to_device");
     BURN_CHECK_KIND(y.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(y));
     int d = normalize_dim(dim, y.rank(), name);
-    auto c = call(OpId::softmax_backward, y.dtype(), y.shape(), {d, log ? 1 : 0});
-    if (!mask.defined()) return run1(c, take(std::move(y), std::move(g)));
+    const attrs::SoftmaxBackward a{d, log};
+    if (!mask.defined()) {
+        auto c = make(OpId::softmax_backward, a, metas(y, g));
+        return run1(c, take(std::move(y), std::move(g)));
+    }
     check_bool(mask, name, "the mask");
     BURN_CHECK_KIND(mask.device() == y.device(), device, "[", name, "] the mask is on ", mask.device(),
                     " but y on ", y.device(), "; move it with to_device");
@@ -101,6 +93,7 @@ TensorAny softmax_backward(TensorAny y, TensorAny g, int64_t dim, bool log, Tens
         return where(std::move(mask), std::move(zero), std::move(dx));
     }
     mask = broadcast_to(std::move(mask), y.shape(), name);
+    auto c = make(OpId::softmax_backward, a, metas(y, g, mask));
     return run1(c, take(std::move(y), std::move(g), std::move(mask)));
 }
 
@@ -123,31 +116,23 @@ TensorAny masked_softmax(TensorAny x, TensorAny mask, int64_t dim, double fill) 
     if (x.dtype() == DType::f16) fill = double(float(f16(static_cast<float>(fill))));
     if (x.dtype() == DType::bf16) fill = double(float(bf16(static_cast<float>(fill))));
     if (x.dtype() == DType::f32) fill = double(static_cast<float>(fill));
-    auto c = call(OpId::masked_softmax, x.dtype(), x.shape(), {d}, fill);
+    auto c = make(OpId::masked_softmax, attrs::MaskedSoftmax{d, fill}, metas(x, mask));
     return run1(c, take(std::move(x), std::move(mask)));
 }
 
 TensorAny sum_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "sum_dim", false);
-    DType dt = x.dtype();
-    return reduce_op(OpId::sum_dim, std::move(x), d, dt);
+    return reduce_op(OpId::sum_dim, std::move(x), d);
 }
 
 TensorAny mean_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "mean_dim", false);
-    if (is_int(x.dtype())) {
-        BURN_CHECK_KIND(x.shape()[d] > 0, shape, "[mean_dim] the mean of an Int tensor over dim ", d,
-                        " of size 0 is undefined (tensor ", describe(x),
-                        "); convert with .float_() to get NaN");
-    }
-    DType dt = x.dtype();
-    return reduce_op(OpId::mean_dim, std::move(x), d, dt);
+    return reduce_op(OpId::mean_dim, std::move(x), d);
 }
 
 TensorAny prod_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "prod_dim", false);
-    DType dt = x.dtype();
-    return reduce_op(OpId::prod_dim, std::move(x), d, dt);
+    return reduce_op(OpId::prod_dim, std::move(x), d);
 }
 
 std::pair<TensorAny, TensorAny> max_dim_with_indices(TensorAny x, int64_t dim) {
@@ -172,11 +157,11 @@ TensorAny argmin(TensorAny x, int64_t dim) {
 
 TensorAny any_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "any_dim", true);
-    return reduce_op(OpId::any_dim, std::move(x), d, DType::boolean);
+    return reduce_op(OpId::any_dim, std::move(x), d);
 }
 TensorAny all_dim(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "all_dim", true);
-    return reduce_op(OpId::all_dim, std::move(x), d, DType::boolean);
+    return reduce_op(OpId::all_dim, std::move(x), d);
 }
 
 // Full reductions validate under their own name, then flatten and reduce dim 0.
@@ -242,8 +227,157 @@ TensorAny var(TensorAny x, int64_t dim, int64_t correction) {
 
 TensorAny cumsum(TensorAny x, int64_t dim) {
     int d = check_reduce(x, dim, "cumsum", false);
-    auto c = call(OpId::cumsum, x.dtype(), x.shape(), {d});
+    auto c = make(OpId::cumsum, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
 
 }  // namespace burn::ops
+
+// ---- infer (burn/backend/op_attrs.hpp): the output metas of sum_dim, mean_dim, prod_dim, max_dim, min_dim,
+// argmax, argmin, any_dim, all_dim, softmax, log_softmax, softmax_backward, masked_softmax, cumsum
+
+namespace burn::op_infer {
+
+namespace {
+
+enum Reduce : unsigned { kAllowBool = 1, kNonEmpty = 2 };
+
+/// The reduced dim of a one-input reduction, after the frontends' checks.
+int reduce_dim(const OpCall& c, Metas in, unsigned flags) {
+    check_arity(c, in, 1, 1);
+    const TensorMeta& x = in[0];
+    if (!(flags & kAllowBool)) {
+        BURN_CHECK_KIND(!is_bool(x.dtype), dtype, "[", c.op, "] is not defined for Bool tensors, got ",
+                        describe(x), "; convert with .int_() first");
+    }
+    BURN_CHECK_KIND(x.shape.rank() > 0, shape, "[", c.op, "] needs a tensor of rank >= 1, got ", describe(x));
+    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
+    if (flags & kNonEmpty) {
+        BURN_CHECK_KIND(x.shape[d] > 0, shape, "[", c.op, "] cannot reduce over dim ", d,
+                        " of size 0 (tensor ", describe(x), "): the ", c.op, " of an empty set is undefined");
+    }
+    return d;
+}
+
+TensorMeta reduced(const TensorMeta& x, int d, DType dtype) {
+    Dims shape = x.shape;
+    shape[d] = 1;
+    return {dtype, shape};
+}
+
+Outs reduce_same(const OpCall& c, Metas in, unsigned flags = 0) {
+    const int d = reduce_dim(c, in, flags);
+    return {reduced(in[0], d, in[0].dtype)};
+}
+
+Outs reduce_to(const OpCall& c, Metas in, unsigned flags, DType dtype) {
+    const int d = reduce_dim(c, in, flags);
+    return {reduced(in[0], d, dtype)};
+}
+
+Outs reduce_with_indices(const OpCall& c, Metas in) {
+    const int d = reduce_dim(c, in, kNonEmpty);
+    return {reduced(in[0], d, in[0].dtype), reduced(in[0], d, DType::i32)};
+}
+
+Outs softmax_like(const OpCall& c, Metas in) {
+    check_arity(c, in, 1, 1);
+    const TensorMeta& x = in[0];
+    check_float(c, x);
+    BURN_CHECK_KIND(x.shape.rank() > 0, shape, "[", c.op, "] needs a tensor of rank >= 1, got ", describe(x));
+    check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
+    return {x};
+}
+
+}  // namespace
+
+Outs infer_sum_dim(const OpCall& c, Metas in) {
+    return reduce_same(c, in);
+}
+
+Outs infer_mean_dim(const OpCall& c, Metas in) {
+    const int d = reduce_dim(c, in, 0);
+    const TensorMeta& x = in[0];
+    BURN_CHECK_KIND(!is_int(x.dtype) || x.shape[d] > 0, shape,
+                    "[mean_dim] the mean of an Int tensor over dim ", d, " of size 0 is undefined (tensor ",
+                    describe(x), "); convert with .float_() to get NaN");
+    return {reduced(x, d, x.dtype)};
+}
+
+Outs infer_prod_dim(const OpCall& c, Metas in) {
+    return reduce_same(c, in);
+}
+
+Outs infer_max_dim(const OpCall& c, Metas in) {
+    return reduce_with_indices(c, in);
+}
+
+Outs infer_min_dim(const OpCall& c, Metas in) {
+    return reduce_with_indices(c, in);
+}
+
+Outs infer_argmax(const OpCall& c, Metas in) {
+    return reduce_to(c, in, kNonEmpty, DType::i32);
+}
+
+Outs infer_argmin(const OpCall& c, Metas in) {
+    return reduce_to(c, in, kNonEmpty, DType::i32);
+}
+
+Outs infer_any_dim(const OpCall& c, Metas in) {
+    return reduce_to(c, in, kAllowBool, DType::boolean);
+}
+
+Outs infer_all_dim(const OpCall& c, Metas in) {
+    return reduce_to(c, in, kAllowBool, DType::boolean);
+}
+
+Outs infer_softmax(const OpCall& c, Metas in) {
+    return softmax_like(c, in);
+}
+
+Outs infer_log_softmax(const OpCall& c, Metas in) {
+    return softmax_like(c, in);
+}
+
+Outs infer_softmax_backward(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 3);
+    const TensorMeta &y = in[0], &g = in[1];
+    BURN_CHECK_KIND(is_float(y.dtype), dtype, "[softmax_backward] needs float tensors, got y ", describe(y));
+    check_same_dtype(c, y, g);
+    BURN_CHECK_KIND(y.shape == g.shape, shape, "[softmax_backward] y ", describe(y), " and g ", describe(g),
+                    " must have the same shape");
+    BURN_CHECK_KIND(y.shape.rank() > 0, shape, "[softmax_backward] needs a tensor of rank >= 1, got ",
+                    describe(y));
+    const int d = check_dim(c, c.attrs<attrs::SoftmaxBackward>().dim, y.shape.rank());
+    if (in.size() == 3) {
+        check_bool(c, in[2], "the mask");
+        check_same_shape(c, in[2], "the mask", y, "y");
+        BURN_CHECK_KIND(d == y.shape.rank() - 1, shape, "[softmax_backward] a mask needs dim = the last (",
+                        y.shape.rank() - 1, "), got ", d, "; apply the mask with where otherwise");
+    }
+    return {y};
+}
+
+Outs infer_masked_softmax(const OpCall& c, Metas in) {
+    check_arity(c, in, 2, 2);
+    const TensorMeta &x = in[0], &mask = in[1];
+    check_float(c, x);
+    check_bool(c, mask, "the mask");
+    BURN_CHECK_KIND(x.shape.rank() > 0, shape, "[masked_softmax] needs a tensor of rank >= 1, got ",
+                    describe(x));
+    check_same_shape(c, mask, "the mask", x, "x");
+    const int d = check_dim(c, c.attrs<attrs::MaskedSoftmax>().dim, x.shape.rank());
+    BURN_CHECK_KIND(d == x.shape.rank() - 1, shape, "[masked_softmax] the row needs dim = the last (",
+                    x.shape.rank() - 1, "), got ", d,
+                    "; use softmax(mask_fill(x, mask, fill), dim) otherwise");
+    return {x};
+}
+
+Outs infer_cumsum(const OpCall& c, Metas in) {
+    const int d = reduce_dim(c, in, 0);
+    (void)d;
+    return {in[0]};
+}
+
+}  // namespace burn::op_infer

@@ -4,7 +4,7 @@
 // these, so a view means the same thing on each.
 #include <cstdint>
 
-#include "burn/backend/op.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/core/shape.hpp"
 #include "burn/tensor/slice.hpp"
 
@@ -15,12 +15,13 @@ struct Geometry {
     int64_t offset = 0;
 };
 
-/// permute: dimension i of the view is dimension call.ints[i] of the source.
+/// permute: dimension i of the view is dimension axes[i] of the source (attrs::Permute).
 inline Geometry permute(const OpCall& call, const Dims& shape, const Dims& strides, int64_t offset) {
     Geometry g{shape, strides, offset};
+    const auto axes = call.attrs<attrs::Permute>().axes;
     for (int i = 0; i < shape.rank(); ++i) {
-        g.shape[i] = shape[static_cast<int>(call.ints[i])];
-        g.strides[i] = strides[static_cast<int>(call.ints[i])];
+        g.shape[i] = shape[static_cast<int>(axes[static_cast<std::size_t>(i)])];
+        g.strides[i] = strides[static_cast<int>(axes[static_cast<std::size_t>(i)])];
     }
     return g;
 }
@@ -34,12 +35,14 @@ inline Geometry expand(const OpCall& call, const Dims& shape, const Dims& stride
     return g;
 }
 
-/// slice: call.ints holds (start, end, step) per dimension; a negative step walks [start, end)
-/// backwards.
+/// slice: one range (start, end, step) per dimension (attrs::Slice); a negative step walks
+/// [start, end) backwards.
 inline Geometry slice(const OpCall& call, const Dims& shape, const Dims& strides, int64_t offset) {
     Geometry g{shape, strides, offset};
+    const auto ranges = call.attrs<attrs::Slice>().ranges;
     for (int d = 0; d < shape.rank(); ++d) {
-        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        const auto& a = ranges[static_cast<std::size_t>(d)];
+        SliceRange r{a.start, a.end, a.step};
         const int64_t len = r.length();
         g.shape[d] = len;
         if (len == 0) continue;

@@ -31,22 +31,23 @@ struct Geo {
     }
 };
 
-Geo geometry(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, const Dims& y) {
+Geo geometry(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y) {
     Geo g;
     const int s = x.rank() - 2, off = 3 - s;
     g.n = x[0];
     g.c = x[1];
     g.o = w[0];
-    g.groups = ints.back();
+    g.groups = a.groups;
     g.cg = g.c / g.groups;
     g.og = g.o / g.groups;
     for (int i = 0; i < s; ++i) {
         g.in[off + i] = x[i + 2];
         g.k[off + i] = w[i + 2];
         g.out[off + i] = y[i + 2];
-        g.stride[off + i] = ints[static_cast<std::size_t>(i)];
-        g.pad[off + i] = ints[static_cast<std::size_t>(s + i)];
-        g.dil[off + i] = ints[static_cast<std::size_t>(3 * s + i)];
+        const auto k = static_cast<std::size_t>(i);
+        g.stride[off + i] = a.stride[k];
+        g.pad[off + i] = a.pad_begin[k];
+        g.dil[off + i] = a.dilation[k];
     }
     for (int i = 0; i < 3; ++i) {
         g.in_vol *= g.in[i];
@@ -401,7 +402,7 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef x = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
     TensorRef b = in.size() > 2 ? nn::to_compute(in[2]) : nullptr;
-    const Geo g = geometry(call.ints, x->shape, w->shape, call.shape);
+    const Geo g = geometry(call.attrs<attrs::Conv>(), x->shape, w->shape, call.shape);
     auto y = alloc(call.shape, x->dtype, in[0]->device);
     if (call.shape.numel() > 0) {
         nn::dispatch_compute(x->dtype, [&](auto tag) {
@@ -416,7 +417,7 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
 TensorRefs conv_backward_input_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef dy = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
-    const Geo g = geometry(call.ints, call.shape, w->shape, dy->shape);
+    const Geo g = geometry(call.attrs<attrs::Conv>(), call.shape, w->shape, dy->shape);
     auto dx = alloc(call.shape, dy->dtype, in[0]->device);
     if (call.shape.numel() > 0) {
         nn::dispatch_compute(dy->dtype, [&](auto tag) {
@@ -434,7 +435,7 @@ TensorRefs conv_backward_input_kernel(const OpCall& call, TensorRefs& in) {
 TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef x = nn::to_compute(in[0]), dy = nn::to_compute(in[1]);
-    const Geo g = geometry(call.ints, x->shape, call.shape, dy->shape);
+    const Geo g = geometry(call.attrs<attrs::Conv>(), x->shape, call.shape, dy->shape);
     auto dw = alloc(call.shape, x->dtype, in[0]->device);
     if (call.shape.numel() > 0) {
         nn::dispatch_compute(x->dtype, [&](auto tag) {

@@ -133,7 +133,7 @@ std::shared_ptr<CpuTensor> copy_of_input0(const OpCall& call, TensorRefs& in) {
 // ------------------------------------------------------------------ cat
 
 TensorRefs cat_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     auto out = alloc(call.shape, call.dtype, in[0]->device);
     int64_t at = 0;
     for (const TensorRef& t : in) {
@@ -152,8 +152,10 @@ TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
     if (values.shape.numel() == 0) return {out};
     Dims strides = out->strides;
     int64_t offset = out->offset;
+    const auto ranges = call.attrs<attrs::Slice>().ranges;
     for (int d = 0; d < out->shape.rank(); ++d) {
-        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        const auto& g = ranges[static_cast<std::size_t>(d)];
+        SliceRange r{g.start, g.end, g.step};
         const int64_t first = r.step > 0 ? r.start : r.end - 1;  // negative steps walk [start, end) backwards
         offset += first * out->strides[d];
         strides[d] = out->strides[d] * r.step;
@@ -205,7 +207,7 @@ TensorRef run_gather(const OpCall& call, const CpuTensor& x, const IndexView& ix
 TensorRefs gather_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
     const CpuTensor& indices = as_cpu(in[1]);
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     return {run_gather(call, x, IndexView{&indices, indices.strides, indices.offset}, dim)};
 }
 
@@ -219,7 +221,7 @@ IndexView broadcast_index(const CpuTensor& indices, int rank, int dim) {
 TensorRefs select_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
     const CpuTensor& indices = as_cpu(in[1]);
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     return {run_gather(call, x, broadcast_index(indices, x.shape.rank(), dim), dim)};
 }
 
@@ -288,13 +290,13 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
 }
 
 TensorRefs scatter_add_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CpuTensor& ic = as_cpu(in[1]);
     return {run_scatter(call, in, ic.shape, IndexView{&ic, ic.strides, ic.offset}, dim)};
 }
 
 TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CpuTensor& ic = as_cpu(in[1]);
     const Dims shape = in[2]->shape;  // values: x's shape with dim = indices' length
     return {run_scatter(call, in, shape, broadcast_index(ic, shape.rank(), dim), dim)};

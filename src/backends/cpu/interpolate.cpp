@@ -21,8 +21,9 @@ template <class T>
 void interpolate_planes(const OpCall& call, const Dims& x_shape, const Dims& y_shape, const T* x, T* y, T* gx,
                         const T* gy) {
     const bool backward = gx != nullptr;
-    const auto mode = static_cast<InterpolateMode>(call.ints[0]);
-    const bool align = call.ints[1] != 0;
+    const auto a = call.attrs<attrs::Interpolate>();
+    const auto mode = static_cast<InterpolateMode>(a.mode);
+    const bool align = a.align_corners;
     const int64_t planes = x_shape[0] * x_shape[1], h = x_shape[2], w = x_shape[3], oh = y_shape[2],
                   ow = y_shape[3];
     const Taps<T> th = taps<T>(mode, align, h, oh), tw = taps<T>(mode, align, w, ow);

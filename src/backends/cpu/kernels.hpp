@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "backends/cpu/cpu_tensor.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/core/error.hpp"
 #include "platform/parallel.hpp"
 

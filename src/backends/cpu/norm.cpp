@@ -73,7 +73,8 @@ void ln_forward(const T* x, const T* gam, const T* bet, T* y, compute_t<T>* mean
 
 TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
-    const bool has_g = call.ints.at(0) != 0, has_b = call.ints.at(1) != 0;
+    const auto a = call.attrs<attrs::LayerNorm>();
+    const bool has_g = a.has_gamma, has_b = a.has_beta;
     const Dims& s = in[0]->shape;
     const int64_t d = s.back(), rows = lead_rows(s);
     const DType sd = stat_dtype(call.dtype);
@@ -87,7 +88,7 @@ TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
         using C = compute_t<T>;
         ln_forward<T>(as_cpu(in[0]).data<T>(), g ? as_cpu(*g).data<T>() : nullptr,
                       bt ? as_cpu(*bt).data<T>() : nullptr, y->data<T>(), mean->data<C>(), rstd->data<C>(),
-                      rows, d, call.scalars[0], call.ints.size() > 2 && call.ints[2] != 0);
+                      rows, d, a.eps, a.rms);
     });
     return {y, mean, rstd};
 }
@@ -136,7 +137,8 @@ void ln_backward(const T* g, const T* x, const compute_t<T>* mean, const compute
 
 TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
-    const bool has_g = call.ints.at(0) != 0, want = call.ints.at(1) != 0;
+    const auto a = call.attrs<attrs::LayerNormBackward>();
+    const bool has_g = a.has_gamma, want = a.want_params;
     const Dims& s = in[1]->shape;
     const int64_t d = s.back(), rows = lead_rows(s);
     const int64_t blocks = (rows + kRowBlock - 1) / kRowBlock;
@@ -149,7 +151,7 @@ TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
         using C = compute_t<T>;
         ln_backward<T>(as_cpu(in[0]).data<T>(), as_cpu(in[1]).data<T>(), as_cpu(in[2]).data<C>(),
                        as_cpu(in[3]).data<C>(), has_g ? as_cpu(in[4]).data<T>() : nullptr, dx->data<T>(),
-                       want ? part.data() : nullptr, rows, d, call.ints.size() > 2 && call.ints[2] != 0);
+                       want ? part.data() : nullptr, rows, d, a.rms);
         if (!want) return;
         T* dg = dgamma->data<T>();
         T* db = dbeta->data<T>();
@@ -233,7 +235,7 @@ TensorRefs cross_entropy_kernel(const OpCall& call, TensorRefs& in) {
         dispatch_float(call.dtype, "cross_entropy", [&](auto tag) {
             using T = decltype(tag);
             ce_forward<T, I>(as_cpu(in[0]).data<T>(), tg, loss->data<T>(), lse->data<compute_t<T>>(), n, c,
-                             call.scalars[0]);
+                             call.attrs<attrs::CrossEntropy>().smoothing);
         });
     });
     return {loss, lse};
@@ -266,7 +268,7 @@ TensorRefs cross_entropy_backward_kernel(const OpCall& call, TensorRefs& in) {
         dispatch_float(call.dtype, "cross_entropy_backward", [&](auto tag) {
             using T = decltype(tag);
             ce_backward<T, I>(as_cpu(in[0]).data<T>(), as_cpu(in[1]).data<T>(), tg, dx->data<T>(), n, c,
-                              call.scalars[0]);
+                              call.attrs<attrs::CrossEntropy>().smoothing);
         });
     });
     return {dx};

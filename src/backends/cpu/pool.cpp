@@ -55,8 +55,8 @@ struct MaxCols {
     std::vector<int64_t> lo, hi;
 };
 
-MaxCols max_cols(const Planes& p, const int64_t* a) {
-    const int64_t kw = a[1], sw = a[3], pw = a[5], dw = a[7];
+MaxCols max_cols(const Planes& p, const attrs::PoolWindow& a) {
+    const int64_t kw = a.kernel[1], sw = a.stride[1], pw = a.pad[1], dw = a.dilation[1];
     MaxCols c;
     for (int64_t j = 0; j < p.ow; ++j) {
         int64_t w0 = j * sw - pw;
@@ -101,11 +101,11 @@ struct MaxLanes<double> {
 /// larger or NaN. SW: the stride if it is 1 or 2, else 0.
 template <class T, int SW>
 BURN_POOL_INLINE void max_pool_row(const T* __restrict xp, T* __restrict yr, int32_t* __restrict ir,
-                                   int64_t i, const Planes& p, const int64_t* a, const MaxCols& c,
+                                   int64_t i, const Planes& p, const attrs::PoolWindow& a, const MaxCols& c,
                                    T* __restrict buf, int64_t wb) {
     constexpr int64_t V = 8;
-    const int64_t kh = a[0], kw = a[1], sh = a[2], sw = SW ? SW : a[3], ph = a[4], pw = a[5], dh = a[6],
-                  dw = a[7];
+    const int64_t kh = a.kernel[0], kw = a.kernel[1], sh = a.stride[0], sw = SW ? SW : a.stride[1],
+                  ph = a.pad[0], pw = a.pad[1], dh = a.dilation[0], dw = a.dilation[1];
     const T ninf = -std::numeric_limits<T>::infinity();
     int64_t h0 = i * sh - ph;
     const int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, p.h);
@@ -181,8 +181,8 @@ BURN_POOL_INLINE void max_pool_row(const T* __restrict xp, T* __restrict yr, int
 template <class T, int SW>
 BURN_POOL_INLINE void max_pool_range(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind,
                                      const MaxCols& cols, int64_t wb, int64_t b, int64_t e) {
-    const int64_t* a = call.ints.data();
-    T* buf = nn::scratch<T>(3, a[0] * wb);
+    const attrs::PoolWindow a = call.attrs<attrs::MaxPool2d>().window;
+    T* buf = nn::scratch<T>(3, a.kernel[0] * wb);
     for (int64_t pl = b; pl < e; ++pl)
         for (int64_t i = 0; i < p.oh; ++i)
             max_pool_row<T, SW>(x + pl * p.h * p.w, y + (pl * p.oh + i) * p.ow, ind + (pl * p.oh + i) * p.ow,
@@ -203,10 +203,11 @@ BURN_POOL_VARIANT(__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2
 
 template <class T, int SW>
 void max_pool_planes(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
-    const int64_t* a = call.ints.data();
+    const attrs::PoolWindow a = call.attrs<attrs::MaxPool2d>().window;
     const MaxCols cols = max_cols(p, a);
     // Room for whole blocks of 8 outputs (and the two-vector loads of stride 2).
-    const int64_t owp = (p.ow + 7) / 8 * 8, wb = (owp - 1) * a[3] + (a[1] - 1) * a[7] + 1 + 16;
+    const int64_t owp = (p.ow + 7) / 8 * 8,
+                  wb = (owp - 1) * a.stride[1] + (a.kernel[1] - 1) * a.dilation[1] + 1 + 16;
     platform::parallel_for(p.planes, plane_grain(p.h * p.w), [&](int64_t b, int64_t e) {
 #if BURN_POOL_X86
         switch (gemm_isa()) {
@@ -224,7 +225,7 @@ void max_pool_planes(const OpCall& call, const Planes& p, const T* x, T* y, int3
 
 template <class T>
 void max_pool_forward(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
-    switch (call.ints[3]) {
+    switch (call.attrs<attrs::MaxPool2d>().window.stride[1]) {
         case 1:
             return max_pool_planes<T, 1>(call, p, x, y, ind);
         case 2:
@@ -287,8 +288,9 @@ struct AvgWindow {
     double divisor;
 };
 
-inline AvgWindow avg_window(const std::vector<int64_t>& a, const Planes& p, int64_t i, int64_t j) {
-    const int64_t kh = a[0], kw = a[1], sh = a[2], sw = a[3], ph = a[4], pw = a[5], phe = a[6], pwe = a[7];
+inline AvgWindow avg_window(const attrs::AvgPool2d& a, const Planes& p, int64_t i, int64_t j) {
+    const int64_t kh = a.kernel[0], kw = a.kernel[1], sh = a.stride[0], sw = a.stride[1], ph = a.pad_begin[0],
+                  pw = a.pad_begin[1], phe = a.pad_end[0], pwe = a.pad_end[1];
     int64_t h0 = i * sh - ph, w0 = j * sw - pw;
     int64_t h1 = std::min(h0 + kh, p.h + phe), w1 = std::min(w0 + kw, p.w + pwe);
     const int64_t padded = (h1 - h0) * (w1 - w0);
@@ -297,10 +299,11 @@ inline AvgWindow avg_window(const std::vector<int64_t>& a, const Planes& p, int6
     h1 = std::min(h1, p.h);
     w1 = std::min(w1, p.w);
     const int64_t inside = std::max<int64_t>(0, h1 - h0) * std::max<int64_t>(0, w1 - w0);
-    return {h0, h1, w0, w1, static_cast<double>(a[8] ? padded : inside)};
+    return {h0, h1, w0, w1, static_cast<double>(a.count_include_pad ? padded : inside)};
 }
 
 TensorRefs avg_pool2d_kernel(const OpCall& call, TensorRefs& in) {
+    const auto av = call.attrs<attrs::AvgPool2d>();
     TensorRef x = nn::to_compute(in[0]);
     const Planes p = planes_of(x->shape, call.shape);
     auto y = alloc(call.shape, x->dtype, in[0]->device);
@@ -313,7 +316,7 @@ TensorRefs avg_pool2d_kernel(const OpCall& call, TensorRefs& in) {
                 const T* xp = xb + pl * p.h * p.w;
                 for (int64_t i = 0; i < p.oh; ++i)
                     for (int64_t j = 0; j < p.ow; ++j) {
-                        const AvgWindow win = avg_window(call.ints, p, i, j);
+                        const AvgWindow win = avg_window(av, p, i, j);
                         T sum = 0;
                         for (int64_t hh = win.h0; hh < win.h1; ++hh)
                             for (int64_t ww = win.w0; ww < win.w1; ++ww) sum += xp[hh * p.w + ww];
@@ -327,6 +330,7 @@ TensorRefs avg_pool2d_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 TensorRefs avg_pool2d_backward_kernel(const OpCall& call, TensorRefs& in) {
+    const auto av = call.attrs<attrs::AvgPool2d>();
     TensorRef g = nn::to_compute(in[0]);
     const Planes p = planes_of(call.shape, g->shape);
     auto dx = alloc(call.shape, g->dtype, in[0]->device);
@@ -340,7 +344,7 @@ TensorRefs avg_pool2d_backward_kernel(const OpCall& call, TensorRefs& in) {
                 std::fill(op, op + p.h * p.w, T(0));
                 for (int64_t i = 0; i < p.oh; ++i)
                     for (int64_t j = 0; j < p.ow; ++j) {
-                        const AvgWindow win = avg_window(call.ints, p, i, j);
+                        const AvgWindow win = avg_window(av, p, i, j);
                         if (win.divisor <= 0) continue;
                         const T v = gb[(pl * p.oh + i) * p.ow + j] / static_cast<T>(win.divisor);
                         for (int64_t hh = win.h0; hh < win.h1; ++hh)

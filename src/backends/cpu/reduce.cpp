@@ -147,7 +147,7 @@ TensorRef input_contiguous(TensorRefs& in) {
 }
 
 int reduce_dim(const OpCall& call) {
-    return static_cast<int>(call.ints[0]);
+    return static_cast<int>(call.attrs<attrs::Dim>().dim);
 }
 
 template <class Op, bool Mean = false>

@@ -45,7 +45,7 @@ TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
         reuse_or_alloc(in, {0}, call.shape, call.dtype);  // in place: y[i] is written after x[i] is read
     TensorRef src = contiguous(in[0]);
     const CpuTensor& x = as_cpu(src);
-    const Geometry g = geometry(x.shape, static_cast<int>(call.ints[0]));
+    const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     dispatch_kinds<OpKinds::numeric>(x.dtype, "cumsum", [&](auto tag) {
         using T = decltype(tag);
         cumsum_typed(x.data<T>(), out->data<T>(), g);

@@ -46,7 +46,7 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     TensorRef src = contiguous(in[0]);
     const CpuTensor& x = as_cpu(src);
-    const Geometry g = geometry(x.shape, static_cast<int>(call.ints[0]));
+    const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     const int64_t numel = x.shape.numel();
     switch (x.dtype) {
         case DType::f32:

@@ -101,13 +101,14 @@ void backward_cols(const T* y, const T* g, T* dx, const Geometry& geo, bool log)
 }  // namespace
 
 TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
-    const bool log = call.ints[1] != 0;
+    const auto sa = call.attrs<attrs::SoftmaxBackward>();
+    const bool log = sa.log;
     TensorRef ys = contiguous(in[0]), gs = contiguous(in[1]);
     const CpuTensor& y = as_cpu(ys);
     const CpuTensor& g = as_cpu(gs);
     const CpuTensor* mask = in.size() > 2 ? &as_cpu(in[2]) : nullptr;  // the frontend: dim is the last
     auto out = alloc(call.shape, call.dtype, y.device);
-    const Geometry geo = geometry(y.shape, static_cast<int>(call.ints[0]));
+    const Geometry geo = geometry(y.shape, static_cast<int>(sa.dim));
     if (y.shape.numel() == 0) return {out};
     dispatch_kinds<OpKinds::float_only>(y.dtype, "softmax_backward", [&](auto tag) {
         using T = decltype(tag);
@@ -127,9 +128,10 @@ TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in) {
     const int64_t n = x.shape[x.shape.rank() - 1];
     if (x.shape.numel() == 0) return {out};
     const int64_t rows = x.shape.numel() / n;
+    const double fill = call.attrs<attrs::MaskedSoftmax>().fill;
     dispatch_kinds<OpKinds::float_only>(x.dtype, "masked_softmax", [&](auto tag) {
         using T = decltype(tag);
-        masked_rows(x.data<T>(), out->data<T>(), mask, rows, n, call.scalars[0]);
+        masked_rows(x.data<T>(), out->data<T>(), mask, rows, n, fill);
     });
     return {out};
 }

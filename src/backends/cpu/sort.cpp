@@ -1,5 +1,6 @@
 // CPU sort kernel: values and i32 indices along one dim, stable, NaN last ascending (first descending)
-// like PyTorch. With ints[2] = k it returns only the first k of that order (topk: nth_element + sort).
+// like PyTorch. With attrs::Sort::k >= 0 it returns only the first k of that order (topk: nth_element
+// + sort).
 // Every value maps to an unsigned key whose order is the sort order (-0 == +0, NaN above +inf;
 // descending complements it), and (key, index) pairs are sorted: the index breaks ties, so the
 // result is that of a stable sort (std::sort for short lines, LSD radix sort for long ones).
@@ -158,9 +159,10 @@ void sort_typed(const CpuTensor& x, int dim, bool desc, int64_t kout, CpuTensor&
 
 TensorRefs sort_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(in[0]);
-    const int dim = static_cast<int>(call.ints[0]);
-    const bool desc = call.ints[1] != 0;
-    const int64_t kout = call.ints.size() > 2 ? call.ints[2] : x.shape[dim];
+    const auto a = call.attrs<attrs::Sort>();
+    const int dim = static_cast<int>(a.dim);
+    const bool desc = a.descending;
+    const int64_t kout = a.k >= 0 ? a.k : x.shape[dim];
     auto values = alloc(call.shape, x.dtype, x.device);
     auto indices = alloc(call.shape, DType::i32, x.device);
     if (call.shape.numel() > 0) {

@@ -18,7 +18,7 @@ std::shared_ptr<CpuTensor> view_of(const CpuTensor& x, const Dims& shape, const 
 
 TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype, Device::cpu());
-    const double v = call.scalars[0];
+    const double v = call.attrs<attrs::Fill>().value;
     visit_dtype(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         T value = static_cast<T>(static_cast<compute_t<T>>(v));
@@ -32,7 +32,8 @@ TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
 
 TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype, Device::cpu());
-    const double start = call.scalars[0], step = call.scalars[1];
+    const auto ar = call.attrs<attrs::Arange>();
+    const double start = ar.start, step = ar.step;
     visit_dtype(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         T* o = out->data<T>();
@@ -44,10 +45,11 @@ TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
 
 TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype, Device::cpu());
-    const int kind = static_cast<int>(call.ints[0]);
-    const uint64_t key = static_cast<uint64_t>(call.ints[1]);
-    const uint64_t offset = static_cast<uint64_t>(call.ints[2]);
-    const double a = call.scalars[0], b = call.scalars[1];
+    const auto r = call.attrs<attrs::Random>();
+    const int kind = static_cast<int>(r.distribution);
+    const uint64_t key = r.key;
+    const uint64_t offset = r.offset;
+    const double a = r.a, b = r.b;
     visit_dtype(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         T* o = out->data<T>();

@@ -16,9 +16,7 @@ struct Conv2d {
 };
 
 /// The geometry of a 2-D convolution; a 1-D one ([N, C, L]) is a 2-D one of height 1.
-Conv2d conv_geo(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, const Dims& y) {
-    std::vector<int64_t> a = ints;
-    if (x.rank() == 3) a = {1, ints[0], 0, ints[1], 0, ints[2], 1, ints[3], ints[4]};
+Conv2d conv_geo(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y) {
     const bool one = x.rank() == 3;
     Conv2d g{};
     g.n = x[0];
@@ -30,13 +28,13 @@ Conv2d conv_geo(const std::vector<int64_t>& ints, const Dims& x, const Dims& w, 
     g.kw = one ? w[2] : w[3];
     g.oh = one ? 1 : y[2];
     g.ow = one ? y[2] : y[3];
-    g.sh = a[0];
-    g.sw = a[1];
-    g.ph = a[2];
-    g.pw = a[3];
-    g.dh = a[6];
-    g.dw = a[7];
-    g.groups = a[8];
+    g.sh = one ? 1 : a.stride[0];
+    g.sw = one ? a.stride[0] : a.stride[1];
+    g.ph = one ? 0 : a.pad_begin[0];
+    g.pw = one ? a.pad_begin[0] : a.pad_begin[1];
+    g.dh = one ? 1 : a.dilation[0];
+    g.dw = one ? a.dilation[0] : a.dilation[1];
+    g.groups = a.groups;
     g.cg = g.c / g.groups;
     g.og = g.o / g.groups;
     g.ck = g.cg * g.kh * g.kw;
@@ -96,7 +94,7 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef xr = contiguous(in[0]), wr = contiguous(in[1]);
     const CudaTensor& x = as_cuda(xr);
     const CudaTensor& w = as_cuda(wr);
-    const Conv2d g = conv_geo(call.ints, x.shape, w.shape, call.shape);
+    const Conv2d g = conv_geo(call.attrs<attrs::Conv>(), x.shape, w.shape, call.shape);
     auto y = alloc(call.shape, call.dtype);
     const int64_t ny = call.shape.numel();
     if (ny == 0) return {y};
@@ -134,7 +132,7 @@ TensorRefs conv_backward_input_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef gr = contiguous(in[0]), wr = contiguous(in[1]);
     const CudaTensor& gy = as_cuda(gr);
     const CudaTensor& w = as_cuda(wr);
-    const Conv2d g = conv_geo(call.ints, call.shape, w.shape, gy.shape);
+    const Conv2d g = conv_geo(call.attrs<attrs::Conv>(), call.shape, w.shape, gy.shape);
     auto dx = alloc(call.shape, call.dtype);
     const int64_t nx = call.shape.numel();
     if (nx == 0) return {dx};
@@ -173,7 +171,7 @@ TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef xr = contiguous(in[0]), gr = contiguous(in[1]);
     const CudaTensor& x = as_cuda(xr);
     const CudaTensor& gy = as_cuda(gr);
-    const Conv2d g = conv_geo(call.ints, x.shape, call.shape, gy.shape);
+    const Conv2d g = conv_geo(call.attrs<attrs::Conv>(), x.shape, call.shape, gy.shape);
     auto dw = alloc(call.shape, call.dtype);
     const int64_t nw = call.shape.numel();
     if (nw == 0) return {dw};

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "backends/cuda/cuda.hpp"
+#include "burn/backend/op_attrs.hpp"
 #include "burn/core/error.hpp"
 
 typedef struct cublasContext* cublasHandle_t;

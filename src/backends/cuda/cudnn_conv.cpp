@@ -73,15 +73,16 @@ struct Geometry {
 
 Geometry geometry(Dir dir, const OpCall& call, const TensorRefs& in) {
     Geometry g;
-    const auto& ints = call.ints;
-    g.s = static_cast<int>((ints.size() - 1) / 4);
+    const auto a = call.attrs<attrs::Conv>();
+    g.s = a.spatial;
     for (int i = 0; i < g.s; ++i) {
-        g.stride[i] = ints[static_cast<std::size_t>(i)];
-        g.pb[i] = ints[static_cast<std::size_t>(g.s + i)];
-        g.pe[i] = ints[static_cast<std::size_t>(2 * g.s + i)];
-        g.dil[i] = ints[static_cast<std::size_t>(3 * g.s + i)];
+        const auto k = static_cast<std::size_t>(i);
+        g.stride[i] = a.stride[k];
+        g.pb[i] = a.pad_begin[k];
+        g.pe[i] = a.pad_end[k];
+        g.dil[i] = a.dilation[k];
     }
-    g.groups = ints.back();
+    g.groups = a.groups;
     g.x = dir == Dir::backward_data ? call.shape : in[0]->shape;
     g.w = dir == Dir::backward_filter ? call.shape : in[1]->shape;
     g.y = dir == Dir::forward ? call.shape : dir == Dir::backward_data ? in[0]->shape : in[1]->shape;

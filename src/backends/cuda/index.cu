@@ -105,13 +105,14 @@ IndexView broadcast_index(const CudaTensor& indices, int rank, int dim) {
 TensorRefs gather_kernel(const OpCall& call, TensorRefs& in) {
     const CudaTensor& x = as_cuda(in[0]);
     const CudaTensor& ix = as_cuda(in[1]);
-    return {run_gather(call, x, IndexView{&ix, ix.strides, ix.offset}, static_cast<int>(call.ints[0]))};
+    return {run_gather(call, x, IndexView{&ix, ix.strides, ix.offset},
+                       static_cast<int>(call.attrs<attrs::Dim>().dim))};
 }
 
 TensorRefs select_kernel(const OpCall& call, TensorRefs& in) {
     const CudaTensor& x = as_cuda(in[0]);
     const CudaTensor& ix = as_cuda(in[1]);
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     return {run_gather(call, x, broadcast_index(ix, x.shape.rank(), dim), dim)};
 }
 
@@ -173,13 +174,13 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
 }
 
 TensorRefs scatter_add_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CudaTensor& ic = as_cuda(in[1]);
     return {run_scatter(call, in, ic.shape, IndexView{&ic, ic.strides, ic.offset}, dim)};
 }
 
 TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CudaTensor& ic = as_cuda(in[1]);
     const Dims shape = in[2]->shape;
     return {run_scatter(call, in, shape, broadcast_index(ic, shape.rank(), dim), dim)};
@@ -300,7 +301,7 @@ __global__ void scatter_runs_k(const K* keys, const int32_t* pos, const T* vb, T
 }
 
 bool sorted_scatter_ok(const OpCall& call, const TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const Dims& shape = in[1]->shape;
     const int64_t total = shape.numel(), n = in[0]->shape[dim];
     return shape[dim] > kSortedSelectMin && total < INT32_MAX && n < INT32_MAX &&
@@ -342,7 +343,7 @@ void sorted_scatter_typed(const OpCall& call, const CudaTensor& ix, const CudaTe
 
 /// scatter_add with long runs along the dim: (column, index) keys sorted stably, then a thread per run.
 TensorRefs sorted_scatter_add(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     if (out.get() != in[0].get()) {
         TensorRef c = contiguous_copy(in[0]);
@@ -366,13 +367,13 @@ TensorRefs scatter_add_dispatch(const OpCall& call, TensorRefs& in) {
 }
 
 bool sorted_select_ok(const OpCall& call, const TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const int64_t m = in[1]->shape[0], n = in[0]->shape[dim];
     return m > kSortedSelectMin && m < INT32_MAX && n < INT32_MAX && in[0]->shape.numel() > 0;
 }
 
 TensorRefs sorted_select_add(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     if (out.get() != in[0].get()) {
         TensorRef c = contiguous_copy(in[0]);

@@ -78,8 +78,9 @@ __global__ void interp_bwd_k(const T* gy, T* gx, const int64_t* hi, const T* hw,
 /// Forward (x -> y) or backward (gy -> gx); xs is the input's shape, ys the output's.
 template <class T>
 void run(const OpCall& call, const Dims& xs, const Dims& ys, const T* src, T* dst, bool backward) {
-    const auto mode = static_cast<InterpolateMode>(call.ints[0]);
-    const bool align = call.ints[1] != 0;
+    const auto ia = call.attrs<attrs::Interpolate>();
+    const auto mode = static_cast<InterpolateMode>(ia.mode);
+    const bool align = ia.align_corners;
     Geo g{xs[0] * xs[1], xs[2], xs[3], ys[2], ys[3], 1, 1};
     const Taps<T> th = taps<T>(mode, align, g.h, g.oh), tw = taps<T>(mode, align, g.w, g.ow);
     g.nh = th.n;

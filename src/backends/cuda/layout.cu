@@ -63,12 +63,13 @@ __global__ void cast_k(const TIn* s, TOut* d, Iter<1> it, int64_t n) {
 }
 
 TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
+    const double value = call.attrs<attrs::Fill>().value;
     auto out = alloc(call.shape, call.dtype);
     const int64_t n = call.shape.numel();
     if (n == 0) return {out};
     dispatch_all(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        const T v = from_double<T>(call.scalars[0]);
+        const T v = from_double<T>(value);
         fill_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), v, n);
     });
     BURN_CUDA_LAUNCHED();
@@ -76,13 +77,13 @@ TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
 }
 
 TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
+    const auto ar = call.attrs<attrs::Arange>();
     auto out = alloc(call.shape, call.dtype);
     const int64_t n = call.shape.numel();
     if (n == 0) return {out};
     dispatch_all(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        arange_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), call.scalars[0],
-                                                                  call.scalars[1], n);
+        arange_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), ar.start, ar.step, n);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -92,13 +93,14 @@ TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype);
     const int64_t n = call.shape.numel();
     if (n == 0) return {out};
-    const int kind = static_cast<int>(call.ints[0]);
-    const uint64_t key = static_cast<uint64_t>(call.ints[1]);
-    const uint64_t offset = static_cast<uint64_t>(call.ints[2]);
+    const auto ra = call.attrs<attrs::Random>();
+    const int kind = static_cast<int>(ra.distribution);
+    const uint64_t key = ra.key;
+    const uint64_t offset = ra.offset;
     dispatch_all(call.dtype, [&](auto tag) {
         using T = decltype(tag);
-        random_k<T><<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), kind, call.scalars[0],
-                                                                  call.scalars[1], key, offset, n);
+        random_k<T>
+            <<<blocks_for(n), kThreads, 0, ctx().stream>>>(out->data<T>(), kind, ra.a, ra.b, key, offset, n);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -159,7 +161,7 @@ TensorRefs copy_kernel(const OpCall&, TensorRefs& in) {
 }
 
 TensorRefs cat_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.ints[0]);
+    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     auto out = alloc(call.shape, call.dtype);
     int64_t at = 0;
     for (const TensorRef& t : in) {
@@ -177,8 +179,10 @@ TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
     if (values.shape.numel() == 0) return {out};
     Dims strides = out->strides;
     int64_t offset = out->offset;
+    const auto ranges = call.attrs<attrs::Slice>().ranges;
     for (int d = 0; d < out->shape.rank(); ++d) {
-        SliceRange r{call.ints[3 * d], call.ints[3 * d + 1], call.ints[3 * d + 2]};
+        const auto& g = ranges[static_cast<std::size_t>(d)];
+        SliceRange r{g.start, g.end, g.step};
         const int64_t first = r.step > 0 ? r.start : r.end - 1;
         offset += first * out->strides[d];
         strides[d] = out->strides[d] * r.step;

@@ -219,8 +219,9 @@ int64_t lead_rows(const Dims& s) {
 
 TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
-    const bool has_g = call.ints.at(0) != 0, has_b = call.ints.at(1) != 0;
-    const bool rms = call.ints.size() > 2 && call.ints[2] != 0;
+    const auto la = call.attrs<attrs::LayerNorm>();
+    const bool has_g = la.has_gamma, has_b = la.has_beta;
+    const bool rms = la.rms;
     const Dims s = in[0]->shape;
     const int64_t d = s.back(), rows = lead_rows(s);
     const DType sd = widened(call.dtype);
@@ -239,10 +240,10 @@ TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
         T* yp = y->data<T>();
         if (packable<T>(d, {xp, yp}))
             ln_fwd_k<T, pack_width<T>()><<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(
-                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, call.scalars[0], rms);
+                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, la.eps, rms);
         else
             ln_fwd_k<T, 1><<<row_blocks(rows), kRowThreads, 0, ctx().stream>>>(
-                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, call.scalars[0], rms);
+                xp, gp, bp, yp, mean->data<A>(), rstd->data<A>(), rows, d, la.eps, rms);
     });
     BURN_CUDA_LAUNCHED();
     return {y, mean, rstd};
@@ -250,8 +251,9 @@ TensorRefs layer_norm_kernel(const OpCall& call, TensorRefs& in) {
 
 TensorRefs layer_norm_backward_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
-    const bool has_g = call.ints.at(0) != 0, want = call.ints.at(1) != 0;
-    const bool rms = call.ints.size() > 2 && call.ints[2] != 0;
+    const auto la = call.attrs<attrs::LayerNormBackward>();
+    const bool has_g = la.has_gamma, want = la.want_params;
+    const bool rms = la.rms;
     const Dims s = in[1]->shape;
     const int64_t d = s.back(), rows = lead_rows(s);
     auto dgamma = alloc(Dims{want ? d : 0}, call.dtype);
@@ -413,10 +415,12 @@ TensorRefs cross_entropy_kernel(const OpCall& call, TensorRefs& in) {
             const I* tp = as_cuda(in[1]).data<I>();
             if (packable<T>(c, {xp}))
                 ce_fwd_k<T, I, pack_width<T>()><<<row_blocks(n), kRowThreads, 0, ctx().stream>>>(
-                    xp, tp, loss->data<T>(), lse->data<A>(), n, c, call.scalars[0], flag);
+                    xp, tp, loss->data<T>(), lse->data<A>(), n, c,
+                    call.attrs<attrs::CrossEntropy>().smoothing, flag);
             else
                 ce_fwd_k<T, I, 1><<<row_blocks(n), kRowThreads, 0, ctx().stream>>>(
-                    xp, tp, loss->data<T>(), lse->data<A>(), n, c, call.scalars[0], flag);
+                    xp, tp, loss->data<T>(), lse->data<A>(), n, c,
+                    call.attrs<attrs::CrossEntropy>().smoothing, flag);
         });
     });
     BURN_CUDA_LAUNCHED();
@@ -440,10 +444,10 @@ TensorRefs cross_entropy_backward_kernel(const OpCall& call, TensorRefs& in) {
             T* o = dx->data<T>();
             if (packable<T>(c, {xp, o}))
                 ce_bwd_k<T, I, pack_width<T>()><<<row_blocks(n), kRowThreads, 0, ctx().stream>>>(
-                    gp, xp, tp, lp, o, n, c, call.scalars[0]);
+                    gp, xp, tp, lp, o, n, c, call.attrs<attrs::CrossEntropy>().smoothing);
             else
-                ce_bwd_k<T, I, 1><<<row_blocks(n), kRowThreads, 0, ctx().stream>>>(gp, xp, tp, lp, o, n, c,
-                                                                                   call.scalars[0]);
+                ce_bwd_k<T, I, 1><<<row_blocks(n), kRowThreads, 0, ctx().stream>>>(
+                    gp, xp, tp, lp, o, n, c, call.attrs<attrs::CrossEntropy>().smoothing);
         });
     });
     BURN_CUDA_LAUNCHED();

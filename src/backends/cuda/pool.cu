@@ -13,27 +13,36 @@ namespace {
 struct Pool {
     int64_t planes, h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw, phe, pwe, include_pad;
 };
-Pool pool_geo(const std::vector<int64_t>& a, const Dims& x, const Dims& y, bool max) {
+/// The geometry of a max pool (attrs::MaxPool2d) or an avg pool (attrs::AvgPool2d) call.
+Pool pool_geo(const OpCall& call, const Dims& x, const Dims& y, bool max) {
     Pool p{};
     p.planes = x[0] * x[1];
     p.h = x[2];
     p.w = x[3];
     p.oh = y[2];
     p.ow = y[3];
-    p.kh = a[0];
-    p.kw = a[1];
-    p.sh = a[2];
-    p.sw = a[3];
-    p.ph = a[4];
-    p.pw = a[5];
     if (max) {
-        p.dh = a[6];
-        p.dw = a[7];
+        const attrs::PoolWindow a = call.attrs<attrs::MaxPool2d>().window;
+        p.kh = a.kernel[0];
+        p.kw = a.kernel[1];
+        p.sh = a.stride[0];
+        p.sw = a.stride[1];
+        p.ph = a.pad[0];
+        p.pw = a.pad[1];
+        p.dh = a.dilation[0];
+        p.dw = a.dilation[1];
     } else {
+        const auto a = call.attrs<attrs::AvgPool2d>();
+        p.kh = a.kernel[0];
+        p.kw = a.kernel[1];
+        p.sh = a.stride[0];
+        p.sw = a.stride[1];
+        p.ph = a.pad_begin[0];
+        p.pw = a.pad_begin[1];
         p.dh = p.dw = 1;
-        p.phe = a[6];
-        p.pwe = a[7];
-        p.include_pad = a[8];
+        p.phe = a.pad_end[0];
+        p.pwe = a.pad_end[1];
+        p.include_pad = a.count_include_pad;
     }
     return p;
 }
@@ -78,7 +87,7 @@ __global__ void max_pool_bwd_k(const T* gy, const I* ix, T* dx, int64_t plane, i
 TensorRefs max_pool_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef xr = contiguous(in[0]);
     const CudaTensor& x = as_cuda(xr);
-    const Pool p = pool_geo(call.ints, x.shape, call.shape, true);
+    const Pool p = pool_geo(call, x.shape, call.shape, true);
     auto y = alloc(call.shape, call.dtype);
     auto ix = alloc(call.shape, DType::i32);
     const int64_t total = call.shape.numel();
@@ -113,10 +122,11 @@ TensorRefs max_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
     cudaStream_t s = ctx().stream;
     BURN_CUDA_CHECK(cudaMemsetAsync(dx->raw(), 0, call.shape.numel() * size_of(call.dtype), s));
     if (planes * oplane == 0) return {dx};
-    // Disjoint windows (stride >= dilated kernel extent; the autodiff rule passes the forward's ints):
+    // Disjoint windows (stride >= dilated kernel extent; the autodiff rule passes the forward's window):
     // every input receives at most one gradient, so a thread per output stores it (no accumulation).
-    const auto& a = call.ints;
-    const bool disjoint = a.size() == 8 && a[2] >= (a[0] - 1) * a[6] + 1 && a[3] >= (a[1] - 1) * a[7] + 1;
+    const auto win = call.attrs<attrs::MaxPool2dBackward>().window;
+    const bool disjoint = win && win->stride[0] >= (win->kernel[0] - 1) * win->dilation[0] + 1 &&
+                          win->stride[1] >= (win->kernel[1] - 1) * win->dilation[1] + 1;
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         auto run = [&](auto itag) {
@@ -186,7 +196,7 @@ __global__ void avg_pool_bwd_k(const T* gy, T* dx, Pool p, int64_t total) {
 TensorRefs avg_pool_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef xr = contiguous(in[0]);
     const CudaTensor& x = as_cuda(xr);
-    const Pool p = pool_geo(call.ints, x.shape, call.shape, false);
+    const Pool p = pool_geo(call, x.shape, call.shape, false);
     auto y = alloc(call.shape, call.dtype);
     const int64_t total = call.shape.numel();
     if (total == 0) return {y};
@@ -201,7 +211,7 @@ TensorRefs avg_pool_kernel(const OpCall& call, TensorRefs& in) {
 TensorRefs avg_pool_backward_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef gr = contiguous(in[0]);
     const CudaTensor& gy = as_cuda(gr);
-    const Pool p = pool_geo(call.ints, call.shape, gy.shape, false);
+    const Pool p = pool_geo(call, call.shape, gy.shape, false);
     auto dx = alloc(call.shape, call.dtype);
     BURN_CUDA_CHECK(cudaMemsetAsync(dx->raw(), 0, call.shape.numel() * size_of(call.dtype), ctx().stream));
     if (p.planes * p.oh * p.ow == 0) return {dx};

@@ -175,7 +175,7 @@ template <VK K>
 TensorRefs value_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
-    const Geometry g = geometry(x.shape, static_cast<int>(call.ints[0]));
+    const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     auto out = alloc(call.shape, call.dtype);
     auto body = [&](auto tag) {
         using T = decltype(tag);
@@ -232,7 +232,7 @@ template <bool IsMax, bool WithValues>
 TensorRefs index_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
-    const Geometry g = geometry(x.shape, static_cast<int>(call.ints[0]));
+    const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     std::shared_ptr<CudaTensor> values;
     if (WithValues) values = alloc(call.shape, x.dtype);
     auto indices = alloc(call.shape, DType::i32);
@@ -267,7 +267,7 @@ __global__ void cumsum_k(const T* x, T* y, int64_t outer, int64_t n, int64_t inn
 TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
-    const Geometry g = geometry(x.shape, static_cast<int>(call.ints[0]));
+    const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     auto out = alloc(call.shape, call.dtype);
     if (x.shape.numel() == 0) return {out};
     dispatch_numeric(x.dtype, [&](auto tag) {

@@ -271,11 +271,12 @@ TensorRefs masked_softmax_kernel(const OpCall& call, TensorRefs& in) {
     const MaskRef mask = mask_ref(&as_cuda(in[1]));
     const int64_t n = x.shape[x.shape.rank() - 1], rows = x.shape.numel() / n;
     cudaStream_t s = ctx().stream;
+    const double fill_value = call.attrs<attrs::MaskedSoftmax>().fill;
     dispatch_float(x.dtype, [&](auto tag) {
         using T = decltype(tag);
         const T* px = x.data<T>();
         T* py = out->data<T>();
-        const T fill = T(call.scalars[0]);
+        const T fill = T(fill_value);
         constexpr int V = 16 / sizeof(T);
         const bool vec = n % V == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(py) % 16 == 0;
@@ -301,7 +302,7 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
-    const Geometry g = geometry(x.shape, static_cast<int>(call.ints[0]));
+    const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     if (x.shape.numel() == 0) return {out};
     cudaStream_t s = ctx().stream;
     dispatch_float(x.dtype, [&](auto tag) {
@@ -475,12 +476,13 @@ __global__ void softmax_bwd_col_k(const T* y, const T* g, T* dx, int64_t outer, 
 }
 
 TensorRefs softmax_backward_kernel(const OpCall& call, TensorRefs& in) {
-    const bool log = call.ints[1] != 0;
+    const auto sa = call.attrs<attrs::SoftmaxBackward>();
+    const bool log = sa.log;
     TensorRef ys = contiguous(in[0]), gs = contiguous(in[1]);
     const CudaTensor& y = as_cuda(ys);
     const CudaTensor& g = as_cuda(gs);
     auto out = alloc(call.shape, call.dtype);
-    const Geometry geo = geometry(y.shape, static_cast<int>(call.ints[0]));
+    const Geometry geo = geometry(y.shape, static_cast<int>(sa.dim));
     if (y.shape.numel() == 0) return {out};
     const MaskRef mask = mask_ref(in.size() > 2 ? &as_cuda(in[2]) : nullptr);  // the frontend: dim is last
     cudaStream_t s = ctx().stream;

@@ -195,10 +195,11 @@ void radix_sort_lines(const T* x, T* values, int32_t* indices, int64_t n, int64_
 TensorRefs sort_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
-    const int dim = static_cast<int>(call.ints[0]);
-    const bool desc = call.ints[1] != 0;
+    const auto sa = call.attrs<attrs::Sort>();
+    const int dim = static_cast<int>(sa.dim);
+    const bool desc = sa.descending;
     const int64_t n = x.shape[dim];
-    const int64_t kout = call.ints.size() > 2 ? call.ints[2] : n;
+    const int64_t kout = sa.k >= 0 ? sa.k : n;
     int64_t outer = 1, inner = 1;
     for (int i = 0; i < dim; ++i) outer *= x.shape[i];
     for (int i = dim + 1; i < x.shape.rank(); ++i) inner *= x.shape[i];

@@ -1,0 +1,40 @@
+#pragma once
+// The per-row infer functions of ops.def (infer_<name>, each defined beside its row's frontend in
+// src/ops/<file>.cpp) and the checks they share. burn::infer (infer.cpp) dispatches to them through a
+// table generated from the .def files.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "burn/backend/op_attrs.hpp"
+#include "burn/core/error.hpp"
+
+namespace burn::op_infer {
+
+using Metas = std::span<const TensorMeta>;
+using Outs = std::vector<TensorMeta>;
+
+#define BURN_OP(name, family, outputs, A) Outs infer_##name(const OpCall& c, Metas in);
+#include "burn/backend/ops.def"
+
+/// "f32 [2, 3]": how infer's errors describe an operand.
+std::string describe(const TensorMeta& m);
+/// Throws unless the call has between lo and hi inputs.
+void check_arity(const OpCall& c, Metas in, std::size_t lo, std::size_t hi);
+/// Throws unless 0 <= dim < rank; returns dim as an int.
+int check_dim(const OpCall& c, int64_t dim, int rank);
+/// The frontends' dtype rules, on metas.
+void check_float(const OpCall& c, const TensorMeta& m, const char* what = "");
+void check_numeric(const OpCall& c, const TensorMeta& m);
+void check_int(const OpCall& c, const TensorMeta& m, const char* what);
+void check_bool(const OpCall& c, const TensorMeta& m, const char* what);
+void check_same_dtype(const OpCall& c, const TensorMeta& a, const TensorMeta& b);
+/// Throws unless m has the given rank (`what` names it).
+void check_rank(const OpCall& c, const TensorMeta& m, int rank, const char* what);
+/// Throws unless shape (an attribute: output 0's shape) has the given rank and no negative dim.
+void check_extent(const OpCall& c, const Dims& shape, int rank, const char* what);
+/// Throws unless a and b have one shape (broadcasting is an explicit expand before the call).
+void check_same_shape(const OpCall& c, const TensorMeta& a, const char* what_a, const TensorMeta& b,
+                      const char* what_b);
+
+}  // namespace burn::op_infer
