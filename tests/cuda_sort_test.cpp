@@ -185,7 +185,7 @@ TEST(CudaSelectAdd, BadIndexThrowsAndTheDeviceStaysUsable) {
         auto x = on(TensorData(std::vector<float>(100 * 8, 1.f), Dims{100, 8}), gpu);
         auto v = on(TensorData(std::vector<float>(500 * 8, 1.f), Dims{500, 8}), gpu);
         try {
-            (void)ops::select_assign(x, 0, on(TensorData(iv, Dims{500}), gpu), v);
+            (void)ops::into_data(ops::select_assign(x, 0, on(TensorData(iv, Dims{500}), gpu), v));
             ADD_FAILURE() << "index " << bad << " did not throw";
         } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find("[select_assign]"), std::string::npos) << e.what();
@@ -253,7 +253,7 @@ TEST(CudaScatterAdd, BadIndexThrows) {
     auto x = on(TensorData(std::vector<float>(30 * 2, 1.f), Dims{30, 2}), gpu);
     auto v = on(TensorData(std::vector<float>(300 * 2, 1.f), Dims{300, 2}), gpu);
     try {
-        (void)ops::scatter(x, 0, on(TensorData(iv, Dims{300, 2}), gpu), v);
+        (void)ops::into_data(ops::scatter(x, 0, on(TensorData(iv, Dims{300, 2}), gpu), v));
         ADD_FAILURE() << "index 30 of 30 did not throw";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("[scatter]"), std::string::npos) << e.what();

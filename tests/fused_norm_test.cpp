@@ -289,7 +289,8 @@ TEST(FusedCrossEntropy, TargetsOutOfRangeAndBadInputs) {
         for (int64_t bad : {4, -1}) {
             TensorAny t = ops::from_data(TensorData(std::vector<int64_t>{0, bad, 1}, Dims{3}), dev);
             try {
-                nn::loss::CrossEntropyLoss().forward_any(x, t);
+                // (a GPU raises it at the next read)
+                (void)ops::into_data(nn::loss::CrossEntropyLoss().forward_any(x, t));
                 ADD_FAILURE() << "target " << bad << " accepted";
             } catch (const IndexError& e) {
                 EXPECT_NE(std::string(e.what()).find("[cross_entropy]"), std::string::npos) << e.what();

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
+
+#include "platform/sync.hpp"
 
 namespace burn {
 
@@ -16,6 +19,25 @@ ErrorHandler set_error_handler(ErrorHandler handler) {
 }
 
 namespace detail {
+
+namespace {
+BURN_THREAD_LOCAL std::string* t_error_context = nullptr;
+}  // namespace
+
+ErrorContext::ErrorContext(std::string prefix) : outermost_(t_error_context == nullptr) {
+    if (outermost_) t_error_context = new std::string(std::move(prefix));
+}
+
+ErrorContext::~ErrorContext() {
+    if (!outermost_) return;
+    delete t_error_context;
+    t_error_context = nullptr;
+}
+
+const std::string& ErrorContext::current() {
+    static const std::string kNone;
+    return t_error_context ? *t_error_context : kNone;
+}
 
 [[noreturn]] void throw_error(int kind, const std::string& message) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)

@@ -2,18 +2,13 @@
 // case, src/nn/instance_norm.cpp).
 #include "burn/nn/group_norm.hpp"
 
+#include "nn/channel_view.hpp"
+
 namespace burn::nn {
 
 using namespace ops;
 
-namespace {
-/// v [c] -> [1, c, 1, ...] matching rank, for broadcasting over dim 1.
-TensorAny channel_view(const TensorAny& v, int rank) {
-    Dims s = Dims::filled(rank, 1);
-    s[1] = v.shape()[0];
-    return reshape(v, s);
-}
-}  // namespace
+using detail::channel_view;
 
 TensorAny detail::group_norm(const TensorAny& x, int64_t groups, const TensorAny* gamma,
                              const TensorAny* beta, double epsilon, const char* layer) {

@@ -2,20 +2,14 @@
 
 #include <optional>
 
+#include "nn/channel_view.hpp"
 #include "ops/fused_nn.hpp"
 
 namespace burn::nn {
 
 using namespace ops;
 
-namespace {
-/// v [c] -> [1, c, 1, ...] matching x's rank, for broadcasting over dim 1.
-TensorAny channel_view(const TensorAny& v, int rank) {
-    Dims s = Dims::filled(rank, 1);
-    s[1] = v.shape()[0];
-    return reshape(v, s);
-}
-}  // namespace
+using detail::channel_view;
 
 BatchNorm BatchNormConfig::init(const Device& device) const {
     BURN_CHECK(num_features > 0, "[BatchNormConfig] num_features must be positive");

@@ -125,6 +125,9 @@ TensorAny one_hot(TensorAny x, int64_t num_classes) {
     TensorAny indices = unsqueeze_dim(std::move(classes), -1);
     TensorAny ones = expand(full(Dims::filled(shape.rank(), 1), 1.0, dt, device), ones_shape);
     TensorAny zeros = full(shape, 0.0, dt, device);
+    // A GPU reports the bad class at the next synchronisation; this names one_hot there too.
+    ::burn::detail::ErrorContext context(::burn::detail::msg(
+        "[one_hot] a class value is outside [0, ", num_classes, ") (num_classes = ", num_classes, "): "));
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     try {
         return scatter(std::move(zeros), -1, std::move(indices), std::move(ones));

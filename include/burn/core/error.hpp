@@ -42,6 +42,22 @@ std::string msg(const Parts&... parts) {
     return os.str();
 }
 [[noreturn]] void throw_error(int kind, const std::string& message);
+
+/// Words put before the message of an error that a device raises later for an op launched while this
+/// is alive (a GPU reports a bad index at the next synchronisation, docs/cuda.md): one_hot launches a
+/// scatter, and its caller should read about one_hot. The outermost scope of a thread wins.
+class ErrorContext {
+  public:
+    explicit ErrorContext(std::string prefix);
+    ~ErrorContext();
+    ErrorContext(const ErrorContext&) = delete;
+    ErrorContext& operator=(const ErrorContext&) = delete;
+    /// The prefix of the outermost live scope on this thread; "" when none.
+    static const std::string& current();
+
+  private:
+    bool outermost_;
+};
 }  // namespace detail
 
 enum class ErrorKind : int { generic = 0, shape, dtype, device, index, io };

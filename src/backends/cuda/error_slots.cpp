@@ -21,7 +21,13 @@ ErrorSlots::~ErrorSlots() {
 long long* ErrorSlots::take(Describe describe) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (static_cast<int>(pending_.size()) == kSlots) synchronize_locked(lock);
-    pending_.push_back(std::move(describe));
+    // What the user called, when it is not the kernel's op (one_hot launches a scatter).
+    const std::string& context = detail::ErrorContext::current();
+    if (context.empty()) {
+        pending_.push_back(std::move(describe));
+    } else {
+        pending_.push_back([context, d = std::move(describe)](long long v) { return context + d(v); });
+    }
     return dev_ + 2 * (pending_.size() - 1);
 }
 
