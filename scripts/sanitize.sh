@@ -5,7 +5,7 @@
 #         (build-asan/), the whole suite but the slow end-to-end tests listed in BURN_ASAN_SKIP, in two shards
 #   tsan  clang build of the library and burn_tsan_tests (thread pool, data loader workers, caching
 #         allocator, two models trained on two threads at once) with ThreadSanitizer (build-tsan/)
-#   fuzz  every fuzz target of fuzz/ for BURN_FUZZ_SECONDS (default 20) seconds each, linked against
+#   fuzz  every fuzz target of fuzz/ for BURN_FUZZ_SECONDS (default 10) seconds each, linked against
 #         the asan build's library (scripts/fuzz --no-build)
 # Any sanitizer report fails the run. docs/reliability.md explains what is checked and why.
 #   BURN_JOBS   parallel compile jobs (default: the number of CPUs)
@@ -80,7 +80,7 @@ for stage in "${stages[@]}"; do
             echo "sanitize: fuzz/regressions/$t: $(find "$dir" -type f | wc -l) inputs pass"
         done
         "$BURN_ROOT/scripts/fuzz" --no-build --out "$BURN_ROOT/build-asan/fuzz" --jobs 2 \
-            --seconds "${BURN_FUZZ_SECONDS:-20}"
+            --seconds "${BURN_FUZZ_SECONDS:-10}"
         ;;
     *)
         echo "sanitize: unknown stage '$stage' (asan, tsan or fuzz)" >&2
