@@ -2,10 +2,11 @@
 # Sanitizer runs, as CI does them (scripts/test.sh calls this after the Release tests):
 #   scripts/sanitize.sh [tsan] [asan] [fuzz]     (default: all three, in this order)
 #   asan  clang build of the library and burn_tests with AddressSanitizer + UndefinedBehaviorSanitizer
-#         (build-asan/), the whole suite but the slow end-to-end tests listed in BURN_ASAN_SKIP, in two shards
+#         (build-asan/, -O0 but for BURN_SANITIZE_HOT_FILES, a unity build of the library), the whole suite but
+#         the slow end-to-end tests listed in BURN_ASAN_SKIP, in two shards
 #   tsan  clang build of the library and burn_tsan_tests (thread pool, data loader workers, caching
 #         allocator, two models trained on two threads at once) with ThreadSanitizer (build-tsan/)
-#   fuzz  every fuzz target of fuzz/ for BURN_FUZZ_SECONDS (default 10) seconds each, linked against
+#   fuzz  every fuzz target of fuzz/ for BURN_FUZZ_SECONDS (default 30) seconds each, linked against
 #         the asan build's library (scripts/fuzz --no-build)
 # Any sanitizer report fails the run. docs/reliability.md explains what is checked and why.
 #   BURN_JOBS   parallel compile jobs (default: the number of CPUs)
@@ -31,7 +32,7 @@ san_configure() {  # dir, sanitizers, optimisation, extra cmake args...
     # shellcheck disable=SC2046  # zero or one argument
     CC=clang CXX=clang++ cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(burn_launcher_args) \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$opt" -DBURN_SANITIZE="$san" -DBURN_CUDA=OFF \
-        -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF "$@" >/dev/null
+        -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF -DBURN_UNITY_BUILD=ON "$@" >/dev/null
 }
 
 # Runs a gtest binary in two shards at once; fails if either fails. Logs go to the build directory.
@@ -57,7 +58,7 @@ for stage in "${stages[@]}"; do
     start=$SECONDS
     case "$stage" in
     asan)
-        san_configure "$BURN_ROOT/build-asan" address,undefined -O1 -DBURN_FUZZ=ON
+        san_configure "$BURN_ROOT/build-asan" address,undefined -O0 -DBURN_FUZZ=ON
         cmake --build "$BURN_ROOT/build-asan" --parallel "$BURN_JOBS" --target burn_tests
         run_shards "$BURN_ROOT/build-asan/tests/burn_tests" "-${BURN_ASAN_SKIP}"
         ;;
@@ -70,7 +71,7 @@ for stage in "${stages[@]}"; do
         BURN_NUM_THREADS=4 "$BURN_ROOT/build-tsan/tests/burn_tsan_tests" --gtest_brief=1
         ;;
     fuzz)
-        san_configure "$BURN_ROOT/build-asan" address,undefined -O1 -DBURN_FUZZ=ON
+        san_configure "$BURN_ROOT/build-asan" address,undefined -O0 -DBURN_FUZZ=ON
         cmake --build "$BURN_ROOT/build-asan" --parallel "$BURN_JOBS" --target burn_fuzz_targets
         # The inputs that once crashed a target (fuzz/regressions/<target>/) run first, each once.
         for dir in "$BURN_ROOT"/fuzz/regressions/*/; do
@@ -80,7 +81,7 @@ for stage in "${stages[@]}"; do
             echo "sanitize: fuzz/regressions/$t: $(find "$dir" -type f | wc -l) inputs pass"
         done
         "$BURN_ROOT/scripts/fuzz" --no-build --out "$BURN_ROOT/build-asan/fuzz" --jobs 2 \
-            --seconds "${BURN_FUZZ_SECONDS:-10}"
+            --seconds "${BURN_FUZZ_SECONDS:-30}"
         ;;
     *)
         echo "sanitize: unknown stage '$stage' (asan, tsan or fuzz)" >&2

@@ -26,7 +26,7 @@ ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
 echo "scripts/test.sh: Release tests passed in ${SECONDS}s"
 # The portable core: burn_core with threads, exceptions and files off runs the MNIST convnet forward.
 bash "$BURN_ROOT/scripts/portable_check.sh"
-# The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 10 s per fuzz
+# The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 30 s per fuzz
 # target): docs/reliability.md. BURN_SANITIZERS=0 skips them (a quicker local run).
 if [ "${BURN_SANITIZERS:-1}" != "0" ]; then
     bash "$BURN_ROOT/scripts/sanitize.sh"

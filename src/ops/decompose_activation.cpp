@@ -18,11 +18,6 @@ constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
 constexpr double kSqrt2OverPi = 0.79788456080286535588;
 
-template <class F>
-Outputs unary_f(const OpCall& c, const Inputs& in, F f) {
-    return {down(f(up(in[0])), c.dtype)};
-}
-
 /// Split by sign so exp never overflows (bm::sigmoid).
 TensorAny sigmoid_of(const TensorAny& x) {
     TensorAny e = exp(x);

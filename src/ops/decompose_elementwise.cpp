@@ -12,13 +12,6 @@ namespace burn::ops::detail {
 namespace {
 
 using namespace decomp;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// f on the single input in its compute dtype; the result in the call's dtype.
-template <class F>
-Outputs unary_f(const OpCall& c, const Inputs& in, F f) {
-    return {down(f(up(in[0])), c.dtype)};
-}
 
 TensorAny ceil_of(const TensorAny& x) {
     return negate(floor(negate(x)));

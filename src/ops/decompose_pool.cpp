@@ -15,7 +15,6 @@ namespace burn::ops::detail {
 namespace {
 
 using namespace decomp;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 const std::vector<int> kHW = {2, 3};
 
 /// The extent a padded axis needs so that every tap's strided slice stays inside it.

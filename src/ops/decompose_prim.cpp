@@ -8,7 +8,6 @@
 namespace burn::ops::decomp {
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::vector<SliceArg> all_of(const TensorAny& x) {
     return std::vector<SliceArg>(static_cast<std::size_t>(x.rank()), SliceArg(burn::all));

@@ -2,8 +2,10 @@
 // Building blocks of the decompositions (decompose_*.cpp). Each is written with frontend calls of
 // primitive rows only (decompose.cpp lists them), so a decomposition built from them never reaches a
 // derived row: the primitives-only test backend of tests/decompose_test.cpp checks that.
+#include <limits>
 #include <vector>
 
+#include "burn/backend/op.hpp"
 #include "burn/tensor/ops.hpp"
 
 namespace burn::ops::decomp {
@@ -11,11 +13,18 @@ namespace burn::ops::decomp {
 using Inputs = std::vector<TensorAny>;
 using Outputs = std::vector<TensorAny>;
 
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
 /// The dtype kernels compute dt in: f32 for f16/bf16, dt otherwise.
 DType compute_dtype(DType dt);
 /// x in its compute dtype; y back in dt.
 TensorAny up(const TensorAny& x);
 TensorAny down(TensorAny y, DType dt);
+/// f on the single input in its compute dtype; the result in the call's dtype.
+template <class F>
+Outputs unary_f(const OpCall& c, const Inputs& in, F f) {
+    return {down(f(up(in[0])), c.dtype)};
+}
 
 /// A [1, ..., 1] tensor of like's rank and device holding v, in like's dtype (or dt).
 TensorAny scalar(const TensorAny& like, double v);

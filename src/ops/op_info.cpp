@@ -3,20 +3,11 @@
 
 #include "burn/backend/op.hpp"
 #include "burn/core/error.hpp"
+#include "ops/op_kinds.hpp"
 
 namespace burn {
 
 namespace {
-constexpr OpKinds kinds_of(char k) {
-    return k == 'F'   ? OpKinds::float_only
-           : k == 'N' ? OpKinds::numeric
-           : k == 'A' ? OpKinds::all
-                      : OpKinds::bool_only;
-}
-#define BURN_KIND_F 'F'
-#define BURN_KIND_N 'N'
-#define BURN_KIND_A 'A'
-#define BURN_KIND_B 'B'
 
 const OpInfo kOpInfo[] = {
 #define BURN_UNARY(name, kinds, body, vjp, domain) \

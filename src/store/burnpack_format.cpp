@@ -11,7 +11,7 @@ namespace burn::store::detail {
 
 namespace {
 
-constexpr const char* kOp = "BurnpackStore";
+constexpr const char* kBurnpackOp = "BurnpackStore";
 constexpr uint64_t kHeaderBytes = 10;
 
 using nlohmann::json;
@@ -32,7 +32,7 @@ const char* scalar_key(Scalar::Kind k) {
 }
 
 Scalar parse_scalar(const std::string& name, const json& v) {
-    BURN_CHECK(v.is_object() && v.size() == 1, "[", kOp, "] scalar '", name,
+    BURN_CHECK(v.is_object() && v.size() == 1, "[", kBurnpackOp, "] scalar '", name,
                "' is not a one-entry map {type: value} (the file is corrupt)");
     // Not `*v.items().begin()`: that dereferences a temporary proxy, and a binding to its key outlives
     // it (AddressSanitizer found the read after scope on the seed corpus).
@@ -42,7 +42,7 @@ Scalar parse_scalar(const std::string& name, const json& v) {
     if (type == "i64" && value.is_number_integer()) {
         if (value.is_number_unsigned()) {
             auto u = value.get<uint64_t>();
-            BURN_CHECK(u <= static_cast<uint64_t>(INT64_MAX), "[", kOp, "] scalar '", name,
+            BURN_CHECK(u <= static_cast<uint64_t>(INT64_MAX), "[", kBurnpackOp, "] scalar '", name,
                        "' overflows i64");
             return Scalar(static_cast<int64_t>(u));
         }
@@ -51,51 +51,47 @@ Scalar parse_scalar(const std::string& name, const json& v) {
     if (type == "u64" && value.is_number_unsigned()) return Scalar(value.get<uint64_t>());
     if (type == "f64" && value.is_number()) return Scalar(value.get<double>());
     if (type == "bool" && value.is_boolean()) return Scalar(value.get<bool>());
-    BURN_THROW("[", kOp, "] scalar '", name, "' has type '", type, "' with a ", value.type_name(),
+    BURN_THROW("[", kBurnpackOp, "] scalar '", name, "' has type '", type, "' with a ", value.type_name(),
                " value; expected i64, u64, f64 or bool");
-}
-
-uint64_t get_u64(const json& v, const std::string& name, const char* field) {
-    BURN_CHECK(v.is_number_unsigned(), "[", kOp, "] tensor '", name, "': '", field,
-               "' is not a non-negative integer (the file is corrupt)");
-    return v.get<uint64_t>();
 }
 
 BurnpackTensor parse_tensor(const std::string& name, const json& t, uint64_t data_start, uint64_t data_size,
                             const Limits& limits) {
-    BURN_CHECK(t.is_object(), "[", kOp, "] tensor '", name, "' is not a map (the file is corrupt)");
+    BURN_CHECK(t.is_object(), "[", kBurnpackOp, "] tensor '", name, "' is not a map (the file is corrupt)");
     BurnpackTensor out;
     out.name = name;
     auto dt = t.find("dtype");
-    BURN_CHECK(dt != t.end() && dt->is_string(), "[", kOp, "] tensor '", name, "' has no dtype");
+    BURN_CHECK(dt != t.end() && dt->is_string(), "[", kBurnpackOp, "] tensor '", name, "' has no dtype");
     out.dtype = dtype_from_name(dt->get<std::string>());  // throws naming the accepted names
     auto sh = t.find("shape");
-    BURN_CHECK(sh != t.end() && sh->is_array(), "[", kOp, "] tensor '", name, "' has no shape");
+    BURN_CHECK(sh != t.end() && sh->is_array(), "[", kBurnpackOp, "] tensor '", name, "' has no shape");
     std::vector<int64_t> dims;
     for (const auto& d : *sh) {
-        uint64_t v = get_u64(d, name, "shape");
-        BURN_CHECK(v <= static_cast<uint64_t>(INT64_MAX), "[", kOp, "] tensor '", name, "': dimension ", v,
-                   " is absurd (the file is corrupt)");
+        uint64_t v = json_u64(d, kBurnpackOp, name, "shape");
+        BURN_CHECK(v <= static_cast<uint64_t>(INT64_MAX), "[", kBurnpackOp, "] tensor '", name,
+                   "': dimension ", v, " is absurd (the file is corrupt)");
         dims.push_back(static_cast<int64_t>(v));
-        BURN_CHECK(dims.size() <= static_cast<std::size_t>(kMaxRank), "[", kOp, "] tensor '", name,
+        BURN_CHECK(dims.size() <= static_cast<std::size_t>(kMaxRank), "[", kBurnpackOp, "] tensor '", name,
                    "' has rank over ", kMaxRank);
     }
-    out.shape = shape_from(dims, kOp, name);
-    uint64_t nbytes = tensor_nbytes(out.shape, out.dtype, limits, kOp, name);
+    out.shape = shape_from(dims, kBurnpackOp, name);
+    uint64_t nbytes = tensor_nbytes(out.shape, out.dtype, limits, kBurnpackOp, name);
     auto off = t.find("data_offsets");
-    BURN_CHECK(off != t.end() && off->is_array() && off->size() == 2, "[", kOp, "] tensor '", name,
+    BURN_CHECK(off != t.end() && off->is_array() && off->size() == 2, "[", kBurnpackOp, "] tensor '", name,
                "' has no data_offsets [start, end]");
-    uint64_t start = get_u64((*off)[0], name, "data_offsets"), end = get_u64((*off)[1], name, "data_offsets");
-    BURN_CHECK(start <= end && end <= data_size, "[", kOp, "] tensor '", name, "' spans bytes [", start, ", ",
-               end, ") of a data section of ", data_size, " bytes (the file is truncated or corrupt)");
-    BURN_CHECK(end - start == nbytes, "[", kOp, "] tensor '", name, "' of shape ", out.shape, " and dtype ",
-               out.dtype, " needs ", nbytes, " bytes but its range holds ", end - start);
-    BURN_CHECK(start % kBurnpackAlignment == 0, "[", kOp, "] tensor '", name, "' starts at ", start,
+    uint64_t start = json_u64((*off)[0], kBurnpackOp, name, "data_offsets"),
+             end = json_u64((*off)[1], kBurnpackOp, name, "data_offsets");
+    BURN_CHECK(start <= end && end <= data_size, "[", kBurnpackOp, "] tensor '", name, "' spans bytes [",
+               start, ", ", end, ") of a data section of ", data_size,
+               " bytes (the file is truncated or corrupt)");
+    BURN_CHECK(end - start == nbytes, "[", kBurnpackOp, "] tensor '", name, "' of shape ", out.shape,
+               " and dtype ", out.dtype, " needs ", nbytes, " bytes but its range holds ", end - start);
+    BURN_CHECK(start % kBurnpackAlignment == 0, "[", kBurnpackOp, "] tensor '", name, "' starts at ", start,
                ", not on a ", kBurnpackAlignment, "-byte boundary (the file is corrupt)");
     out.start = data_start + start;
     out.end = data_start + end;
     auto pid = t.find("param_id");
-    if (pid != t.end() && !pid->is_null()) out.param_id = get_u64(*pid, name, "param_id");
+    if (pid != t.end() && !pid->is_null()) out.param_id = json_u64(*pid, kBurnpackOp, name, "param_id");
     return out;
 }
 
@@ -107,38 +103,38 @@ BurnpackContents parse_burnpack(const uint8_t* data, std::size_t size, const Lim
 
 BurnpackContents parse_burnpack(const uint8_t* data, std::size_t head_size, const Limits& limits,
                                 uint64_t size) {
-    BURN_CHECK(size >= kHeaderBytes, "[", kOp, "] the file has ", size, " bytes, fewer than the ",
+    BURN_CHECK(size >= kHeaderBytes, "[", kBurnpackOp, "] the file has ", size, " bytes, fewer than the ",
                kHeaderBytes, "-byte header: it is truncated or not a Burnpack file");
-    BURN_CHECK(size <= limits.max_file_bytes, "[", kOp, "] the file has ", size, " bytes, over the limit of ",
-               limits.max_file_bytes);
-    BURN_CHECK(head_size >= kHeaderBytes, "[", kOp,
+    BURN_CHECK(size <= limits.max_file_bytes, "[", kBurnpackOp, "] the file has ", size,
+               " bytes, over the limit of ", limits.max_file_bytes);
+    BURN_CHECK(head_size >= kHeaderBytes, "[", kBurnpackOp,
                "] the file ends within its header (it shrank while "
                "being read)");
     uint32_t magic = read_le<uint32_t>(data);
-    BURN_CHECK(magic == kBurnpackMagic, "[", kOp, "] not a Burnpack file: it starts with bytes 0x", std::hex,
-               magic, " instead of the magic \"NRUB\" (0x4255524E)");
+    BURN_CHECK(magic == kBurnpackMagic, "[", kBurnpackOp, "] not a Burnpack file: it starts with bytes 0x",
+               std::hex, magic, " instead of the magic \"NRUB\" (0x4255524E)");
     uint16_t version = read_le<uint16_t>(data + 4);
-    BURN_CHECK(version == kBurnpackVersion, "[", kOp, "] Burnpack version ", version,
+    BURN_CHECK(version == kBurnpackVersion, "[", kBurnpackOp, "] Burnpack version ", version,
                " is not supported; this build reads version ", kBurnpackVersion);
     uint64_t meta_size = read_le<uint32_t>(data + 6);
-    BURN_CHECK(meta_size <= limits.max_header_bytes, "[", kOp, "] metadata of ", meta_size,
+    BURN_CHECK(meta_size <= limits.max_header_bytes, "[", kBurnpackOp, "] metadata of ", meta_size,
                " bytes exceeds the limit of ", limits.max_header_bytes);
-    BURN_CHECK(kHeaderBytes + meta_size <= size, "[", kOp, "] metadata of ", meta_size,
+    BURN_CHECK(kHeaderBytes + meta_size <= size, "[", kBurnpackOp, "] metadata of ", meta_size,
                " bytes runs past the end of a ", size, "-byte file (truncated)");
-    BURN_CHECK(head_size >= kHeaderBytes + meta_size, "[", kOp, "] the file ends within its ",
+    BURN_CHECK(head_size >= kHeaderBytes + meta_size, "[", kBurnpackOp, "] the file ends within its ",
                kHeaderBytes + meta_size, "-byte header (it shrank while being read)");
-    json meta =
-        parse_untrusted(data + kHeaderBytes, meta_size, Syntax::cbor, limits.max_depth, kOp, "metadata");
-    BURN_CHECK(meta.is_object(), "[", kOp, "] the metadata is not a CBOR map (the file is corrupt)");
+    json meta = parse_untrusted(data + kHeaderBytes, meta_size, Syntax::cbor, limits.max_depth, kBurnpackOp,
+                                "metadata");
+    BURN_CHECK(meta.is_object(), "[", kBurnpackOp, "] the metadata is not a CBOR map (the file is corrupt)");
 
     uint64_t data_start = align_up(kHeaderBytes + meta_size, kBurnpackAlignment);
     uint64_t data_size = size > data_start ? size - data_start : 0;
     BurnpackContents out;
     auto tensors = meta.find("tensors");
-    BURN_CHECK(tensors != meta.end() && tensors->is_object(), "[", kOp,
+    BURN_CHECK(tensors != meta.end() && tensors->is_object(), "[", kBurnpackOp,
                "] the metadata has no 'tensors' map");
-    BURN_CHECK(tensors->size() <= limits.max_tensors, "[", kOp, "] the file declares ", tensors->size(),
-               " tensors, over the limit of ", limits.max_tensors);
+    BURN_CHECK(tensors->size() <= limits.max_tensors, "[", kBurnpackOp, "] the file declares ",
+               tensors->size(), " tensors, over the limit of ", limits.max_tensors);
     for (const auto& [name, t] : tensors->items())
         out.tensors.push_back(parse_tensor(name, t, data_start, data_size, limits));
     std::sort(out.tensors.begin(), out.tensors.end(), [](const BurnpackTensor& a, const BurnpackTensor& b) {
@@ -146,18 +142,18 @@ BurnpackContents parse_burnpack(const uint8_t* data, std::size_t head_size, cons
     });
     for (std::size_t i = 1; i < out.tensors.size(); ++i) {
         const auto &a = out.tensors[i - 1], &b = out.tensors[i];
-        BURN_CHECK(a.end <= b.start || a.start == a.end || b.start == b.end, "[", kOp, "] tensors '", a.name,
-                   "' and '", b.name, "' overlap (the file is corrupt)");
+        BURN_CHECK(a.end <= b.start || a.start == a.end || b.start == b.end, "[", kBurnpackOp, "] tensors '",
+                   a.name, "' and '", b.name, "' overlap (the file is corrupt)");
     }
     if (auto md = meta.find("metadata"); md != meta.end()) {
-        BURN_CHECK(md->is_object(), "[", kOp, "] 'metadata' is not a map");
+        BURN_CHECK(md->is_object(), "[", kBurnpackOp, "] 'metadata' is not a map");
         for (const auto& [k, v] : md->items()) {
-            BURN_CHECK(v.is_string(), "[", kOp, "] metadata '", k, "' is not a string");
+            BURN_CHECK(v.is_string(), "[", kBurnpackOp, "] metadata '", k, "' is not a string");
             out.metadata[k] = v.get<std::string>();
         }
     }
     if (auto sc = meta.find("scalars"); sc != meta.end()) {
-        BURN_CHECK(sc->is_object(), "[", kOp, "] 'scalars' is not a map");
+        BURN_CHECK(sc->is_object(), "[", kBurnpackOp, "] 'scalars' is not a map");
         for (const auto& [k, v] : sc->items()) out.scalars[k] = parse_scalar(k, v);
     }
     return out;
@@ -172,8 +168,8 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries,
     Limits unlimited;
     unlimited.max_tensor_bytes = UINT64_MAX;
     for (const auto& e : entries) {
-        BURN_CHECK(!tensors.contains(e.name), "[", kOp, "] two tensors are named '", e.name, "'");
-        uint64_t n = tensor_nbytes(e.shape, e.dtype, unlimited, kOp, e.name);
+        BURN_CHECK(!tensors.contains(e.name), "[", kBurnpackOp, "] two tensors are named '", e.name, "'");
+        uint64_t n = tensor_nbytes(e.shape, e.dtype, unlimited, kBurnpackOp, e.name);
         offset = align_up(offset, kBurnpackAlignment);
         starts.push_back(offset);
         ordered_json t;
@@ -209,7 +205,7 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries,
         meta["scalars"][k] = ordered_json{{scalar_key(s.kind()), v}};
     }
     std::vector<uint8_t> cbor = ordered_json::to_cbor(meta);
-    BURN_CHECK(cbor.size() <= UINT32_MAX, "[", kOp, "] the metadata needs ", cbor.size(),
+    BURN_CHECK(cbor.size() <= UINT32_MAX, "[", kBurnpackOp, "] the metadata needs ", cbor.size(),
                " bytes, over the format's 4 GiB");
 
     std::string out;
@@ -222,8 +218,8 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries,
     for (std::size_t i = 0; i < entries.size(); ++i) {
         out.resize(static_cast<std::size_t>(data_start + starts[i]), '\0');
         TensorData d = entries[i].read();
-        BURN_CHECK(d.dtype() == entries[i].dtype && d.shape() == entries[i].shape, "[", kOp, "] tensor '",
-                   entries[i].name, "' was declared ", entries[i].dtype, " ", entries[i].shape,
+        BURN_CHECK(d.dtype() == entries[i].dtype && d.shape() == entries[i].shape, "[", kBurnpackOp,
+                   "] tensor '", entries[i].name, "' was declared ", entries[i].dtype, " ", entries[i].shape,
                    " but reads as ", d.dtype(), " ", d.shape());
         out.append(reinterpret_cast<const char*>(d.bytes().data()), d.bytes().size());
     }

@@ -87,4 +87,10 @@ nlohmann::json parse_untrusted(const uint8_t* data, std::size_t size, Syntax syn
     return doc;
 }
 
+uint64_t json_u64(const nlohmann::json& v, std::string_view op, const std::string& name, const char* field) {
+    BURN_CHECK(v.is_number_unsigned(), "[", op, "] tensor '", name, "': '", field,
+               "' is not a non-negative integer (the file is corrupt)");
+    return v.get<uint64_t>();
+}
+
 }  // namespace burn::store::detail

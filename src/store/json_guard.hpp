@@ -15,4 +15,7 @@ enum class Syntax { json, cbor };
 nlohmann::json parse_untrusted(const uint8_t* data, std::size_t size, Syntax syntax, int max_depth,
                                std::string_view op, std::string_view what);
 
+/// v as an unsigned 64-bit integer; throws "[op] tensor 'name': 'field' is not a non-negative integer".
+uint64_t json_u64(const nlohmann::json& v, std::string_view op, const std::string& name, const char* field);
+
 }  // namespace burn::store::detail

@@ -20,7 +20,7 @@ namespace burn::store::detail {
 
 namespace {
 
-constexpr const char* kOp = "PytorchStore";
+constexpr const char* kPytorchOp = "PytorchStore";
 using pickle::Kind;
 using pickle::Value;
 
@@ -37,7 +37,8 @@ class LegacyStorages : public StorageSource {
     explicit LegacyStorages(ByteView file) : file_(std::move(file)) {}
     ByteView storage(const std::string& key) override {
         auto it = ranges_.find(key);
-        BURN_CHECK(it != ranges_.end(), "[", kOp, "] storage '", key, "' is not in the file (corrupt)");
+        BURN_CHECK(it != ranges_.end(), "[", kPytorchOp, "] storage '", key,
+                   "' is not in the file (corrupt)");
         return {file_.data + it->second.first, static_cast<std::size_t>(it->second.second), file_.owner};
     }
     ByteView file_;
@@ -58,7 +59,8 @@ class ZipStorages : public StorageSource {
         }
         std::string why = zip_error_strerror(&err);
         zip_error_fini(&err);
-        BURN_CHECK(zip_, "[", kOp, "] the zip archive cannot be opened: ", why, " (the file is corrupt)");
+        BURN_CHECK(zip_, "[", kPytorchOp, "] the zip archive cannot be opened: ", why,
+                   " (the file is corrupt)");
     }
     ~ZipStorages() override {
         if (zip_) zip_discard(zip_);
@@ -74,7 +76,8 @@ class ZipStorages : public StorageSource {
             if (s == "data.pkl" || (s.size() > 9 && s.compare(s.size() - 9, 9, "/data.pkl") == 0))
                 if (best.empty() || s.size() < best.size()) best = s;
         }
-        BURN_CHECK(!best.empty(), "[", kOp, "] the zip archive has no data.pkl: it is not a torch.save file");
+        BURN_CHECK(!best.empty(), "[", kPytorchOp,
+                   "] the zip archive has no data.pkl: it is not a torch.save file");
         prefix_ = best.substr(0, best.size() - 8);
         return best;
     }
@@ -82,21 +85,21 @@ class ZipStorages : public StorageSource {
     std::string read(const std::string& name, uint64_t limit) {
         std::string full = prefix_ + name;
         zip_int64_t idx = zip_name_locate(zip_, full.c_str(), 0);
-        BURN_CHECK(idx >= 0, "[", kOp, "] the zip archive has no entry '", full, "' (corrupt)");
+        BURN_CHECK(idx >= 0, "[", kPytorchOp, "] the zip archive has no entry '", full, "' (corrupt)");
         zip_stat_t st;
         zip_stat_init(&st);
         BURN_CHECK(
             zip_stat_index(zip_, static_cast<zip_uint64_t>(idx), 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE),
-            "[", kOp, "] cannot stat zip entry '", full, "'");
-        BURN_CHECK(st.size <= limit, "[", kOp, "] zip entry '", full, "' has ", st.size,
+            "[", kPytorchOp, "] cannot stat zip entry '", full, "'");
+        BURN_CHECK(st.size <= limit, "[", kPytorchOp, "] zip entry '", full, "' has ", st.size,
                    " bytes, over the limit of ", limit);
         // An uncompressed entry cannot be larger than the archive (torch.save stores entries uncompressed).
         BURN_CHECK(
             !(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE || st.size <= file_.size,
-            "[", kOp, "] zip entry '", full, "' claims ", st.size, " bytes in a ", file_.size,
+            "[", kPytorchOp, "] zip entry '", full, "' claims ", st.size, " bytes in a ", file_.size,
             "-byte file (corrupt)");
         zip_file_t* f = zip_fopen_index(zip_, static_cast<zip_uint64_t>(idx), 0);
-        BURN_CHECK(f, "[", kOp, "] cannot open zip entry '", full, "': ", zip_strerror(zip_));
+        BURN_CHECK(f, "[", kPytorchOp, "] cannot open zip entry '", full, "': ", zip_strerror(zip_));
         std::string out(static_cast<std::size_t>(st.size), '\0');
         uint64_t got = 0;
         while (got < st.size) {
@@ -109,8 +112,8 @@ class ZipStorages : public StorageSource {
         zip_int64_t tail = got == st.size ? zip_fread(f, &extra, 1) : -1;
         std::string why = zip_file_strerror(f);
         zip_fclose(f);
-        BURN_CHECK(got == st.size && tail == 0, "[", kOp, "] zip entry '", full, "' is damaged (read ", got,
-                   " of ", st.size, " bytes: ", why, ")");
+        BURN_CHECK(got == st.size && tail == 0, "[", kPytorchOp, "] zip entry '", full, "' is damaged (read ",
+                   got, " of ", st.size, " bytes: ", why, ")");
         return out;
     }
     ByteView storage(const std::string& key) override {
@@ -119,11 +122,11 @@ class ZipStorages : public StorageSource {
         ZipEntryData d;
         const std::string full = prefix_ + "data/" + key;
         if (index_.stored(full, d)) {
-            BURN_CHECK(d.size <= limits_.max_tensor_bytes, "[", kOp, "] zip entry '", full, "' has ", d.size,
-                       " bytes, over the limit of ", limits_.max_tensor_bytes);
+            BURN_CHECK(d.size <= limits_.max_tensor_bytes, "[", kPytorchOp, "] zip entry '", full, "' has ",
+                       d.size, " bytes, over the limit of ", limits_.max_tensor_bytes);
             const uint8_t* p = file_.data + d.offset;
-            BURN_CHECK(zip_crc32(p, static_cast<std::size_t>(d.size)) == d.crc, "[", kOp, "] zip entry '",
-                       full, "' is damaged (CRC mismatch)");
+            BURN_CHECK(zip_crc32(p, static_cast<std::size_t>(d.size)) == d.crc, "[", kPytorchOp,
+                       "] zip entry '", full, "' is damaged (CRC mismatch)");
             return {p, static_cast<std::size_t>(d.size), file_.owner};
         }
         auto bytes = std::make_shared<std::string>(read("data/" + key, limits_.max_tensor_bytes));
@@ -153,12 +156,12 @@ TensorData gather(const ByteView& st, const pickle::StorageRef& ref, const pickl
         uint64_t span;
         BURN_CHECK(mul_ok(static_cast<uint64_t>(t.size[d] - 1), static_cast<uint64_t>(t.stride[d]), span) &&
                        !__builtin_add_overflow(last, span, &last),
-                   "[", kOp, "] tensor '", name, "' has strides that overflow (corrupt)");
+                   "[", kPytorchOp, "] tensor '", name, "' has strides that overflow (corrupt)");
         if (t.size[d] != 1 && t.stride[d] != expect) contiguous = false;
         expect *= t.size[d];
     }
-    BURN_CHECK(last < avail, "[", kOp, "] tensor '", name, "' of shape ", t.size, " reaches element ", last,
-               " of a storage holding ", avail, " (the file is corrupt)");
+    BURN_CHECK(last < avail, "[", kPytorchOp, "] tensor '", name, "' of shape ", t.size, " reaches element ",
+               last, " of a storage holding ", avail, " (the file is corrupt)");
     const uint8_t* base = st.data + (ref.view_offset + t.offset) * elem;
     if (contiguous) return data_from_bytes(base, static_cast<std::size_t>(numel * elem), dtype, t.size);
     std::vector<uint8_t> out(static_cast<std::size_t>(numel * elem));
@@ -210,14 +213,14 @@ struct Flattener {
     }
     void count(std::size_t n) {
         items += n;
-        BURN_CHECK(items <= max_items, "[", kOp, "] the object graph is too large to flatten: over ",
+        BURN_CHECK(items <= max_items, "[", kPytorchOp, "] the object graph is too large to flatten: over ",
                    max_items,
                    " items walked (pickle::max_items, which grows with Limits::max_tensors; "
                    "shared containers referenced many times?)");
     }
     static void check_depth(int depth, const Limits& limits) {
-        BURN_CHECK(depth <= limits.max_depth, "[", kOp, "] containers nest deeper than ", limits.max_depth,
-                   " levels (or contain themselves)");
+        BURN_CHECK(depth <= limits.max_depth, "[", kPytorchOp, "] containers nest deeper than ",
+                   limits.max_depth, " levels (or contain themselves)");
     }
     /// Whether v leads to a tensor. A container met again while it is being scanned (a cycle) counts
     /// as leading to one, so that the walk follows it and reports the cycle.
@@ -250,7 +253,7 @@ struct Flattener {
             if (v->kind == Kind::dict && !key_of(v->items[i - 1], key)) continue;
             std::string name = join(v->kind == Kind::dict ? key : std::to_string(i));
             if (item->kind == Kind::tensor) {
-                BURN_CHECK(out.size() < limits.max_tensors, "[", kOp, "] the file holds more than ",
+                BURN_CHECK(out.size() < limits.max_tensors, "[", kPytorchOp, "] the file holds more than ",
                            limits.max_tensors, " tensors (Limits::max_tensors)");
                 out.emplace_back(std::move(name), item);
             } else {
@@ -265,7 +268,7 @@ const Value* dict_get(const Value* d, const std::string& key) {
     std::string k;
     for (std::size_t i = 0; i + 1 < d->items.size(); i += 2) {
         if (!Flattener::key_of(d->items[i], k) || k != key) continue;
-        BURN_CHECK(!found, "[", kOp, "] the key '", key,
+        BURN_CHECK(!found, "[", kPytorchOp, "] the key '", key,
                    "' appears twice in one dictionary of the file (corrupt or hand-made; a file must name "
                    "each entry once)");
         found = d->items[i + 1];
@@ -286,7 +289,7 @@ std::string list_keys(const Value* d) {
 }
 
 const Value* select(const Value* root, const std::string& key) {
-    BURN_CHECK(root->kind == Kind::dict, "[", kOp, "] with_top_level_key('", key,
+    BURN_CHECK(root->kind == Kind::dict, "[", kPytorchOp, "] with_top_level_key('", key,
                "'): the file holds no dictionary at the top level");
     if (const Value* v = dict_get(root, key)) return v;
     // "model.encoder": walk nested dictionaries.
@@ -296,7 +299,7 @@ const Value* select(const Value* root, const std::string& key) {
         std::size_t dot = key.find('.', pos);
         std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
         const Value* next = cur->kind == Kind::dict ? dict_get(cur, part) : nullptr;
-        BURN_CHECK(next, "[", kOp, "] with_top_level_key('", key, "'): no key '", part,
+        BURN_CHECK(next, "[", kPytorchOp, "] with_top_level_key('", key, "'): no key '", part,
                    "'; the keys there are ",
                    cur->kind == Kind::dict ? list_keys(cur) : std::string("none (not a dictionary)"));
         cur = next;
@@ -310,14 +313,14 @@ std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
                                       std::shared_ptr<StorageSource> src, const std::string& top_level_key,
                                       const Limits& limits) {
     const Value* root = top_level_key.empty() ? doc->root : select(doc->root, top_level_key);
-    BURN_CHECK(root->kind == Kind::dict || root->kind == Kind::list || root->kind == Kind::tuple, "[", kOp,
-               "] the file holds no dictionary of tensors at ",
+    BURN_CHECK(root->kind == Kind::dict || root->kind == Kind::list || root->kind == Kind::tuple, "[",
+               kPytorchOp, "] the file holds no dictionary of tensors at ",
                top_level_key.empty() ? std::string("the top level") : "'" + top_level_key + "'");
     Flattener f(limits);
     f.walk(root, "", 0);
     std::unordered_set<std::string> names;
     for (const auto& item : f.out)
-        BURN_CHECK(names.insert(item.first).second, "[", kOp, "] the key '", item.first,
+        BURN_CHECK(names.insert(item.first).second, "[", kPytorchOp, "] the key '", item.first,
                    "' appears twice in the file's state dict (a duplicated key, or a nested key that "
                    "flattens to the same dotted name); a file must name each tensor once");
     std::vector<TensorEntry> entries;
@@ -334,7 +337,7 @@ std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
         if (!ref.supported) {
             e.unsupported = "its storage type " + ref.type_name + " has no equivalent in this project";
         } else {
-            tensor_nbytes(t.size, ref.dtype, limits, kOp, name);
+            tensor_nbytes(t.size, ref.dtype, limits, kPytorchOp, name);
             e.read = [doc, src, v, name] {
                 const pickle::TensorRef& tr = *v->tensor;
                 const pickle::StorageRef& sr = *tr.storage->storage;
@@ -361,20 +364,21 @@ std::vector<TensorEntry> read_legacy(const ByteView& bytes, const std::string& k
     };
     static const char kMagic[] = "\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19";
     auto magic = next();
-    BURN_CHECK(magic->root->kind == Kind::bigint && magic->root->s == std::string(kMagic, 10), "[", kOp,
-               "] not a torch.save file: the legacy format starts with PyTorch's magic number");
+    BURN_CHECK(magic->root->kind == Kind::bigint && magic->root->s == std::string(kMagic, 10), "[",
+               kPytorchOp, "] not a torch.save file: the legacy format starts with PyTorch's magic number");
     auto protocol = next();
-    BURN_CHECK(protocol->root->kind == Kind::integer && protocol->root->i == 1001, "[", kOp,
+    BURN_CHECK(protocol->root->kind == Kind::integer && protocol->root->i == 1001, "[", kPytorchOp,
                "] unsupported legacy protocol version (expected 1001)");
     auto sys_info = next();
     if (sys_info->root->kind == Kind::dict) {
         const Value* le = dict_get(sys_info->root, "little_endian");
-        BURN_CHECK(!le || le->kind != Kind::boolean || le->i == 1, "[", kOp,
+        BURN_CHECK(!le || le->kind != Kind::boolean || le->i == 1, "[", kPytorchOp,
                    "] the file was written on a big-endian machine, which is not supported");
     }
     auto doc = next();
     auto keys = next();
-    BURN_CHECK(keys->root->kind == Kind::list, "[", kOp, "] the storage key list is missing (corrupt)");
+    BURN_CHECK(keys->root->kind == Kind::list, "[", kPytorchOp,
+               "] the storage key list is missing (corrupt)");
     // Element sizes come from the storages the object references.
     std::map<std::string, uint64_t> elem;
     for (const auto& v : doc->arena)
@@ -382,16 +386,16 @@ std::vector<TensorEntry> read_legacy(const ByteView& bytes, const std::string& k
     auto src = std::make_shared<LegacyStorages>(bytes);
     uint64_t offset = static_cast<uint64_t>(p - bytes.data);
     for (const Value* k : keys->root->items) {
-        BURN_CHECK(k->kind == Kind::string, "[", kOp, "] a storage key is not a string (corrupt)");
+        BURN_CHECK(k->kind == Kind::string, "[", kPytorchOp, "] a storage key is not a string (corrupt)");
         auto it = elem.find(k->s);
         if (it == elem.end()) break;  // an unreferenced storage: nothing after it is needed to be located
-        BURN_CHECK(bytes.size - offset >= 8, "[", kOp, "] the file ends before storage '", k->s,
+        BURN_CHECK(bytes.size - offset >= 8, "[", kPytorchOp, "] the file ends before storage '", k->s,
                    "' (truncated)");
         int64_t numel = read_le<int64_t>(bytes.data + offset);
         uint64_t nbytes;
         BURN_CHECK(numel >= 0 && mul_ok(static_cast<uint64_t>(numel), it->second, nbytes) &&
                        nbytes <= bytes.size - offset - 8,
-                   "[", kOp, "] storage '", k->s, "' claims ", numel,
+                   "[", kPytorchOp, "] storage '", k->s, "' claims ", numel,
                    " elements, past the end of the file (truncated)");
         src->ranges_[k->s] = {offset + 8, nbytes};
         offset += 8 + nbytes;
@@ -410,9 +414,9 @@ bool pytorch_zip_supported() {
 }
 
 std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits) {
-    BURN_CHECK(bytes.size <= limits.max_file_bytes, "[", kOp, "] the file has ", bytes.size,
+    BURN_CHECK(bytes.size <= limits.max_file_bytes, "[", kPytorchOp, "] the file has ", bytes.size,
                " bytes, over the limit of ", limits.max_file_bytes);
-    BURN_CHECK(bytes.size >= 2, "[", kOp, "] the file has ", bytes.size,
+    BURN_CHECK(bytes.size >= 2, "[", kPytorchOp, "] the file has ", bytes.size,
                " bytes: it is not a torch.save file");
     if (bytes.size >= 4 && std::memcmp(bytes.data, "PK", 2) == 0) {
 #ifdef BURN_HAVE_ZIP
@@ -420,7 +424,7 @@ std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& 
         std::string pkl_name = zip->find_pickle();
         if (zip->has("byteorder")) {
             std::string order = zip->read("byteorder", 64);
-            BURN_CHECK(order == "little", "[", kOp, "] the file was written with byte order '", order,
+            BURN_CHECK(order == "little", "[", kPytorchOp, "] the file was written with byte order '", order,
                        "'; only little-endian files are supported");
         }
         auto pkl = std::make_shared<std::string>(zip->read("data.pkl", limits.max_header_bytes));
@@ -428,17 +432,17 @@ std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& 
         return make_entries(doc, zip, key, limits);
 #else
         BURN_THROW(
-            "[", kOp,
+            "[", kPytorchOp,
             "] this is a zip-format torch.save file (PyTorch >= 1.6), and this build has no zip "
             "support: install libzip (Debian: libzip-dev) and reconfigure with -DBURN_ZIP=ON, or re-save "
             "the file with torch.save(obj, path, _use_new_zipfile_serialization=False), or as SafeTensors");
 #endif
     }
     if (bytes.size > 262 && std::memcmp(bytes.data + 257, "ustar", 5) == 0)
-        BURN_THROW("[", kOp,
+        BURN_THROW("[", kPytorchOp,
                    "] this is a tar-format torch.save file (PyTorch before 0.1.10), which is not supported; "
                    "re-save it with a recent PyTorch");
-    BURN_CHECK(bytes.data[0] == 0x80, "[", kOp,
+    BURN_CHECK(bytes.data[0] == 0x80, "[", kPytorchOp,
                "] not a torch.save file: it is neither a zip archive nor a pickle");
     return read_legacy(bytes, key, limits);
 }

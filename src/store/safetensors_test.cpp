@@ -124,7 +124,7 @@ TEST(SafetensorsStore, RejectsHostileFiles) {
     expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8),
                     "needs 12 bytes");
     expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[-3],"data_offsets":[0,8]}})", 8),
-                    "non-negative integers");
+                    "is not a non-negative integer");
     expect_rejected(file_with_header(R"({"a":{"dtype":"Q9","shape":[2],"data_offsets":[0,8]}})", 8),
                     "unknown dtype");
     expect_rejected(file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", 8),

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kUnrecorded = std::numeric_limits<double>::quiet_NaN();
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -66,7 +66,7 @@ void history_from_json(std::vector<MetricHistory>& hist, const config::Value* js
         h.values.clear();
         const config::Value* values = json ? json->find(h.name) : nullptr;
         if (!values || !values->is_array()) continue;
-        h.values.assign(values->size(), kNaN);
+        h.values.assign(values->size(), kUnrecorded);
         for (std::size_t e = 0; e < values->size(); ++e)
             if (values->element(e).is_number()) h.values[e] = values->element(e).as_double();
     }
@@ -291,7 +291,7 @@ bool TrainingCore::end_epoch(std::size_t epoch) {
         auto& ms = metrics(split);
         auto& hs = hist(split);
         for (std::size_t i = 0; i < ms.size(); ++i) {
-            hs[i].values.resize(epoch, kNaN);
+            hs[i].values.resize(epoch, kUnrecorded);
             hs[i].values[epoch - 1] = ms[i]->value();
             (split == Split::train ? rec.train : rec.valid)
                 .push_back({ms[i]->name(), ms[i]->unit(), ms[i]->last(), ms[i]->value()});

@@ -31,7 +31,7 @@ struct Geo {
     }
 };
 
-Geo geometry(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y) {
+Geo conv_geometry(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y) {
     Geo g;
     const int s = x.rank() - 2, off = 3 - s;
     g.n = x[0];
@@ -90,12 +90,12 @@ inline void valid_range(int64_t out, int64_t in, int64_t s, int64_t p, int64_t k
 #endif
 
 /// The output ranges along each spatial dim whose tap (k0, k1, k2) reads inside the input.
-struct Taps {
+struct TapRange {
     int64_t lo[3], hi[3], shift;
 };
 
-inline Taps taps_of(const Geo& g, int64_t k0, int64_t k1, int64_t k2) {
-    Taps t;
+inline TapRange taps_of(const Geo& g, int64_t k0, int64_t k1, int64_t k2) {
+    TapRange t;
     const int64_t k[3] = {k0, k1, k2};
     for (int i = 0; i < 3; ++i)
         valid_range(g.out[i], g.in[i], g.stride[i], g.pad[i], k[i], g.dil[i], t.lo[i], t.hi[i]);
@@ -116,7 +116,7 @@ BURN_INLINE_LOOPS void im2col_impl(const T* __restrict x, const Geo& g, int64_t 
             for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
                 for (int64_t k2 = 0; k2 < g.k[2]; ++k2, ++row) {
                     T* dst = col + row * ld;
-                    const Taps t = taps_of(g, k0, k1, k2);
+                    const TapRange t = taps_of(g, k0, k1, k2);
                     const int64_t lo = t.lo[2], hi = t.hi[2];
                     for (int64_t a = 0; a < g.out[0]; ++a) {
                         T* plane = dst + a * o1 * o2;
@@ -172,7 +172,7 @@ BURN_INLINE_LOOPS void col2im_impl(T* __restrict col, const Geo& g, int64_t c0, 
             for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
                 for (int64_t k2 = 0; k2 < g.k[2]; ++k2, ++row) {
                     T* src = col + row * ld;
-                    const Taps t = taps_of(g, k0, k1, k2);
+                    const TapRange t = taps_of(g, k0, k1, k2);
                     const int64_t lo = t.lo[2], hi = t.hi[2], rows = t.hi[1] - t.lo[1];
                     for (int64_t a = t.lo[0]; a < t.hi[0]; ++a) {
                         const int64_t i0 = a * g.stride[0] - g.pad[0] + k0 * g.dil[0];
@@ -402,7 +402,7 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef x = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
     TensorRef b = in.size() > 2 ? nn::to_compute(in[2]) : nullptr;
-    const Geo g = geometry(call.attrs<attrs::Conv>(), x->shape, w->shape, call.shape);
+    const Geo g = conv_geometry(call.attrs<attrs::Conv>(), x->shape, w->shape, call.shape);
     auto y = alloc(call.shape, x->dtype, in[0]->device);
     if (call.shape.numel() > 0) {
         nn::dispatch_compute(x->dtype, [&](auto tag) {
@@ -417,7 +417,7 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
 TensorRefs conv_backward_input_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef dy = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
-    const Geo g = geometry(call.attrs<attrs::Conv>(), call.shape, w->shape, dy->shape);
+    const Geo g = conv_geometry(call.attrs<attrs::Conv>(), call.shape, w->shape, dy->shape);
     auto dx = alloc(call.shape, dy->dtype, in[0]->device);
     if (call.shape.numel() > 0) {
         nn::dispatch_compute(dy->dtype, [&](auto tag) {
@@ -435,7 +435,7 @@ TensorRefs conv_backward_input_kernel(const OpCall& call, TensorRefs& in) {
 TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef x = nn::to_compute(in[0]), dy = nn::to_compute(in[1]);
-    const Geo g = geometry(call.attrs<attrs::Conv>(), x->shape, call.shape, dy->shape);
+    const Geo g = conv_geometry(call.attrs<attrs::Conv>(), x->shape, call.shape, dy->shape);
     auto dw = alloc(call.shape, x->dtype, in[0]->device);
     if (call.shape.numel() > 0) {
         nn::dispatch_compute(x->dtype, [&](auto tag) {

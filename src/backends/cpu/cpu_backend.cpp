@@ -46,20 +46,6 @@ const char* current_op() {
     return t_op ? t_op : "cpu";
 }
 
-bool CpuTensor::is_contiguous() const {
-    int64_t expected = 1;
-    for (int d = shape.rank() - 1; d >= 0; --d) {
-        if (shape[d] != 1 && strides[d] != expected) return false;
-        expected *= shape[d];
-    }
-    return true;
-}
-
-bool CpuTensor::is_unique_dense(long ref_count) const {
-    return ref_count == 1 && storage.use_count() == 1 && offset == 0 && is_contiguous() &&
-           static_cast<std::size_t>(shape.numel()) * size_of(dtype) <= storage->bytes;
-}
-
 std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device) {
     auto storage = std::make_shared<Storage>(checked_bytes(shape, dtype));
     return std::make_shared<CpuTensor>(shape, dtype, device, std::move(storage), shape.contiguous_strides(),
@@ -68,17 +54,6 @@ std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& d
 
 const CpuTensor& as_cpu(const TensorRef& t) {
     return static_cast<const CpuTensor&>(*t);
-}
-
-std::shared_ptr<CpuTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
-                                          const Dims& shape, DType dtype) {
-    for (int i : candidates) {
-        const TensorRef& t = inputs[static_cast<std::size_t>(i)];
-        const auto& c = as_cpu(t);
-        if (c.dtype == dtype && c.shape == shape && c.is_unique_dense(t.use_count()))
-            return std::static_pointer_cast<CpuTensor>(t);
-    }
-    return alloc(shape, dtype, inputs.empty() ? Device::cpu() : inputs[0]->device);
 }
 
 CpuBackend::CpuBackend() {

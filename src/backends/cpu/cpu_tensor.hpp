@@ -1,10 +1,11 @@
 #pragma once
-// The CPU backend's tensor: a shared byte storage viewed through strides and an offset (elements).
-// View ops (reshape, permute, expand, slice, flip) make new CpuTensors over the same storage.
+// The CPU backend's tensor: the strided layer's tensor (backends/common/strided_tensor.hpp) over a
+// 64-byte aligned host block. View ops make new CpuTensors over the same storage.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
+#include "backends/common/strided_tensor.hpp"
 #include "burn/backend/backend.hpp"
 
 namespace burn::cpu {
@@ -19,27 +20,8 @@ struct Storage {
     std::size_t bytes = 0;
 };
 
-struct CpuTensor final : TensorImpl {
-    CpuTensor(Dims shape_, DType dtype_, Device device_, std::shared_ptr<Storage> storage_, Dims strides_,
-              int64_t offset_)
-        : TensorImpl(shape_, dtype_, device_),
-          storage(std::move(storage_)),
-          strides(strides_),
-          offset(offset_) {}
-
-    std::shared_ptr<Storage> storage;
-    Dims strides;    // in elements; 0 for broadcast dims, negative for flipped dims
-    int64_t offset;  // in elements
-
-    template <class T>
-    T* data() const {
-        return reinterpret_cast<T*>(storage->data) + offset;
-    }
-    void* raw() const { return storage->data + offset * static_cast<int64_t>(size_of(dtype)); }
-    /// Row-major contiguous (any offset).
-    bool is_contiguous() const;
-    /// Contiguous and the only user of its whole storage: safe to overwrite in place.
-    bool is_unique_dense(long ref_count) const;
+struct CpuTensor final : strided::Tensor<Storage> {
+    using strided::Tensor<Storage>::Tensor;
 };
 
 /// A new contiguous tensor (uninitialised contents). Throws burn::Error, before allocating, when the

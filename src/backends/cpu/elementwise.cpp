@@ -173,17 +173,6 @@ TensorRefs ternary_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-constexpr OpKinds kinds_of(char k) {
-    return k == 'F'   ? OpKinds::float_only
-           : k == 'N' ? OpKinds::numeric
-           : k == 'A' ? OpKinds::all
-                      : OpKinds::bool_only;
-}
-#define BURN_KIND_F 'F'
-#define BURN_KIND_N 'N'
-#define BURN_KIND_A 'A'
-#define BURN_KIND_B 'B'
-
 // Cast and copy: out[i] = TOut(in[i]) for every pair of dtypes (bool: non-zero is true).
 template <class TIn, class TOut>
 void cast_typed(const CpuTensor& x, CpuTensor& out) {
@@ -292,12 +281,6 @@ TensorRefs gelu_backward_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
-TensorRef contiguous_copy(const TensorRef& t) {
-    OpCall call{OpId::copy, t->dtype, t->shape, {}, {0, 0}};
-    TensorRefs in{t};
-    return cast_kernel(call, in)[0];
-}
-
 void register_elementwise(KernelTable& t) {
 #define BURN_UNARY(name, kinds, body, vjp, domain) \
     t[idx(OpId::name)] = &unary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
@@ -314,7 +297,7 @@ void register_elementwise(KernelTable& t) {
     t[idx(OpId::exp)] = &exp_kernel;
     t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
     t[idx(OpId::cast)] = &cast_kernel;
-    t[idx(OpId::copy)] = &cast_kernel;
+    t[idx(OpId::copy)] = &Strided::copy;
 }
 
 }  // namespace burn::cpu

@@ -12,7 +12,6 @@
 #include <limits>
 
 #include "backends/cpu/kernels.hpp"
-#include "burn/tensor/slice.hpp"
 #include "platform/sync.hpp"
 
 namespace burn::cpu {
@@ -61,7 +60,7 @@ const T* base_of(const CpuTensor& t) {
     return reinterpret_cast<const T*>(t.storage->data);
 }
 template <class T>
-T* mut_base_of(CpuTensor& t) {
+T* mut_base_of(const CpuTensor& t) {
     return reinterpret_cast<T*>(t.storage->data);
 }
 
@@ -103,7 +102,7 @@ struct IndexView {
 
 /// dst[region] = src, where the region has src's shape, dst_strides and dst_offset inside dst's storage.
 template <class T>
-void copy_typed(const CpuTensor& src, CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
+void copy_typed(const CpuTensor& src, const CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
     const T* s = base_of<T>(src);
     T* d = mut_base_of<T>(dst);
     strided_apply<2>(src.shape, {src.strides, dst_strides}, {src.offset, dst_offset}, kGrain,
@@ -117,51 +116,6 @@ void copy_typed(const CpuTensor& src, CpuTensor& dst, const Dims& dst_strides, i
                              for (int64_t j = 0; j < n; ++j) pd[j * st[1]] = ps[j * st[0]];
                          }
                      });
-}
-
-void copy_region(const CpuTensor& src, CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
-    visit_dtype(src.dtype, [&](auto tag) { copy_typed<decltype(tag)>(src, dst, dst_strides, dst_offset); });
-}
-
-/// A writable output of x's shape and dtype holding x's values: x itself when uniquely owned.
-std::shared_ptr<CpuTensor> copy_of_input0(const OpCall& call, TensorRefs& in) {
-    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
-    if (out.get() != in[0].get()) copy_region(as_cpu(in[0]), *out, out->strides, out->offset);
-    return out;
-}
-
-// ------------------------------------------------------------------ cat
-
-TensorRefs cat_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
-    auto out = alloc(call.shape, call.dtype, in[0]->device);
-    int64_t at = 0;
-    for (const TensorRef& t : in) {
-        const CpuTensor& x = as_cpu(t);
-        if (x.shape.numel() > 0) copy_region(x, *out, out->strides, at * out->strides[dim]);
-        at += x.shape[dim];
-    }
-    return {out};
-}
-
-// ------------------------------------------------------------------ slice_assign
-
-TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
-    auto out = copy_of_input0(call, in);
-    const CpuTensor& values = as_cpu(in[1]);
-    if (values.shape.numel() == 0) return {out};
-    Dims strides = out->strides;
-    int64_t offset = out->offset;
-    const auto ranges = call.attrs<attrs::Slice>().ranges;
-    for (int d = 0; d < out->shape.rank(); ++d) {
-        const auto& g = ranges[static_cast<std::size_t>(d)];
-        SliceRange r{g.start, g.end, g.step};
-        const int64_t first = r.step > 0 ? r.start : r.end - 1;  // negative steps walk [start, end) backwards
-        offset += first * out->strides[d];
-        strides[d] = out->strides[d] * r.step;
-    }
-    copy_region(values, *out, strides, offset);
-    return {out};
 }
 
 // ------------------------------------------------------------------ gather core (gather, select)
@@ -277,7 +231,7 @@ void scatter_typed(const Dims& shape, const IndexView& ix, const CpuTensor& valu
 }
 
 TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, const IndexView& ix, int dim) {
-    auto out = copy_of_input0(call, in);
+    auto out = Strided::copy_of_input0(call, in);
     const CpuTensor& values = as_cpu(in[2]);
     BadIndex bad;
     dispatch_kinds<OpKinds::numeric>(call.dtype, user_name(call.op), [&](auto tag) {
@@ -304,9 +258,13 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
+void copy_region(const CpuTensor& src, const CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
+    visit_dtype(src.dtype, [&](auto tag) { copy_typed<decltype(tag)>(src, dst, dst_strides, dst_offset); });
+}
+
 void register_index(KernelTable& t) {
-    t[idx(OpId::cat)] = &cat_kernel;
-    t[idx(OpId::slice_assign)] = &slice_assign_kernel;
+    t[idx(OpId::cat)] = &Strided::cat;
+    t[idx(OpId::slice_assign)] = &Strided::slice_assign;
     t[idx(OpId::gather)] = &gather_kernel;
     t[idx(OpId::select)] = &select_kernel;
     t[idx(OpId::scatter_add)] = &scatter_add_kernel;

@@ -4,9 +4,11 @@
 #include <array>
 #include <type_traits>
 
+#include "backends/common/strided_ops.hpp"
 #include "backends/cpu/cpu_tensor.hpp"
 #include "burn/backend/op_attrs.hpp"
 #include "burn/core/error.hpp"
+#include "ops/op_kinds.hpp"
 #include "platform/parallel.hpp"
 
 namespace burn::cpu {
@@ -39,16 +41,35 @@ inline int64_t idx(OpId id) {
     return static_cast<int64_t>(id);
 }
 
+/// dst's region (src's shape, dst_strides, dst_offset, in elements) = src; same dtype (index.cpp).
+void copy_region(const CpuTensor& src, const CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset);
+
+/// The CPU backend's hooks of the strided layer (backends/common/strided_ops.hpp).
+struct CpuTraits {
+    using Tensor = CpuTensor;
+    static std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device) {
+        return cpu::alloc(shape, dtype, device);
+    }
+    static void copy_region(const CpuTensor& src, const CpuTensor& dst, const Dims& dst_strides,
+                            int64_t dst_offset) {
+        cpu::copy_region(src, dst, dst_strides, dst_offset);
+    }
+};
+using Strided = strided::Ops<CpuTraits>;
+
 /// The output for an op producing shape/dtype: input i's tensor itself when the caller handed over
 /// the only reference to a dense buffer of that shape and dtype (in-place), a new tensor otherwise.
-std::shared_ptr<CpuTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
-                                          const Dims& shape, DType dtype);
-
-/// A contiguous copy of t (same dtype).
-TensorRef contiguous_copy(const TensorRef& t);
-/// t itself when contiguous, a contiguous copy otherwise.
+inline std::shared_ptr<CpuTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
+                                                 const Dims& shape, DType dtype) {
+    return Strided::reuse_or_alloc(inputs, candidates, shape, dtype,
+                                   inputs.empty() ? Device::cpu() : inputs[0]->device);
+}
+/// A contiguous copy of t (same dtype); t itself when already contiguous.
+inline TensorRef contiguous_copy(const TensorRef& t) {
+    return Strided::contiguous_copy(t);
+}
 inline TensorRef contiguous(const TensorRef& t) {
-    return static_cast<const CpuTensor&>(*t).is_contiguous() ? t : contiguous_copy(t);
+    return Strided::contiguous(t);
 }
 
 /// Walks a (possibly strided) iteration space of shape with N operands, in parallel chunks, calling
@@ -116,43 +137,17 @@ void strided_apply(const Dims& shape, const std::array<Dims, N>& strides_in,
     });
 }
 
-/// Calls f(T{}) for the dtypes an elementwise op accepts; throws for the rest.
+/// Calls f(T{}) for the dtypes an elementwise op of kinds K accepts (kinds_accept); throws for the rest.
+/// The switch is generated from the dtype list, BURN_DTYPES.
 template <OpKinds K, class F>
 decltype(auto) dispatch_kinds(DType d, const char* op, F&& f) {
-    constexpr bool fl = K != OpKinds::bool_only;
-    constexpr bool nu = K == OpKinds::numeric || K == OpKinds::all || K == OpKinds::any;
-    constexpr bool bo = K == OpKinds::all || K == OpKinds::bool_only || K == OpKinds::any;
     switch (d) {
-        case DType::f32:
-            if constexpr (fl) return f(float{});
-            break;
-        case DType::f64:
-            if constexpr (fl) return f(double{});
-            break;
-        case DType::f16:
-            if constexpr (fl) return f(f16{});
-            break;
-        case DType::bf16:
-            if constexpr (fl) return f(bf16{});
-            break;
-        case DType::i64:
-            if constexpr (nu) return f(int64_t{});
-            break;
-        case DType::i32:
-            if constexpr (nu) return f(int32_t{});
-            break;
-        case DType::i16:
-            if constexpr (nu) return f(int16_t{});
-            break;
-        case DType::i8:
-            if constexpr (nu) return f(int8_t{});
-            break;
-        case DType::u8:
-            if constexpr (nu) return f(uint8_t{});
-            break;
-        case DType::boolean:
-            if constexpr (bo) return f(bool{});
-            break;
+#define BURN_X(e, T, n, is_f, is_s)                             \
+    case DType::e:                                              \
+        if constexpr (kinds_accept(K, DType::e)) return f(T{}); \
+        break;
+        BURN_DTYPES(BURN_X)
+#undef BURN_X
     }
     BURN_THROW_KIND(dtype, "[", op, "] the cpu backend has no kernel for dtype ", d);
 }

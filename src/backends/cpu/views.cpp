@@ -1,20 +1,13 @@
-// CPU creation and view kernels. Views (reshape, permute, expand, slice) edit strides over the same
-// storage; reshape of a non-contiguous tensor copies first.
+// CPU creation kernels, and the view rows, which are the strided layer's (backends/common/strided_ops.hpp):
+// views edit strides over the same storage; reshape of a non-contiguous tensor copies first.
 #include <cmath>
 
 #include "backends/common/philox.hpp"
-#include "backends/common/view_geometry.hpp"
 #include "backends/cpu/kernels.hpp"
-#include "burn/tensor/slice.hpp"
 
 namespace burn::cpu {
 
 namespace {
-
-std::shared_ptr<CpuTensor> view_of(const CpuTensor& x, const Dims& shape, const Dims& strides,
-                                   int64_t offset) {
-    return std::make_shared<CpuTensor>(shape, x.dtype, x.device, x.storage, strides, offset);
-}
 
 TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype, Device::cpu());
@@ -64,31 +57,6 @@ TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
     return {out};
 }
 
-TensorRefs reshape_kernel(const OpCall& call, TensorRefs& in) {
-    TensorRef src = in[0];
-    if (!as_cpu(src).is_contiguous()) src = contiguous_copy(src);
-    const CpuTensor& x = as_cpu(src);
-    return {view_of(x, call.shape, call.shape.contiguous_strides(), x.offset)};
-}
-
-TensorRefs permute_kernel(const OpCall& call, TensorRefs& in) {
-    const CpuTensor& x = as_cpu(in[0]);
-    const view::Geometry g = view::permute(call, x.shape, x.strides, x.offset);
-    return {view_of(x, g.shape, g.strides, g.offset)};
-}
-
-TensorRefs expand_kernel(const OpCall& call, TensorRefs& in) {
-    const CpuTensor& x = as_cpu(in[0]);
-    const view::Geometry g = view::expand(call, x.shape, x.strides, x.offset);
-    return {view_of(x, g.shape, g.strides, g.offset)};
-}
-
-TensorRefs slice_kernel(const OpCall& call, TensorRefs& in) {
-    const CpuTensor& x = as_cpu(in[0]);
-    const view::Geometry g = view::slice(call, x.shape, x.strides, x.offset);
-    return {view_of(x, g.shape, g.strides, g.offset)};
-}
-
 }  // namespace
 
 void register_creation(KernelTable& t) {
@@ -98,10 +66,10 @@ void register_creation(KernelTable& t) {
 }
 
 void register_views(KernelTable& t) {
-    t[idx(OpId::reshape)] = &reshape_kernel;
-    t[idx(OpId::permute)] = &permute_kernel;
-    t[idx(OpId::expand)] = &expand_kernel;
-    t[idx(OpId::slice)] = &slice_kernel;
+    t[idx(OpId::reshape)] = &Strided::reshape;
+    t[idx(OpId::permute)] = &Strided::permute;
+    t[idx(OpId::expand)] = &Strided::expand;
+    t[idx(OpId::slice)] = &Strided::slice;
 }
 
 }  // namespace burn::cpu

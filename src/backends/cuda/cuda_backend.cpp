@@ -11,12 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "backends/common/view_geometry.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cuda/cuda_internal.hpp"
 #include "backends/cuda/error_slots.hpp"
 #include "burn/backend/registry.hpp"
-#include "burn/tensor/slice.hpp"
 
 namespace burn::cuda {
 
@@ -92,35 +90,6 @@ Profile& profile() {
 }
 bool g_tf32 = env_on("BURN_CUDA_TF32");
 thread_local Context t_ctx;
-
-std::shared_ptr<CudaTensor> view_of(const CudaTensor& x, const Dims& shape, const Dims& strides,
-                                    int64_t offset) {
-    return std::make_shared<CudaTensor>(shape, x.dtype, x.device, x.storage, strides, offset);
-}
-
-TensorRefs reshape_kernel(const OpCall& call, TensorRefs& in) {
-    TensorRef src = contiguous(in[0]);
-    const CudaTensor& x = as_cuda(src);
-    return {view_of(x, call.shape, call.shape.contiguous_strides(), x.offset)};
-}
-
-TensorRefs permute_kernel(const OpCall& call, TensorRefs& in) {
-    const CudaTensor& x = as_cuda(in[0]);
-    const view::Geometry g = view::permute(call, x.shape, x.strides, x.offset);
-    return {view_of(x, g.shape, g.strides, g.offset)};
-}
-
-TensorRefs expand_kernel(const OpCall& call, TensorRefs& in) {
-    const CudaTensor& x = as_cuda(in[0]);
-    const view::Geometry g = view::expand(call, x.shape, x.strides, x.offset);
-    return {view_of(x, g.shape, g.strides, g.offset)};
-}
-
-TensorRefs slice_kernel(const OpCall& call, TensorRefs& in) {
-    const CudaTensor& x = as_cuda(in[0]);
-    const view::Geometry g = view::slice(call, x.shape, x.strides, x.offset);
-    return {view_of(x, g.shape, g.strides, g.offset)};
-}
 
 class CudaBackend final : public Backend {
   public:
@@ -280,15 +249,6 @@ bool allow_tf32() {
     return g_tf32;
 }
 
-bool CudaTensor::is_contiguous() const {
-    int64_t expected = 1;
-    for (int d = shape.rank() - 1; d >= 0; --d) {
-        if (shape[d] != 1 && strides[d] != expected) return false;
-        expected *= shape[d];
-    }
-    return true;
-}
-
 const CudaTensor& as_cuda(const TensorRef& t) {
     return static_cast<const CudaTensor&>(*t);
 }
@@ -305,23 +265,6 @@ std::shared_ptr<Storage> scratch(std::size_t bytes) {
     return std::make_shared<Storage>(ctx().device, bytes, ctx().op);
 }
 
-TensorRef contiguous(const TensorRef& t) {
-    return as_cuda(t).is_contiguous() ? t : contiguous_copy(t);
-}
-
-std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
-                                           const Dims& shape, DType dtype) {
-    for (int i : candidates) {
-        const TensorRef& t = inputs[static_cast<std::size_t>(i)];
-        const auto& c = as_cuda(t);
-        if (c.dtype == dtype && c.shape == shape && t.use_count() == 1 && c.storage.use_count() == 1 &&
-            c.offset == 0 && c.is_contiguous() &&
-            static_cast<std::size_t>(shape.numel()) * size_of(dtype) <= c.storage->bytes)
-            return std::static_pointer_cast<CudaTensor>(t);
-    }
-    return alloc(shape, dtype);
-}
-
 void throw_cuda(cudaError_t err, const char* what, const char* file, int line) {
     cudaGetLastError();
     const char* base = std::strrchr(file, '/');
@@ -330,10 +273,10 @@ void throw_cuda(cudaError_t err, const char* what, const char* file, int line) {
 }
 
 void register_views(KernelTable& t) {
-    t[idx(OpId::reshape)] = {&reshape_kernel, nullptr};
-    t[idx(OpId::permute)] = {&permute_kernel, nullptr};
-    t[idx(OpId::expand)] = {&expand_kernel, nullptr};
-    t[idx(OpId::slice)] = {&slice_kernel, nullptr};
+    t[idx(OpId::reshape)] = {&Strided::reshape, nullptr};
+    t[idx(OpId::permute)] = {&Strided::permute, nullptr};
+    t[idx(OpId::expand)] = {&Strided::expand, nullptr};
+    t[idx(OpId::slice)] = {&Strided::slice, nullptr};
 }
 
 }  // namespace burn::cuda

@@ -6,6 +6,7 @@
 #include <array>
 #include <memory>
 
+#include "backends/common/strided_ops.hpp"
 #include "backends/cuda/cuda.hpp"
 #include "burn/backend/op_attrs.hpp"
 #include "burn/core/error.hpp"
@@ -26,24 +27,8 @@ struct Storage {
     int device = 0;
 };
 
-struct CudaTensor final : TensorImpl {
-    CudaTensor(Dims shape_, DType dtype_, Device device_, std::shared_ptr<Storage> storage_, Dims strides_,
-               int64_t offset_)
-        : TensorImpl(shape_, dtype_, device_),
-          storage(std::move(storage_)),
-          strides(strides_),
-          offset(offset_) {}
-    std::shared_ptr<Storage> storage;
-    Dims strides;    // elements; 0 broadcast, negative flipped
-    int64_t offset;  // elements
-    template <class T>
-    T* data() const {
-        return reinterpret_cast<T*>(storage->data) + offset;
-    }
-    void* raw() const {
-        return static_cast<uint8_t*>(storage->data) + offset * static_cast<int64_t>(size_of(dtype));
-    }
-    bool is_contiguous() const;
+struct CudaTensor final : strided::Tensor<Storage> {
+    using strided::Tensor<Storage>::Tensor;
 };
 
 const CudaTensor& as_cuda(const TensorRef& t);
@@ -63,12 +48,34 @@ Context& ctx();
 std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype);
 /// Device scratch memory for the current op (returned to the cache when dropped).
 std::shared_ptr<Storage> scratch(std::size_t bytes);
+/// dst's region (src's shape, dst_strides from dst_offset) = src; same dtype (layout.cu).
+void copy_region(const CudaTensor& src, const CudaTensor& dst, const Dims& dst_strides, int64_t dst_offset);
+
+/// The CUDA backend's hooks of the strided layer (backends/common/strided_ops.hpp).
+struct CudaTraits {
+    using Tensor = CudaTensor;
+    static std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype, const Device&) {
+        return cuda::alloc(shape, dtype);  // on the device of the op being run
+    }
+    static void copy_region(const CudaTensor& src, const CudaTensor& dst, const Dims& dst_strides,
+                            int64_t dst_offset) {
+        cuda::copy_region(src, dst, dst_strides, dst_offset);
+    }
+};
+using Strided = strided::Ops<CudaTraits>;
+
 /// A contiguous copy (same dtype), or t itself when already contiguous.
-TensorRef contiguous(const TensorRef& t);
-TensorRef contiguous_copy(const TensorRef& t);
+inline TensorRef contiguous(const TensorRef& t) {
+    return Strided::contiguous(t);
+}
+inline TensorRef contiguous_copy(const TensorRef& t) {
+    return Strided::contiguous_copy(t);
+}
 /// The output for an elementwise op: input i itself when it is a unique dense buffer (in place).
-std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
-                                           const Dims& shape, DType dtype);
+inline std::shared_ptr<CudaTensor> reuse_or_alloc(TensorRefs& inputs, std::initializer_list<int> candidates,
+                                                  const Dims& shape, DType dtype) {
+    return Strided::reuse_or_alloc(inputs, candidates, shape, dtype, Device::cuda(ctx().device));
+}
 
 [[noreturn]] void throw_cuda(cudaError_t err, const char* what, const char* file, int line);
 #define BURN_CUDA_CHECK(expr)                                                                         \

@@ -1,10 +1,10 @@
-// Creation and layout kernels: fill, arange, random (Philox, the CPU's sampler), cast/copy of
-// strided views, cat and slice_assign (strided region copies).
+// Creation and layout kernels: fill, arange, random (Philox, the CPU's sampler), cast of strided views,
+// and copy_region, the hook over which the strided layer (backends/common/strided_ops.hpp) writes copy,
+// cat and slice_assign.
 #include <cmath>
 
 #include "backends/common/philox.hpp"
 #include "backends/cuda/kernels.cuh"
-#include "burn/tensor/slice.hpp"
 
 namespace burn::cuda {
 
@@ -106,7 +106,8 @@ TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
     return {out};
 }
 
-/// dst's region (src's shape, dst_strides from dst_offset) = src.
+}  // namespace
+
 void copy_region(const CudaTensor& src, const CudaTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
     const int64_t n = src.shape.numel();
     if (n == 0) return;
@@ -127,6 +128,8 @@ void copy_region(const CudaTensor& src, const CudaTensor& dst, const Dims& dst_s
         BURN_CUDA_LAUNCHED();
     });
 }
+
+namespace {
 
 TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
     const CudaTensor& x = as_cuda(in[0]);
@@ -156,41 +159,6 @@ bool creation_ok(const OpCall& call, const TensorRefs&) {
     return is_any_k(call.dtype);
 }
 
-TensorRefs copy_kernel(const OpCall&, TensorRefs& in) {
-    return {contiguous_copy(in[0])};
-}
-
-TensorRefs cat_kernel(const OpCall& call, TensorRefs& in) {
-    const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
-    auto out = alloc(call.shape, call.dtype);
-    int64_t at = 0;
-    for (const TensorRef& t : in) {
-        const CudaTensor& x = as_cuda(t);
-        if (x.shape.numel() > 0) copy_region(x, *out, out->strides, at * out->strides[dim]);
-        at += x.shape[dim];
-    }
-    return {out};
-}
-
-TensorRefs slice_assign_kernel(const OpCall& call, TensorRefs& in) {
-    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
-    if (out.get() != in[0].get()) copy_region(as_cuda(in[0]), *out, out->strides, 0);
-    const CudaTensor& values = as_cuda(in[1]);
-    if (values.shape.numel() == 0) return {out};
-    Dims strides = out->strides;
-    int64_t offset = out->offset;
-    const auto ranges = call.attrs<attrs::Slice>().ranges;
-    for (int d = 0; d < out->shape.rank(); ++d) {
-        const auto& g = ranges[static_cast<std::size_t>(d)];
-        SliceRange r{g.start, g.end, g.step};
-        const int64_t first = r.step > 0 ? r.start : r.end - 1;
-        offset += first * out->strides[d];
-        strides[d] = out->strides[d] * r.step;
-    }
-    copy_region(values, *out, strides, offset);
-    return {out};
-}
-
 bool same_dtype_ok(const OpCall& call, const TensorRefs&) {
     return is_any_k(call.dtype);
 }
@@ -215,21 +183,14 @@ TensorRefs run_widened(Kernel k, const OpCall& call, TensorRefs& in) {
     return out;
 }
 
-TensorRef contiguous_copy(const TensorRef& t) {
-    const CudaTensor& x = as_cuda(t);
-    auto out = alloc(x.shape, x.dtype);
-    copy_region(x, *out, out->strides, 0);
-    return out;
-}
-
 void register_layout(KernelTable& t) {
     t[idx(OpId::fill)] = {&fill_kernel, &creation_ok};
     t[idx(OpId::arange)] = {&arange_kernel, &creation_ok};
     t[idx(OpId::random)] = {&random_kernel, &creation_ok};
     t[idx(OpId::cast)] = {&cast_kernel, &cast_ok};
-    t[idx(OpId::copy)] = {&copy_kernel, nullptr};
-    t[idx(OpId::cat)] = {&cat_kernel, nullptr};
-    t[idx(OpId::slice_assign)] = {&slice_assign_kernel, &same_dtype_ok};
+    t[idx(OpId::copy)] = {&Strided::copy, nullptr};
+    t[idx(OpId::cat)] = {&Strided::cat, nullptr};
+    t[idx(OpId::slice_assign)] = {&Strided::slice_assign, &same_dtype_ok};
 }
 
 }  // namespace burn::cuda

@@ -1,0 +1,28 @@
+#pragma once
+// The kinds column of elementwise.def (F float, N numeric, A all, B bool) and the dtypes each kind
+// accepts: one definition for the op table (op_info.cpp) and the backends' dtype dispatch.
+#include "burn/backend/op.hpp"
+#include "burn/core/dtype.hpp"
+
+namespace burn {
+
+constexpr OpKinds kinds_of(char k) {
+    return k == 'F'   ? OpKinds::float_only
+           : k == 'N' ? OpKinds::numeric
+           : k == 'A' ? OpKinds::all
+                      : OpKinds::bool_only;
+}
+#define BURN_KIND_F 'F'
+#define BURN_KIND_N 'N'
+#define BURN_KIND_A 'A'
+#define BURN_KIND_B 'B'
+
+/// Whether a row of kinds k computes dtype d: floats for every kind but bool_only; bool for all,
+/// bool_only and any; integers for numeric, all and any.
+constexpr bool kinds_accept(OpKinds k, DType d) {
+    if (d == DType::boolean) return k == OpKinds::all || k == OpKinds::bool_only || k == OpKinds::any;
+    if (is_float(d)) return k != OpKinds::bool_only;
+    return k == OpKinds::numeric || k == OpKinds::all || k == OpKinds::any;
+}
+
+}  // namespace burn
