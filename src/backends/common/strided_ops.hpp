@@ -87,7 +87,8 @@ struct Ops {
         int64_t at = 0;
         for (const TensorRef& t : in) {
             const T& x = as(t);
-            if (x.shape.numel() > 0) Traits::copy_region(x, *out, out->strides, out->offset + at * out->strides[dim]);
+            if (x.shape.numel() > 0)
+                Traits::copy_region(x, *out, out->strides, out->offset + at * out->strides[dim]);
             at += x.shape[dim];
         }
         return {out};

@@ -18,7 +18,10 @@ struct Tensor : TensorImpl {
 
     Tensor(Dims shape_, DType dtype_, Device device_, std::shared_ptr<StorageT> storage_, Dims strides_,
            int64_t offset_)
-        : TensorImpl(shape_, dtype_, device_), storage(std::move(storage_)), strides(strides_), offset(offset_) {}
+        : TensorImpl(shape_, dtype_, device_),
+          storage(std::move(storage_)),
+          strides(strides_),
+          offset(offset_) {}
 
     std::shared_ptr<StorageT> storage;
     Dims strides;    // in elements; 0 for broadcast dims, negative for flipped dims
