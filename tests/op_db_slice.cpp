@@ -261,6 +261,49 @@ void add_slices(std::vector<OpEntry>& db) {
         }));
         db.push_back(std::move(e));
     }
+    {
+        // ints: {shift, dim} pairs; out[(j + shift) mod n] = x[j] along each dim in turn (torch.roll)
+        OpEntry e = cases_entry(
+            "roll",
+            {{{{5}}, {2, 0}},
+             {{{4, 5}}, {-1, 1}},
+             {{{2, 3, 4}}, {7, -1, 1, 0}},
+             {{{2, 3}}, {3, 1, -4, 1}},
+             {{{3, 4}}, {4, 1}},
+             {{{1}}, {5, 0}, Tag::scalar},
+             {{{0, 3}}, {1, 0, 2, 1}, Tag::empty}},
+            [](V in, A a) {
+                std::vector<int64_t> shifts, dims;
+                for (std::size_t i = 0; i + 1 < a.ints.size(); i += 2) {
+                    shifts.push_back(a.ints[i]);
+                    dims.push_back(a.ints[i + 1]);
+                }
+                return ops::roll(in[0], dims_of(shifts), dims_of(dims));
+            },
+            [](In in, A a) {
+                const Dims& s = in[0].shape();
+                Pos pos;
+                for (int d = 0; d < s.rank(); ++d) pos.push_back(ref::slice_positions(0, s[d], 1));
+                for (std::size_t i = 0; i + 1 < a.ints.size(); i += 2) {
+                    const int d = ref::norm_dim(a.ints[i + 1], s.rank());
+                    const int64_t n = s[d];
+                    auto& p = pos[static_cast<std::size_t>(d)];
+                    const auto before = p;
+                    for (int64_t j = 0; j < n; ++j)
+                        p[static_cast<std::size_t>(j)] =
+                            before[static_cast<std::size_t>(((j - a.ints[i]) % n + n) % n)];
+                }
+                return take(in[0], pos, a.dtype);
+            });
+        e.ops = {OpId::slice, OpId::cat};
+        e.bad.push_back(bad("two shifts for one dim", "[roll]", [](const Device& d) {
+            ops::roll(f32({2, 3}, d), {1, 2}, {0});
+        }));
+        e.bad.push_back(bad("dim 2 of rank 2", "[roll]", [](const Device& d) {
+            ops::roll(f32({2, 3}, d), {1}, {2});
+        }));
+        db.push_back(std::move(e));
+    }
 }
 
 /// chunk and split: ints {count or size, dim, piece}; the forward returns one piece.

@@ -23,3 +23,19 @@ TEST(TensorSmoke, ElementwiseAndViews) {
     EXPECT_THROW(a.reshape({4, 2}), burn::Error);
     EXPECT_EQ(a.reshape({3, -1}).dims(), (Shape<2>{3, 2}));
 }
+
+TEST(TensorSmoke, RollWrapsAroundAndDifferentiates) {
+    Device device;
+    auto a = Tensor<2>::from_floats({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}}, device);
+    EXPECT_EQ(a.roll_dim(1, 1).to_vec<float>(), (std::vector<float>{3, 1, 2, 6, 4, 5}));
+    EXPECT_EQ(a.roll_dim(-1, 1).to_vec<float>(), (std::vector<float>{2, 3, 1, 5, 6, 4}));
+    EXPECT_EQ(a.roll({1, 4}, {0, -1}).to_vec<float>(), (std::vector<float>{6, 4, 5, 3, 1, 2}));
+    EXPECT_EQ(a.roll({INT64_MIN}, {1}).to_vec<float>(), a.roll_dim(INT64_MIN % 3, 1).to_vec<float>());
+    EXPECT_THROW((void)a.roll({1}, {0, 1}), ShapeError);
+    // d/dx sum(w * roll(x)) = roll(w, -shift)
+    Device ad = device.autodiff();
+    auto x = Tensor<1>::from_floats({1.0, 2.0, 3.0, 4.0}, ad).require_grad();
+    auto w = Tensor<1>::from_floats({1.0, 10.0, 100.0, 1000.0}, ad);
+    auto grads = (x.roll_dim(1, 0) * w).sum().backward();
+    EXPECT_EQ(x.grad(grads).value().to_vec<float>(), (std::vector<float>{10, 100, 1000, 1}));
+}

@@ -172,6 +172,22 @@ TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length) {
     return slice(std::move(x), args);
 }
 
+TensorAny roll(TensorAny x, const Dims& shifts, const Dims& dims) {
+    check_defined(x, "roll");
+    BURN_CHECK_KIND(shifts.rank() == dims.rank(), shape, "[roll] ", shifts.rank(), " shift(s) ", shifts,
+                    " for ", dims.rank(), " dim(s) ", dims, ": give one shift per dim");
+    for (int i = 0; i < dims.rank(); ++i) {
+        const int d = normalize_dim(dims[i], x.rank(), "roll");
+        const int64_t n = x.shape()[d];
+        if (n == 0) continue;
+        const int64_t s = (shifts[i] % n + n) % n;  // in [0, n); |shifts[i] % n| < n, so no overflow
+        if (s == 0) continue;
+        // out = [x[n - s :], x[: n - s]] along d
+        x = cat({narrow(x, d, n - s, s), narrow(x, d, 0, n - s)}, d);
+    }
+    return x;
+}
+
 std::vector<TensorAny> split(TensorAny x, int64_t split_size, int64_t dim) {
     check_defined(x, "split");
     int d = normalize_dim(dim, x.rank(), "split");

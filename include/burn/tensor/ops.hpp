@@ -93,6 +93,9 @@ TensorAny flip(TensorAny x, const Dims& axes);
 TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges);
 TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values);
 TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length);
+/// x's elements shifted by shifts[i] along dims[i], wrapping around (torch.roll): out[(j + s) mod n] = x[j].
+/// Two slice views and a cat per dim, so it runs and differentiates on every device.
+TensorAny roll(TensorAny x, const Dims& shifts, const Dims& dims);
 std::vector<TensorAny> chunk(TensorAny x, int64_t chunks, int64_t dim);
 std::vector<TensorAny> split(TensorAny x, int64_t split_size, int64_t dim);
 TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim);

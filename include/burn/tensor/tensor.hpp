@@ -427,6 +427,13 @@ class Tensor {
     Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
         return Tensor(ops::narrow(t_, dim, start, length));
     }
+    /// Elements shifted by shifts[i] along dims[i], wrapping around (torch.roll, burn's roll).
+    Tensor roll(std::initializer_list<int64_t> shifts, std::initializer_list<int64_t> dims) const {
+        return Tensor(ops::roll(t_, Dims(shifts), Dims(dims)));
+    }
+    Tensor roll_dim(int64_t shift, int64_t dim) const {
+        return Tensor(ops::roll(t_, Dims{shift}, Dims{dim}));
+    }
     std::vector<Tensor> chunk(int64_t chunks, int64_t dim) const {
         return wrap_all(ops::chunk(t_, chunks, dim));
     }
