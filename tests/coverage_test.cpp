@@ -1,27 +1,37 @@
-// Coverage: every OpId of the op tables (elementwise.def + ops.def) must have a CPU kernel and an
-// op-database entry. The failure lists every op that lacks one, so a new table row cannot be
-// forgotten (the run-time twin of the count static_asserts).
+// Coverage: every OpId of the op tables (elementwise.def + ops.def) must have an op-database entry,
+// and every primitive row a CPU kernel. The failure lists every op that lacks one, so a new table row cannot
+// be forgotten (the run-time twin of the count static_asserts).
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <set>
 #include <sstream>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "op_db.hpp"
+#include "ops/decompose.hpp"
 
 namespace burn::opdb {
 namespace {
 
-TEST(Coverage, EveryOpHasACpuKernel) {
-    std::ostringstream missing;
+// A derived row may go without a CPU kernel: the CPU then runs its decomposition (decompose.hpp),
+// which DecomposeOpDb checks. Every primitive needs one.
+TEST(Coverage, EveryPrimitiveHasACpuKernel) {
+    std::ostringstream missing, decomposed;
     int n = 0;
     for (int i = 0; i < kNumOps; ++i) {
         const auto id = static_cast<OpId>(i);
         if (cpu::CpuBackend::instance().has_kernel(id)) continue;
+        if (!ops::is_primitive(id)) {
+            decomposed << ' ' << op_info(id).name;
+            continue;
+        }
         missing << "\n  " << op_info(id).name << " (family " << op_info(id).family << ")";
         ++n;
     }
-    EXPECT_EQ(n, 0) << n << " of " << kNumOps << " ops lack a CPU kernel:" << missing.str();
+    EXPECT_EQ(n, 0) << n << " primitive rows lack a CPU kernel:" << missing.str();
+    if (!decomposed.str().empty())
+        std::cout << "[  NOTE    ] derived rows the CPU runs decomposed:" << decomposed.str() << "\n";
 }
 
 TEST(Coverage, EveryOpHasAnOpDbEntry) {

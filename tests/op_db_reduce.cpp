@@ -1,5 +1,5 @@
 // Op-database entries: reductions along a dim (kept with size 1) and full reductions (shape [1]),
-// softmax / log_softmax, var, cumsum, sort / argsort (stable, i32 indices), topk and matmul.
+// softmax / log_softmax, var, cumsum, cumprod, sort / argsort (stable, i32 indices), topk and matmul.
 // Index outputs are i32; argmax/argmin and max/min indices pick the first of equal values (PyTorch).
 #include <gtest/gtest.h>
 
@@ -470,6 +470,27 @@ void add_lane_maps(std::vector<OpEntry>& db) {
                        Lane o;
                        double acc = 0;
                        for (double x : v) o.push_back(acc += x);
+                       return o;
+                   },
+                   same_len};
+        OpEntry e = lane_entry(std::move(s));
+        e.differentiable = true;
+        e.grad_inputs = {0};
+        db.push_back(std::move(e));
+    }
+    {
+        // A derived row: the CPU kernel and the decomposition (slice, mul, cat) are both checked
+        // against this reference, and its gradient comes from the decomposition.
+        LaneSpec s{"cumprod",
+                   {OpId::cumprod},
+                   kNumeric,
+                   Domain::small,
+                   dim_cases(true),
+                   [](V in, A a) { return ops::cumprod(in[0], a.ints[0]); },
+                   [](const Lane& v, A) {
+                       Lane o;
+                       double acc = 1;
+                       for (double x : v) o.push_back(acc *= x);
                        return o;
                    },
                    same_len};

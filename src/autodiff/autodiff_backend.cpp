@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "autodiff/graph.hpp"
+#include "autodiff/rules.hpp"
 #include "burn/autodiff/gradients.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/tensor/ops.hpp"
+#include "ops/decompose.hpp"
 #include "platform/env.hpp"
 #include "platform/sync.hpp"
 
@@ -72,7 +74,17 @@ TensorData AutodiffBackend::to_host(const TensorRef& tensor) {
 bool AutodiffBackend::supports(const OpCall& call, const TensorRefs& inputs) const {
     TensorRefs inner;
     inner.reserve(inputs.size());
-    for (const auto& t : inputs) inner.push_back(static_cast<const AdTensor&>(*t).inner);
+    bool tracked = false;
+    for (const auto& t : inputs) {
+        const auto& a = static_cast<const AdTensor&>(*t);
+        inner.push_back(a.inner);
+        tracked |= a.node != nullptr;
+    }
+    // A derived row without a gradient rule of its own differentiates through its decomposition: when
+    // the call must be recorded, dispatch runs the decomposition here, so its primitives are recorded.
+    if (tracked && grad_enabled() && is_float(call.dtype) && !vjp_rule(call.op) &&
+        !is_non_differentiable(call.op) && ops::decomposition(call.op))
+        return false;
     return inner_.backend().supports(call, inner);
 }
 

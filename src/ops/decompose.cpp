@@ -33,6 +33,7 @@ const detail::DecompositionTable& table() {
         detail::add_norm_decompositions(d);
         detail::add_pool_decompositions(d);
         detail::add_conv_decompositions(d);
+        detail::add_scan_decompositions(d);
         return d;
     }();
     return t;

@@ -37,6 +37,8 @@ void add_reduce_decompositions(DecompositionTable& t);       // decompose_reduce
 void add_norm_decompositions(DecompositionTable& t);         // decompose_nn.cpp (norm, loss, optim)
 void add_pool_decompositions(DecompositionTable& t);         // decompose_pool.cpp (pools, interpolate)
 void add_conv_decompositions(DecompositionTable& t);         // decompose_conv.cpp
+// Frontend files that keep a derived row's decomposition beside its frontend and infer:
+void add_scan_decompositions(DecompositionTable& t);  // scan.cpp
 }  // namespace detail
 
 }  // namespace burn::ops

@@ -70,6 +70,7 @@ void add_elementwise_decompositions(DecompositionTable& t) {
     });
     t.set(OpId::square, [](const OpCall&, const Inputs& in) -> Outputs { return {mul(in[0], in[0])}; });
     t.set(OpId::log1p, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, decomp::log1p_of); });
+    t.set(OpId::expm1, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, decomp::expm1_of); });
 
     // ---- trigonometric and hyperbolic
     t.set(OpId::cos, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, cos_of); });

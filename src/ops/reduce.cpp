@@ -1,5 +1,5 @@
-// Frontend of the reductions, scans and fused softmax. Reductions keep the reduced dim with size 1;
-// full reductions flatten to [numel] and reduce dim 0, giving shape [1].
+// Frontend of the reductions and fused softmax (scans: scan.cpp). Reductions keep the reduced dim with size
+// 1; full reductions flatten to [numel] and reduce dim 0, giving shape [1].
 #include "burn/core/half.hpp"
 #include "ops/common.hpp"
 #include "ops/infer.hpp"
@@ -225,16 +225,10 @@ TensorAny var(TensorAny x, int64_t dim, int64_t correction) {
     return div_scalar(sum_dim(std::move(sq), d), static_cast<double>(n - correction));
 }
 
-TensorAny cumsum(TensorAny x, int64_t dim) {
-    int d = check_reduce(x, dim, "cumsum", false);
-    auto c = make(OpId::cumsum, attrs::Dim{d}, metas(x));
-    return run1(c, {std::move(x).ref()});
-}
-
 }  // namespace burn::ops
 
 // ---- infer (burn/backend/op_attrs.hpp): the output metas of sum_dim, mean_dim, prod_dim, max_dim, min_dim,
-// argmax, argmin, any_dim, all_dim, softmax, log_softmax, softmax_backward, masked_softmax, cumsum
+// argmax, argmin, any_dim, all_dim, softmax, log_softmax, softmax_backward, masked_softmax
 
 namespace burn::op_infer {
 
@@ -372,12 +366,6 @@ Outs infer_masked_softmax(const OpCall& c, Metas in) {
                     x.shape.rank() - 1, "), got ", d,
                     "; use softmax(mask_fill(x, mask, fill), dim) otherwise");
     return {x};
-}
-
-Outs infer_cumsum(const OpCall& c, Metas in) {
-    const int d = reduce_dim(c, in, 0);
-    (void)d;
-    return {in[0]};
 }
 
 }  // namespace burn::op_infer

@@ -76,6 +76,8 @@ TensorAny all(TensorAny x);
 /// Variance along dim (keeps it); correction 1 = sample variance, 0 = biased.
 TensorAny var(TensorAny x, int64_t dim, int64_t correction);
 TensorAny cumsum(TensorAny x, int64_t dim);
+/// The running product along dim (torch.cumprod, burn's cumprod): out[i] = x[0] * ... * x[i].
+TensorAny cumprod(TensorAny x, int64_t dim);
 /// Sorted values and i32 indices along dim.
 std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending);
 std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim);

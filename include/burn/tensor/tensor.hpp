@@ -158,60 +158,62 @@ class Tensor {
     Tensor to_device(const Device& device) const { return Tensor(ops::to_device(t_, device)); }
 
     // ------------------------------------------------------------------ arithmetic
-#define BURN_T_BINARY(fn)                                  \
-    Tensor fn(const Tensor& o) const& {                    \
-        return Tensor(ops::fn(t_, o.t_));                  \
-    }                                                      \
-    Tensor fn(const Tensor& o)&& {                         \
-        return Tensor(ops::fn(std::move(t_), o.t_));       \
-    }                                                      \
-    Tensor fn##_scalar(double s) const& {                  \
-        return Tensor(ops::fn##_scalar(t_, s));            \
-    }                                                      \
-    Tensor fn##_scalar(double s)&& {                       \
-        return Tensor(ops::fn##_scalar(std::move(t_), s)); \
+    // Generated from elementwise.def: one method per row (its _FREE rows excepted), offered to the kinds
+    // its kinds column accepts (F: Float; N: Float and Int; B: Bool; A: every kind). Binary and compare
+    // rows also take a scalar right-hand side (add_scalar, equal_elem); Bool rows do not.
+#define BURN_T_KINDS_F requires std::is_same_v<K, Float>
+#define BURN_T_KINDS_N requires Numeric<K>
+#define BURN_T_KINDS_B requires std::is_same_v<K, Bool>
+#define BURN_T_KINDS_A
+#define BURN_T_SCALAR_F(fn) BURN_T_SCALAR(fn, F)
+#define BURN_T_SCALAR_N(fn) BURN_T_SCALAR(fn, N)
+#define BURN_T_SCALAR_B(fn)
+#define BURN_T_SCALAR_A(fn) BURN_T_SCALAR(fn, A)
+#define BURN_T_SCALAR(fn, kinds)                               \
+    Tensor fn##_scalar(double s) const& BURN_T_KINDS_##kinds { \
+        return Tensor(ops::fn##_scalar(t_, s));                \
+    }                                                          \
+    Tensor fn##_scalar(double s) && BURN_T_KINDS_##kinds {     \
+        return Tensor(ops::fn##_scalar(std::move(t_), s));     \
     }
-    BURN_T_BINARY(add)
-    BURN_T_BINARY(sub)
-    BURN_T_BINARY(mul)
-    BURN_T_BINARY(div)
-    BURN_T_BINARY(remainder)
-    BURN_T_BINARY(max_pair)
-    BURN_T_BINARY(min_pair)
-    BURN_T_BINARY(powf)
-    BURN_T_BINARY(atan2)
-#undef BURN_T_BINARY
-#define BURN_T_UNARY(fn)                       \
-    Tensor fn() const& {                       \
-        return Tensor(ops::fn(t_));            \
-    }                                          \
-    Tensor fn()&& {                            \
-        return Tensor(ops::fn(std::move(t_))); \
+#define BURN_UNARY(fn, kinds, body, vjp, domain) \
+    Tensor fn() const& BURN_T_KINDS_##kinds {    \
+        return Tensor(ops::fn(t_));              \
+    }                                            \
+    Tensor fn() && BURN_T_KINDS_##kinds {        \
+        return Tensor(ops::fn(std::move(t_)));   \
     }
-    BURN_T_UNARY(neg)
-    BURN_T_UNARY(abs)
-    BURN_T_UNARY(sign)
-    BURN_T_UNARY(recip)
-    BURN_T_UNARY(sqrt)
-    BURN_T_UNARY(square)
-    BURN_T_UNARY(exp)
-    BURN_T_UNARY(log)
-    BURN_T_UNARY(log1p)
-    BURN_T_UNARY(erf)
-    BURN_T_UNARY(sin)
-    BURN_T_UNARY(cos)
-    BURN_T_UNARY(tan)
-    BURN_T_UNARY(tanh)
-    BURN_T_UNARY(sinh)
-    BURN_T_UNARY(cosh)
-    BURN_T_UNARY(asin)
-    BURN_T_UNARY(acos)
-    BURN_T_UNARY(atan)
-    BURN_T_UNARY(floor)
-    BURN_T_UNARY(ceil)
-    BURN_T_UNARY(round)
-    BURN_T_UNARY(trunc)
-#undef BURN_T_UNARY
+#define BURN_UNARY_FREE(fn, kinds, body, vjp, domain)
+#define BURN_UNARY_PRED(fn, kinds, body, domain)      \
+    Tensor<D, Bool> fn() const BURN_T_KINDS_##kinds { \
+        return Tensor<D, Bool>(ops::fn(t_));          \
+    }
+#define BURN_BINARY(fn, kinds, body, vjp_a, vjp_b, domain)   \
+    Tensor fn(const Tensor& o) const& BURN_T_KINDS_##kinds { \
+        return Tensor(ops::fn(t_, o.t_));                    \
+    }                                                        \
+    Tensor fn(const Tensor& o) && BURN_T_KINDS_##kinds {     \
+        return Tensor(ops::fn(std::move(t_), o.t_));         \
+    }                                                        \
+    BURN_T_SCALAR_##kinds(fn)
+#define BURN_BINARY_FREE(fn, kinds, body, vjp_a, vjp_b, domain)
+#define BURN_COMPARE(fn, kinds, body, domain)                        \
+    Tensor<D, Bool> fn(const Tensor& o) const BURN_T_KINDS_##kinds { \
+        return Tensor<D, Bool>(ops::fn(t_, o.t_));                   \
+    }                                                                \
+    Tensor<D, Bool> fn##_elem(double s) const BURN_T_KINDS_##kinds { \
+        return Tensor<D, Bool>(ops::fn##_elem(t_, s));               \
+    }
+#include "burn/backend/elementwise.def"
+#undef BURN_T_SCALAR
+#undef BURN_T_SCALAR_F
+#undef BURN_T_SCALAR_N
+#undef BURN_T_SCALAR_B
+#undef BURN_T_SCALAR_A
+#undef BURN_T_KINDS_F
+#undef BURN_T_KINDS_N
+#undef BURN_T_KINDS_B
+#undef BURN_T_KINDS_A
     /// x ^ exponent (float exponent; powi_scalar for an integer exponent).
     Tensor powi(const Tensor<D, Int>& exponent) const {
         return Tensor(ops::powi(t_, exponent.handle()));
@@ -229,39 +231,6 @@ class Tensor {
         return Tensor(ops::clamp(t_, -std::numeric_limits<double>::infinity(), max));
     }
 
-    // ------------------------------------------------------------------ comparisons -> Bool
-#define BURN_T_COMPARE(fn)                             \
-    Tensor<D, Bool> fn(const Tensor& o) const {        \
-        return Tensor<D, Bool>(ops::fn(t_, o.t_));     \
-    }                                                  \
-    Tensor<D, Bool> fn##_elem(double s) const {        \
-        return Tensor<D, Bool>(ops::fn##_elem(t_, s)); \
-    }
-    BURN_T_COMPARE(equal)
-    BURN_T_COMPARE(not_equal)
-    BURN_T_COMPARE(greater)
-    BURN_T_COMPARE(greater_equal)
-    BURN_T_COMPARE(lower)
-    BURN_T_COMPARE(lower_equal)
-#undef BURN_T_COMPARE
-    Tensor<D, Bool> is_nan() const {
-        return Tensor<D, Bool>(ops::is_nan(t_));
-    }
-    Tensor<D, Bool> is_inf() const {
-        return Tensor<D, Bool>(ops::is_inf(t_));
-    }
-    Tensor bool_and(const Tensor& o) const requires std::is_same_v<K, Bool> {
-        return Tensor(ops::bool_and(t_, o.t_));
-    }
-    Tensor bool_or(const Tensor& o) const requires std::is_same_v<K, Bool> {
-        return Tensor(ops::bool_or(t_, o.t_));
-    }
-    Tensor bool_xor(const Tensor& o) const requires std::is_same_v<K, Bool> {
-        return Tensor(ops::bool_xor(t_, o.t_));
-    }
-    Tensor bool_not() const requires std::is_same_v<K, Bool> {
-        return Tensor(ops::bool_not(t_));
-    }
     /// Where mask is true take value, elsewhere this tensor.
     Tensor mask_where(const Tensor<D, Bool>& mask, const Tensor& value) const {
         return Tensor(ops::where(mask.handle(), value.t_, t_));
@@ -336,6 +305,9 @@ class Tensor {
     }
     Tensor cumsum(int64_t dim) const {
         return Tensor(ops::cumsum(t_, dim));
+    }
+    Tensor cumprod(int64_t dim) const {
+        return Tensor(ops::cumprod(t_, dim));
     }
 
     // ------------------------------------------------------------------ sorting

@@ -40,6 +40,10 @@ BURN_HD inline T log1p(T x) {
     return std::log1p(x);
 }
 template <class T>
+BURN_HD inline T expm1(T x) {
+    return std::expm1(x);
+}
+template <class T>
 BURN_HD inline T erf(T x) {
     return std::erf(x);
 }

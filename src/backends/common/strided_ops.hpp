@@ -18,7 +18,6 @@
 #include "backends/common/strided_tensor.hpp"
 #include "backends/common/view_geometry.hpp"
 #include "burn/backend/op_attrs.hpp"
-#include "burn/tensor/slice.hpp"
 
 namespace burn::strided {
 

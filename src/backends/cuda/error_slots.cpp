@@ -18,16 +18,13 @@ ErrorSlots::~ErrorSlots() {
     cudaFreeHost(host_);
 }
 
-long long* ErrorSlots::take(Describe describe) {
+long long* ErrorSlots::take(const ErrorInfo& info) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (static_cast<int>(pending_.size()) == kSlots) synchronize_locked(lock);
+    pending_.push_back(info);
     // What the user called, when it is not the kernel's op (one_hot launches a scatter).
     const std::string& context = detail::ErrorContext::current();
-    if (context.empty()) {
-        pending_.push_back(std::move(describe));
-    } else {
-        pending_.push_back([context, d = std::move(describe)](long long v) { return context + d(v); });
-    }
+    if (!context.empty()) pending_.back().context = context;
     return dev_ + 2 * (pending_.size() - 1);
 }
 
@@ -53,10 +50,10 @@ void ErrorSlots::synchronize_locked(std::unique_lock<std::mutex>& lock) {
         return;
     }
     const long long value = host_[2 * hit + 1];
-    Describe describe = std::move(pending_[hit]);
+    ErrorInfo info = std::move(pending_[hit]);
     pending_.clear();
     lock.unlock();
-    BURN_THROW_KIND(index, describe(value));
+    BURN_THROW_KIND(index, info.context, info.format(info, value));
 }
 
 }  // namespace burn::cuda

@@ -9,18 +9,29 @@
 // an index was bad. docs/cuda.md, "Errors".
 #include <cuda_runtime.h>
 
-#include <functional>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "burn/core/shape.hpp"
+
 namespace burn::cuda {
+
+/// How to word one launch's error: a message function and its arguments, held by value, so taking a
+/// slot allocates nothing (op is a static string; context, what the user called, is usually empty).
+struct ErrorInfo {
+    using Format = std::string (*)(const ErrorInfo& info, long long value);
+    Format format = nullptr;
+    const char* op = "";
+    int dim = 0;
+    int64_t size = 0;  // the extent the value must lie below
+    Dims target;       // the indexed tensor's shape, when there is one
+    std::string context;
+};
 
 class ErrorSlots {
   public:
-    /// The message for a bad value.
-    using Describe = std::function<std::string(long long value)>;
-
     explicit ErrorSlots(cudaStream_t stream);
     ~ErrorSlots();
     ErrorSlots(const ErrorSlots&) = delete;
@@ -28,7 +39,7 @@ class ErrorSlots {
 
     /// A zeroed slot for the next launch on the stream. When every slot is in use, synchronises first
     /// (and raises an error found by then).
-    long long* take(Describe describe);
+    long long* take(const ErrorInfo& info);
     /// Synchronises the stream (what to_host and sync did before) and raises the first error recorded
     /// since the last call; every slot is free again either way.
     void synchronize();
@@ -40,7 +51,7 @@ class ErrorSlots {
     cudaStream_t stream_;
     long long* dev_ = nullptr;   // 2 * kSlots, zero where free
     long long* host_ = nullptr;  // pinned copy, read after the synchronisation
-    std::vector<Describe> pending_;
+    std::vector<ErrorInfo> pending_;
     std::mutex mutex_;
 };
 

@@ -34,14 +34,16 @@ void dispatch_index(DType d, F&& f) {
 
 /// The error slot of one launch (error_slots.hpp): the first bad index value any thread saw, raised as
 /// an IndexError at the device's next synchronisation.
+std::string describe_bad_index(const ErrorInfo& e, long long v) {
+    return detail::msg("[", e.op, "] index ", v, " is out of range for dim ", e.dim, " of size ", e.size,
+                       " (tensor shape ", e.target, "); indices must lie in [0, ", e.size,
+                       ") and negative indices are not supported");
+}
+
 struct BadFlag {
     long long* slot;
     BadFlag(const char* op, int dim, int64_t size, const Dims& target)
-        : slot(ctx().errors->take([op = std::string(op), dim, size, target](long long v) {
-              return detail::msg("[", op, "] index ", v, " is out of range for dim ", dim, " of size ", size,
-                                 " (tensor shape ", target, "); indices must lie in [0, ", size,
-                                 ") and negative indices are not supported");
-          })) {}
+        : slot(ctx().errors->take(ErrorInfo{&describe_bad_index, op, dim, size, target, {}})) {}
     long long* dev() const { return slot; }
 };
 

@@ -396,16 +396,19 @@ void dispatch_targets(DType d, F&& f) {
         f(int64_t{});
 }
 
+std::string describe_bad_target(const ErrorInfo& e, long long v) {
+    return detail::msg("[", e.op, "] target ", v, " is out of range for ", e.size,
+                       " classes; targets must lie in [0, ", e.size, ")");
+}
+
 TensorRefs cross_entropy_kernel(const OpCall& call, TensorRefs& in) {
     for (auto& t : in) t = contiguous(t);
     const int64_t n = in[0]->shape[0], c = in[0]->shape[1];
     auto loss = alloc(Dims{n}, call.dtype);
     auto lse = alloc(Dims{n}, widened(call.dtype));
     if (n == 0) return {loss, lse};
-    long long* flag = ctx().errors->take([c](long long v) {  // raised at the next synchronisation
-        return detail::msg("[cross_entropy] target ", v, " is out of range for ", c,
-                           " classes; targets must lie in [0, ", c, ")");
-    });
+    // raised at the next synchronisation
+    long long* flag = ctx().errors->take(ErrorInfo{&describe_bad_target, "cross_entropy", 1, c, {}, {}});
     dispatch_targets(in[1]->dtype, [&](auto itag) {
         using I = decltype(itag);
         dispatch_floats(call.dtype, [&](auto tag) {

@@ -1,5 +1,5 @@
 // Reductions along one dim (sum, mean, prod, max/min with indices, argmax/argmin, any, all) and
-// cumsum (softmax: softmax.cu). The input is made contiguous and seen as [outer, n, inner].
+// cumsum, cumprod (softmax: softmax.cu). The input is made contiguous and seen as [outer, n, inner].
 // inner == 1: a warp (n <= 1024) or a block per row, warp-shuffle trees; few long columns (bias and
 // norm gradients): tiles of 32 columns x 8 lanes over chunks of n, combined in a fixed order;
 // otherwise one thread per column, walking n (coalesced across the columns). Float sums accumulate in
@@ -246,25 +246,31 @@ TensorRefs index_kernel(const OpCall& call, TensorRefs& in) {
     return {indices};
 }
 
-// ---- cumsum: a thread per row or column, serial along n (the CPU's order: bit-equal sums)
-template <class T>
-__global__ void cumsum_k(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
+// ---- cumsum, cumprod: a thread per row or column, serial along n (the CPU's order: bit-equal sums)
+template <bool Prod, class T>
+__global__ void scan_k(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
     using A = wide_t<T>;
     BURN_GRID_STRIDE(c, outer * inner) {
         const int64_t o = c / inner, j = c - o * inner;
         const int64_t base = o * n * inner + j;
-        A acc = 0;
+        A acc = Prod ? A(1) : A(0);
         for (int64_t k = 0; k < n; ++k) {
+            A v;
             if constexpr (std::is_floating_point_v<T>)
-                acc += A(x[base + k * inner]);
+                v = A(x[base + k * inner]);
             else
-                acc += static_cast<A>(static_cast<long long>(x[base + k * inner]));
+                v = static_cast<A>(static_cast<long long>(x[base + k * inner]));
+            if constexpr (Prod)
+                acc *= v;
+            else
+                acc += v;
             y[base + k * inner] = T(acc);
         }
     }
 }
 
-TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
+template <bool Prod>
+TensorRefs scan_kernel(const OpCall& call, TensorRefs& in) {
     TensorRef src = contiguous(in[0]);
     const CudaTensor& x = as_cuda(src);
     const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
@@ -272,8 +278,8 @@ TensorRefs cumsum_kernel(const OpCall& call, TensorRefs& in) {
     if (x.shape.numel() == 0) return {out};
     dispatch_numeric(x.dtype, [&](auto tag) {
         using T = decltype(tag);
-        cumsum_k<T><<<blocks_for(g.outer * g.inner), kThreads, 0, ctx().stream>>>(x.data<T>(), out->data<T>(),
-                                                                                  g.outer, g.n, g.inner);
+        scan_k<Prod, T><<<blocks_for(g.outer * g.inner), kThreads, 0, ctx().stream>>>(
+            x.data<T>(), out->data<T>(), g.outer, g.n, g.inner);
     });
     BURN_CUDA_LAUNCHED();
     return {out};
@@ -299,7 +305,8 @@ void register_reduce(KernelTable& t) {
     t[idx(OpId::min_dim)] = {&widening<&index_kernel<false, true>>, &numeric_ok};
     t[idx(OpId::argmax)] = {&widening<&index_kernel<true, false>>, &numeric_ok};
     t[idx(OpId::argmin)] = {&widening<&index_kernel<false, false>>, &numeric_ok};
-    t[idx(OpId::cumsum)] = {&widening<&cumsum_kernel>, &numeric_ok};
+    t[idx(OpId::cumsum)] = {&widening<&scan_kernel<false>>, &numeric_ok};
+    t[idx(OpId::cumprod)] = {&widening<&scan_kernel<true>>, &numeric_ok};
 }
 
 }  // namespace burn::cuda
