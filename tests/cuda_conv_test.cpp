@@ -22,8 +22,6 @@
 namespace burn {
 namespace {
 
-using ops::detail::ConvSpec;
-
 #ifdef BURN_HAVE_CUDA
 
 /// Exact f32 convolutions for the duration of a test (the CPU reference computes in f32).
@@ -75,10 +73,10 @@ struct Case {
     bool bias;
 };
 
-ConvSpec spec_of(const Case& c) {
-    ConvSpec s;
-    s.s = c.x.rank() - 2;
-    for (int i = 0; i < s.s; ++i) {
+attrs::Conv spec_of(const Case& c) {
+    attrs::Conv s;
+    s.spatial = c.x.rank() - 2;
+    for (int i = 0; i < s.spatial; ++i) {
         s.stride[i] = c.stride[static_cast<std::size_t>(i)];
         s.pad_begin[i] = c.pb[static_cast<std::size_t>(i)];
         s.pad_end[i] = c.pe[static_cast<std::size_t>(i)];
@@ -89,10 +87,10 @@ ConvSpec spec_of(const Case& c) {
 }
 
 Dims out_shape(const Case& c) {
-    const ConvSpec s = spec_of(c);
+    const attrs::Conv s = spec_of(c);
     Dims y = c.x;
     y[1] = c.w[0];
-    for (int i = 0; i < s.s; ++i)
+    for (int i = 0; i < s.spatial; ++i)
         y[i + 2] = ops::detail::conv_out_size(c.x[i + 2], c.w[i + 2], s.stride[i], s.pad_begin[i],
                                               s.pad_end[i], s.dilation[i]);
     return y;
@@ -139,7 +137,7 @@ const std::vector<Case>& cases() {
 
 /// The three ops of `c` on `d` in dtype `dt` (inputs generated in f32 and cast).
 std::vector<TensorData> run_case(const Case& c, DType dt, const Device& d) {
-    const ConvSpec spec = spec_of(c);
+    const attrs::Conv spec = spec_of(c);
     const Dims y = out_shape(c);
     auto in = [&](const Dims& s, uint32_t seed) { return ops::cast(ops::from_data(randn(s, seed), d), dt); };
     std::optional<TensorAny> b;
@@ -247,9 +245,9 @@ TEST(CudaConv, TransposedConvolutionsMatchCpu) {
         {{2, 3, 6}, {3, 2, 4}, {3}, {2}, {1}, {1}, 1},
     };
     for (const T& t : ts) {
-        ConvSpec s;
-        s.s = t.x.rank() - 2;
-        for (int i = 0; i < s.s; ++i) {
+        attrs::Conv s;
+        s.spatial = t.x.rank() - 2;
+        for (int i = 0; i < s.spatial; ++i) {
             s.stride[i] = t.stride[static_cast<std::size_t>(i)];
             s.pad_begin[i] = s.pad_end[i] = t.pad[static_cast<std::size_t>(i)];
             s.dilation[i] = t.dil[static_cast<std::size_t>(i)];

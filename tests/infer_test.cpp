@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <burn/burn.hpp>
+#include <cmath>
 #include <functional>
 #include <iostream>
 #include <set>
@@ -140,6 +141,18 @@ attrs::None sample(std::type_identity<attrs::None>) {
 attrs::Scalars sample(std::type_identity<attrs::Scalars>) {
     return {0.25, -3.5};
 }
+attrs::LeakyRelu sample(std::type_identity<attrs::LeakyRelu>) {
+    return {0.2};
+}
+attrs::Softplus sample(std::type_identity<attrs::Softplus>) {
+    return {2, 10};
+}
+attrs::Clamp sample(std::type_identity<attrs::Clamp>) {
+    return {-1.5, 4};
+}
+attrs::Powi sample(std::type_identity<attrs::Powi>) {
+    return {-3};
+}
 attrs::Dim sample(std::type_identity<attrs::Dim>) {
     return {2};
 }
@@ -227,6 +240,8 @@ TEST(OpAttrs, RoundTripEveryRow) {
     int checked = 0;
 #define BURN_UNARY(name, kinds, body, vjp, domain) \
     round_trip(OpId::name, sample(std::type_identity<attrs::Scalars>{}), checked);
+#define BURN_UNARY_ATTRS(name, kinds, body, vjp, domain, A) \
+    round_trip(OpId::name, sample(std::type_identity<attrs::A>{}), checked);
 #define BURN_UNARY_PRED(name, kinds, body, domain) \
     round_trip(OpId::name, sample(std::type_identity<attrs::Scalars>{}), checked);
 #define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) round_trip(OpId::name, attrs::None{}, checked);
@@ -272,6 +287,33 @@ std::string error_of(const std::function<void()>& f) {
         return e.what();
     }
     return "";
+}
+
+// Scalars is every unary row's layout: the untyped and the typed view of a parametric row agree.
+TEST(OpAttrs, ParametricUnaryRowsReadAsScalarsToo) {
+    EXPECT_EQ(attrs_name(OpId::clamp), "Clamp");
+    EXPECT_EQ(attrs_name(OpId::leaky_relu), "LeakyRelu");
+    EXPECT_EQ(attrs_name(OpId::exp), "Scalars");
+    const OpCall c = make_call(OpId::clamp, attrs::Clamp{-1, 2});
+    EXPECT_TRUE(c.attrs<attrs::Scalars>() == (attrs::Scalars{-1, 2}));
+    EXPECT_TRUE(make_call(OpId::softplus, attrs::Scalars{2, 15}).attrs<attrs::Softplus>() ==
+                (attrs::Softplus{2, 15}));
+    EXPECT_EQ(make_call(OpId::powi_scalar, attrs::Scalars{5, 0}).attrs<attrs::Powi>().exponent, 5);
+    // the typed struct belongs to its row only
+    EXPECT_THROW((void)make_call(OpId::softplus, attrs::Clamp{0, 1}), Error);
+    EXPECT_THROW((void)make_call(OpId::exp, attrs::LeakyRelu{0.1}), Error);
+    // Scalars does not reach beyond the unary rows
+    EXPECT_THROW((void)make_call(OpId::sum_dim, attrs::Scalars{}), Error);
+}
+
+TEST(OpAttrs, PowiRejectsAFractionalExponent) {
+    const OpCall c = make_call(OpId::powi_scalar, attrs::Scalars{2.5, 0});
+    const std::string msg = error_of([&] { (void)c.attrs<attrs::Powi>(); });
+    EXPECT_NE(msg.find("[powi_scalar] malformed attributes: the exponent 2.5"), std::string::npos) << msg;
+    // out of int32's range, and NaN: rejected, not cast (a cast would be undefined behaviour)
+    EXPECT_THROW((void)make_call(OpId::powi_scalar, attrs::Scalars{1e30, 0}).attrs<attrs::Powi>(), Error);
+    EXPECT_THROW((void)make_call(OpId::powi_scalar, attrs::Scalars{std::nan(""), 0}).attrs<attrs::Powi>(),
+                 Error);
 }
 
 TEST(OpAttrs, MismatchNamesTheOp) {

@@ -399,8 +399,8 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
     };
     e.forward = [](V in, A a) {
         const Geo g = geo_of(a.ints);
-        ops::detail::ConvSpec spec;
-        spec.s = g.s;
+        attrs::Conv spec;
+        spec.spatial = g.s;
         for (int i = 0; i < g.s; ++i) {
             spec.stride[i] = g.stride[i];
             spec.pad_begin[i] = g.pa[i];
@@ -418,14 +418,14 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
     e.bad = {
         bad("batch mismatch", "[conv_backward_weight]",
             [](const Device& d) {
-                ops::detail::ConvSpec spec;
+                attrs::Conv spec;
                 ops::detail::conv_backward_weight(ops::full({2, 1, 4, 4}, 1, DType::f32, d),
                                                   ops::full({3, 1, 2, 2}, 1, DType::f32, d), spec,
                                                   Dims{1, 1, 3, 3});
             }),
         bad("int input", "[conv_backward_weight]",
             [](const Device& d) {
-                ops::detail::ConvSpec spec;
+                attrs::Conv spec;
                 ops::detail::conv_backward_weight(ops::full({1, 1, 4, 4}, 1, DType::i32, d),
                                                   ops::full({1, 1, 2, 2}, 1, DType::f32, d), spec,
                                                   Dims{1, 1, 3, 3});

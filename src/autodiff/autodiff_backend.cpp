@@ -71,34 +71,46 @@ TensorData AutodiffBackend::to_host(const TensorRef& tensor) {
     return inner_.backend().to_host(static_cast<const AdTensor&>(*tensor).inner);
 }
 
-bool AutodiffBackend::supports(const OpCall& call, const TensorRefs& inputs) const {
+namespace {
+
+/// A call's inputs seen through the decorator: the inner tensors, whether any input is tracked, and
+/// the op that blocked gradients on an input (if any).
+struct Unwrapped {
     TensorRefs inner;
-    inner.reserve(inputs.size());
     bool tracked = false;
+    const char* blocked = nullptr;
+};
+
+Unwrapped unwrap_inputs(const TensorRefs& inputs) {
+    Unwrapped u;
+    u.inner.reserve(inputs.size());
     for (const auto& t : inputs) {
         const auto& a = static_cast<const AdTensor&>(*t);
-        inner.push_back(a.inner);
-        tracked |= a.node != nullptr;
+        u.inner.push_back(a.inner);
+        u.tracked |= a.node != nullptr;
+        if (a.blocked_by) u.blocked = a.blocked_by;
     }
+    return u;
+}
+
+}  // namespace
+
+bool AutodiffBackend::supports(const OpCall& call, const TensorRefs& inputs) const {
+    Unwrapped u = unwrap_inputs(inputs);
+    const bool tracked = u.tracked;
     // A derived row without a gradient rule of its own differentiates through its decomposition: when
     // the call must be recorded, dispatch runs the decomposition here, so its primitives are recorded.
     if (tracked && grad_enabled() && is_float(call.dtype) && !vjp_rule(call.op) &&
         !is_non_differentiable(call.op) && ops::decomposition(call.op))
         return false;
-    return inner_.backend().supports(call, inner);
+    return inner_.backend().supports(call, u.inner);
 }
 
 TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {
-    TensorRefs inner;
-    inner.reserve(inputs.size());
-    bool tracked = false;
-    const char* blocked = nullptr;
-    for (const auto& t : inputs) {
-        const auto& a = static_cast<const AdTensor&>(*t);
-        inner.push_back(a.inner);
-        tracked |= a.node != nullptr;
-        if (a.blocked_by) blocked = a.blocked_by;
-    }
+    Unwrapped u = unwrap_inputs(inputs);
+    TensorRefs inner = std::move(u.inner);
+    const bool tracked = u.tracked;
+    const char* blocked = u.blocked;
     const bool differentiable = is_differentiable(call.op) && is_float(call.dtype);
     const bool record = tracked && grad_enabled() && differentiable;
     if (tracked && !differentiable) blocked = burn::op_name(call.op).data();

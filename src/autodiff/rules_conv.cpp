@@ -10,7 +10,6 @@ namespace burn::autodiff {
 namespace {
 
 using Grads = std::vector<TensorAny>;
-using ops::detail::ConvSpec;
 
 /// Sums g [N, C, ...] over every dim but the channels: [C].
 TensorAny channel_sum(const TensorAny& g) {
@@ -22,7 +21,7 @@ TensorAny channel_sum(const TensorAny& g) {
 }
 
 Grads conv_rule(const VjpContext& c) {
-    const ConvSpec spec = ConvSpec::from(c.call.attrs<attrs::Conv>());
+    const auto spec = c.call.attrs<attrs::Conv>();
     const TensorAny &x = c.x[0], &w = c.x[1], &g = c.g[0];
     Grads out(c.x.size());
     if (c.needs[0]) out[0] = ops::detail::conv_backward_input(g, w, spec, x.shape());
@@ -33,7 +32,7 @@ Grads conv_rule(const VjpContext& c) {
 
 // y = conv_backward_input(g, w): linear in g with adjoint conv, and conv_backward_weight in w.
 Grads conv_backward_input_rule(const VjpContext& c) {
-    const ConvSpec spec = ConvSpec::from(c.call.attrs<attrs::Conv>());
+    const auto spec = c.call.attrs<attrs::Conv>();
     const TensorAny &dy = c.x[0], &w = c.x[1], &G = c.g[0];
     Grads out(2);
     if (c.needs[0]) out[0] = ops::detail::conv_call(G, w, std::nullopt, spec, dy.shape());
@@ -43,7 +42,7 @@ Grads conv_backward_input_rule(const VjpContext& c) {
 
 // y = conv_backward_weight(x, g): bilinear; <y, G> = <conv(x, G), g>.
 Grads conv_backward_weight_rule(const VjpContext& c) {
-    const ConvSpec spec = ConvSpec::from(c.call.attrs<attrs::Conv>());
+    const auto spec = c.call.attrs<attrs::Conv>();
     const TensorAny &x = c.x[0], &dy = c.x[1], &G = c.g[0];
     Grads out(2);
     if (c.needs[0]) out[0] = ops::detail::conv_backward_input(dy, G, spec, x.shape());

@@ -10,8 +10,6 @@ namespace burn::nn {
 
 namespace {
 
-using ops::detail::ConvSpec;
-
 std::string sizes(const std::size_t* v, int n) {
     std::ostringstream os;
     for (int i = 0; i < n; ++i) os << (i ? " x " : "") << v[i];
@@ -122,8 +120,8 @@ TensorAny conv_forward(const char* name, const TensorAny& input, const TensorAny
     for (std::size_t i = 0; i < N; ++i)
         in[i] = static_cast<std::size_t>(input.shape()[static_cast<int>(i) + 2]);
     const auto pairs = padding_pairs(padding, in, kernel, stride, dilation);
-    ConvSpec spec;
-    spec.s = static_cast<int>(N);
+    attrs::Conv spec;
+    spec.spatial = static_cast<int>(N);
     for (std::size_t i = 0; i < N; ++i) {
         spec.stride[i] = static_cast<int64_t>(stride[i]);
         spec.dilation[i] = static_cast<int64_t>(dilation[i]);
@@ -142,8 +140,8 @@ TensorAny transpose_forward(const char* name, const TensorAny& input, const Tens
                             const std::array<std::size_t, N>& padding,
                             const std::array<std::size_t, N>& padding_out) {
     check_input(name, input, w, static_cast<int>(N), groups, true);
-    ConvSpec spec;
-    spec.s = static_cast<int>(N);
+    attrs::Conv spec;
+    spec.spatial = static_cast<int>(N);
     int64_t pad_out[3] = {0, 0, 0};
     for (std::size_t i = 0; i < N; ++i) {
         spec.stride[i] = static_cast<int64_t>(stride[i]);

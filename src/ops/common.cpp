@@ -33,6 +33,16 @@ void check_numeric(const TensorAny& t, const char* op) {
                     "; convert with .int_() or .float_()");
 }
 
+int check_along_dim(const TensorAny& x, int64_t dim, const char* op, bool allow_bool) {
+    check_defined(x, op);
+    if (!allow_bool) {
+        BURN_CHECK_KIND(!is_bool(x.dtype()), dtype, "[", op, "] is not defined for Bool tensors, got ",
+                        describe(x), "; convert with .int_() first");
+    }
+    BURN_CHECK_KIND(x.rank() > 0, shape, "[", op, "] needs a tensor of rank >= 1, got ", describe(x));
+    return normalize_dim(dim, x.rank(), op);
+}
+
 void check_int(const TensorAny& t, const char* op, const char* what) {
     check_defined(t, op);
     BURN_CHECK_KIND(is_int(t.dtype()), dtype, "[", op, "] ", what, " must be an Int tensor, got ",

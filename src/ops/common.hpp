@@ -25,6 +25,9 @@ void check_int(const TensorAny& t, const char* op, const char* what);
 void check_bool(const TensorAny& t, const char* op, const char* what);
 void check_same_dtype(const TensorAny& a, const TensorAny& b, const char* op);
 void check_defined(const TensorAny& t, const char* op);
+/// Validates an op along one dim of x (reductions, scans): rank >= 1, not Bool unless allow_bool.
+/// Returns the normalised dim.
+int check_along_dim(const TensorAny& x, int64_t dim, const char* op, bool allow_bool = false);
 /// Moves the handles into a TensorRefs. (A braced list `{std::move(x).ref()}` would copy them out of
 /// the initializer_list, which keeps a second reference alive during the call and so defeats the
 /// backend's in-place reuse of uniquely owned inputs.)

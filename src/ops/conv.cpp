@@ -28,12 +28,12 @@ std::string join_sizes(const int64_t* v, int s) {
     return os.str();
 }
 
-void check_spec(const ConvSpec& spec, const char* op) {
-    for (int i = 0; i < spec.s; ++i) {
+void check_spec(const attrs::Conv& spec, const char* op) {
+    for (int i = 0; i < spec.spatial; ++i) {
         BURN_CHECK(spec.stride[i] >= 1, "[", op, "] stride must be at least 1, got ",
-                   join_sizes(spec.stride, spec.s));
+                   join_sizes(spec.stride.data(), spec.spatial));
         BURN_CHECK(spec.dilation[i] >= 1, "[", op, "] dilation must be at least 1, got ",
-                   join_sizes(spec.dilation, spec.s));
+                   join_sizes(spec.dilation.data(), spec.spatial));
         BURN_CHECK(spec.pad_begin[i] >= 0 && spec.pad_end[i] >= 0, "[", op, "] padding must not be negative");
     }
     BURN_CHECK(spec.groups >= 1, "[", op, "] groups must be at least 1, got ", spec.groups);
@@ -59,47 +59,24 @@ void check_bias(const std::optional<TensorAny>& b, const TensorAny& x, int64_t o
                     out_channels, "] (one value per output channel), got ", describe(*b));
 }
 
-}  // namespace
-
-attrs::Conv ConvSpec::to_attrs(const Dims& shape) const {
-    attrs::Conv a;
-    a.spatial = s;
-    for (int i = 0; i < s; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        a.stride[k] = stride[i];
-        a.pad_begin[k] = pad_begin[i];
-        a.pad_end[k] = pad_end[i];
-        a.dilation[k] = dilation[i];
-    }
-    a.groups = groups;
-    a.shape = shape;
-    return a;
-}
-
-ConvSpec ConvSpec::from(const attrs::Conv& a) {
-    ConvSpec spec;
-    spec.s = a.spatial;
-    for (int i = 0; i < a.spatial; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        spec.stride[i] = a.stride[k];
-        spec.pad_begin[i] = a.pad_begin[k];
-        spec.pad_end[i] = a.pad_end[k];
-        spec.dilation[i] = a.dilation[k];
-    }
-    spec.groups = a.groups;
+/// The row's attributes: spec with output 0's shape.
+attrs::Conv with_shape(attrs::Conv spec, const Dims& shape) {
+    spec.shape = shape;
     return spec;
 }
+
+}  // namespace
 
 int64_t conv_out_size(int64_t in, int64_t k, int64_t stride, int64_t pb, int64_t pe, int64_t dilation) {
     const wide span = wide(in) + pb + pe - wide(dilation) * (k - 1) - 1;
     return span < 0 ? 0 : fit_size(span / stride + 1, "conv", "the output size");
 }
 
-TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec,
+TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
                     const Dims& out_shape) {
     const char* op = "conv";
     check_spec(spec, op);
-    check_operands(x, "input", w, spec.s, op);
+    check_operands(x, "input", w, spec.spatial, op);
     const int64_t c_in = x.shape()[1], c_out = w.shape()[0];
     BURN_CHECK_KIND(
         wide(w.shape()[1]) * spec.groups == c_in && c_out % spec.groups == 0, shape, "[", op, "] input ",
@@ -110,30 +87,30 @@ TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const 
                     " and weight ", describe(w));
     check_bias(b, x, c_out, op);
     if (b) {
-        auto c = make(OpId::conv, spec.to_attrs(out_shape), metas(x, w, *b));
+        auto c = make(OpId::conv, with_shape(spec, out_shape), metas(x, w, *b));
         return run1(c, take(std::move(x), std::move(w), std::move(*b)));
     }
-    auto c = make(OpId::conv, spec.to_attrs(out_shape), metas(x, w));
+    auto c = make(OpId::conv, with_shape(spec, out_shape), metas(x, w));
     return run1(c, take(std::move(x), std::move(w)));
 }
 
-TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, const Dims& x_shape) {
+TensorAny conv_backward_input(TensorAny g, TensorAny w, const attrs::Conv& spec, const Dims& x_shape) {
     const char* op = "conv_backward_input";
     check_spec(spec, op);
-    check_operands(g, "output gradient", w, spec.s, op);
+    check_operands(g, "output gradient", w, spec.spatial, op);
     BURN_CHECK_KIND(x_shape.rank() == g.rank() && x_shape[0] == g.shape()[0] &&
                         g.shape()[1] == w.shape()[0] && x_shape[1] == wide(w.shape()[1]) * spec.groups &&
                         w.shape()[0] % spec.groups == 0,
                     shape, "[", op, "] output gradient ", describe(g), ", weight ", describe(w),
                     " and input shape ", x_shape, " do not fit together (groups = ", spec.groups, ")");
-    auto c = make(OpId::conv_backward_input, spec.to_attrs(x_shape), metas(g, w));
+    auto c = make(OpId::conv_backward_input, with_shape(spec, x_shape), metas(g, w));
     return run1(c, take(std::move(g), std::move(w)));
 }
 
-TensorAny conv_backward_weight(TensorAny x, TensorAny g, const ConvSpec& spec, const Dims& w_shape) {
+TensorAny conv_backward_weight(TensorAny x, TensorAny g, const attrs::Conv& spec, const Dims& w_shape) {
     const char* op = "conv_backward_weight";
     check_spec(spec, op);
-    check_operands(x, "input", g, spec.s, op);
+    check_operands(x, "input", g, spec.spatial, op);
     BURN_CHECK_KIND(w_shape.rank() == x.rank() && g.shape()[0] == x.shape()[0] &&
                         w_shape[0] == g.shape()[1] && wide(w_shape[1]) * spec.groups == x.shape()[1] &&
                         w_shape[0] % spec.groups == 0,
@@ -141,15 +118,15 @@ TensorAny conv_backward_weight(TensorAny x, TensorAny g, const ConvSpec& spec, c
                     " and weight shape ", w_shape, " do not fit together (groups = ", spec.groups, ")");
     for (int i = 2; i < w_shape.rank(); ++i)
         BURN_CHECK_KIND(w_shape[i] >= 1, shape, "[", op, "] invalid weight shape ", w_shape);
-    auto c = make(OpId::conv_backward_weight, spec.to_attrs(w_shape), metas(x, g));
+    auto c = make(OpId::conv_backward_weight, with_shape(spec, w_shape), metas(x, g));
     return run1(c, take(std::move(x), std::move(g)));
 }
 
-TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec,
+TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
                   const char* op) {
     check_spec(spec, op);
-    check_operands(x, "input", w, spec.s, op);
-    const int s = spec.s;
+    check_operands(x, "input", w, spec.spatial, op);
+    const int s = spec.spatial;
     const int64_t c_in = x.shape()[1], c_out = w.shape()[0];
     BURN_CHECK_KIND(c_in % spec.groups == 0 && c_out % spec.groups == 0, shape, "[", op,
                     "] groups = ", spec.groups, " must divide the input channels (", c_in,
@@ -172,18 +149,18 @@ TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const Co
     }
     for (int i = 0; i < s; ++i) {
         BURN_CHECK_KIND(wide(spec.dilation[i]) * (k[i] - 1) + 1 <= padded[i], shape, "[", op,
-                        "] the kernel (", join_sizes(k, s), ", dilation ", join_sizes(spec.dilation, s),
-                        ") is larger than the padded input (", join_sizes(padded, s), "); input ",
-                        describe(x));
+                        "] the kernel (", join_sizes(k, s), ", dilation ",
+                        join_sizes(spec.dilation.data(), s), ") is larger than the padded input (",
+                        join_sizes(padded, s), "); input ", describe(x));
     }
     return conv_call(std::move(x), std::move(w), std::move(b), spec, out);
 }
 
-TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec,
+TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
                             const int64_t* padding_out, const char* op) {
     check_spec(spec, op);
-    check_operands(x, "input", w, spec.s, op);
-    const int s = spec.s;
+    check_operands(x, "input", w, spec.spatial, op);
+    const int s = spec.spatial;
     const int64_t c_in = x.shape()[1];
     BURN_CHECK_KIND(w.shape()[0] == c_in, shape, "[", op, "] the input has ", c_in,
                     " channels but the weight ", describe(w), " expects ", w.shape()[0],
@@ -201,13 +178,15 @@ TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b
         BURN_CHECK(
             padding_out[i] >= 0 && (padding_out[i] < spec.stride[i] || padding_out[i] < spec.dilation[i]),
             "[", op, "] padding_out (", join_sizes(padding_out, s),
-            ") must be smaller than the stride or the dilation (stride ", join_sizes(spec.stride, s), ")");
+            ") must be smaller than the stride or the dilation (stride ", join_sizes(spec.stride.data(), s),
+            ")");
         out[i + 2] = fit_size((wide(x.shape()[i + 2]) - 1) * spec.stride[i] - spec.pad_begin[i] -
                                   spec.pad_end[i] + wide(spec.dilation[i]) * (k - 1) + padding_out[i] + 1,
                               op, "the output size");
         BURN_CHECK_KIND(out[i + 2] >= 1 || x.shape()[i + 2] == 0, shape, "[", op,
                         "] the output would have size ", out[i + 2], " in spatial dim ", i, " (input ",
-                        describe(x), ", padding ", join_sizes(spec.pad_begin, s), "); reduce the padding");
+                        describe(x), ", padding ", join_sizes(spec.pad_begin.data(), s),
+                        "); reduce the padding");
         out[i + 2] = std::max<int64_t>(out[i + 2], 0);
     }
     TensorAny y = conv_backward_input(std::move(x), std::move(w), spec, out);
@@ -222,9 +201,9 @@ TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b
 namespace {
 
 template <std::size_t N>
-detail::ConvSpec spec_of(const ConvOptions<N>& o) {
-    detail::ConvSpec spec;
-    spec.s = static_cast<int>(N);
+attrs::Conv spec_of(const ConvOptions<N>& o) {
+    attrs::Conv spec;
+    spec.spatial = static_cast<int>(N);
     for (std::size_t i = 0; i < N; ++i) {
         spec.stride[i] = static_cast<int64_t>(o.stride[i]);
         spec.pad_begin[i] = static_cast<int64_t>(o.padding[i]);
@@ -238,8 +217,8 @@ detail::ConvSpec spec_of(const ConvOptions<N>& o) {
 template <std::size_t N>
 TensorAny transpose(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvTransposeOptions<N>& o,
                     const char* op) {
-    detail::ConvSpec spec;
-    spec.s = static_cast<int>(N);
+    attrs::Conv spec;
+    spec.spatial = static_cast<int>(N);
     int64_t pad_out[3] = {0, 0, 0};
     for (std::size_t i = 0; i < N; ++i) {
         spec.stride[i] = static_cast<int64_t>(o.stride[i]);

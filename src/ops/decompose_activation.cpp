@@ -92,7 +92,7 @@ void add_activation_decompositions(DecompositionTable& t) {
         return {where(greater(x, scalar(x, 0)), g, scalar(g, 0))};
     });
     t.set(OpId::leaky_relu, [](const OpCall& c, const Inputs& in) {
-        const double slope = c.attrs<attrs::Scalars>().p0;
+        const double slope = c.attrs<attrs::LeakyRelu>().slope;
         return unary_f(c, in, [slope](const TensorAny& x) {
             return where(greater(x, scalar(x, 0)), x, mul(x, scalar(x, slope)));
         });
@@ -121,8 +121,8 @@ void add_activation_decompositions(DecompositionTable& t) {
     });
     t.set(OpId::softplus, [](const OpCall& c, const Inputs& in) {
         // log(1 + exp(beta x)) / beta, and x where beta x > threshold
-        const auto p = c.attrs<attrs::Scalars>();
-        const double beta = p.p0, threshold = p.p1;
+        const auto a = c.attrs<attrs::Softplus>();
+        const double beta = a.beta, threshold = a.threshold;
         return unary_f(c, in, [beta, threshold](const TensorAny& x) {
             TensorAny bx = mul(scalar(x, beta), x);
             TensorAny soft = div(log1p_of(exp(bx)), scalar(x, beta));
@@ -130,8 +130,8 @@ void add_activation_decompositions(DecompositionTable& t) {
         });
     });
     t.set(OpId::clamp, [](const OpCall& c, const Inputs& in) -> Outputs {
-        const auto p = c.attrs<attrs::Scalars>();
-        const double lo = p.p0, hi = p.p1;
+        const auto a = c.attrs<attrs::Clamp>();
+        const double lo = a.min, hi = a.max;
         if (!is_float(c.dtype)) return {clamp_int(in[0], lo, hi)};
         // NaN stays NaN: both comparisons are false for it.
         return unary_f(c, in, [lo, hi](const TensorAny& x) {
@@ -140,7 +140,7 @@ void add_activation_decompositions(DecompositionTable& t) {
         });
     });
     t.set(OpId::powi_scalar, [](const OpCall& c, const Inputs& in) -> Outputs {
-        const int n = static_cast<int>(c.attrs<attrs::Scalars>().p0);
+        const int n = static_cast<int>(c.attrs<attrs::Powi>().exponent);
         if (!is_float(c.dtype)) return {powi_int(in[0], n)};
         return unary_f(c, in, [n](const TensorAny& x) { return powf(x, scalar(x, n)); });
     });

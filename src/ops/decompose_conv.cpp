@@ -18,15 +18,15 @@ using namespace decomp;
 
 /// The spatial sizes shared by the three rows: input X, kernel K, output L (S dims each).
 struct Geometry {
-    ConvSpec spec;
+    attrs::Conv spec;
     int64_t n = 0, c = 0, o = 0, groups = 1;
     std::vector<int64_t> in, k, out;
     std::vector<int> dims;  // 2, ..., S + 1
     int64_t out_vol = 1, taps = 1;
 
     Geometry(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y)
-        : spec(ConvSpec::from(a)), n(x[0]), c(x[1]), o(w[0]), groups(spec.groups) {
-        for (int i = 0; i < spec.s; ++i) {
+        : spec(a), n(x[0]), c(x[1]), o(w[0]), groups(spec.groups) {
+        for (int i = 0; i < spec.spatial; ++i) {
             in.push_back(x[i + 2]);
             k.push_back(w[i + 2]);
             out.push_back(y[i + 2]);
@@ -47,7 +47,7 @@ struct Geometry {
     /// Tap t's kernel position (row-major over K).
     std::vector<int64_t> tap(int64_t t) const {
         std::vector<int64_t> kk(k.size());
-        for (int i = spec.s - 1; i >= 0; --i) {
+        for (int i = spec.spatial - 1; i >= 0; --i) {
             const auto u = static_cast<std::size_t>(i);
             kk[u] = t % k[u];
             t /= k[u];
@@ -57,17 +57,20 @@ struct Geometry {
     /// Tap kk's slice of the padded input: start kk * dilation, out positions, step stride.
     std::vector<int64_t> slice_start(const std::vector<int64_t>& kk) const {
         std::vector<int64_t> s;
-        for (int i = 0; i < spec.s; ++i) s.push_back(kk[static_cast<std::size_t>(i)] * spec.dilation[i]);
+        for (int i = 0; i < spec.spatial; ++i)
+            s.push_back(kk[static_cast<std::size_t>(i)] * spec.dilation[i]);
         return s;
     }
-    std::vector<int64_t> strides() const { return std::vector<int64_t>(spec.stride, spec.stride + spec.s); }
+    std::vector<int64_t> strides() const {
+        return std::vector<int64_t>(spec.stride.begin(), spec.stride.begin() + spec.spatial);
+    }
     std::vector<int64_t> ones() const { return std::vector<int64_t>(k.size(), 1); }
 };
 
 /// x zero-padded so that every tap's slice lies inside it.
 TensorAny padded_input(const TensorAny& x, const Geometry& g) {
     TensorAny t = x;
-    for (int i = 0; i < g.spec.s; ++i) {
+    for (int i = 0; i < g.spec.spatial; ++i) {
         const int64_t before = g.spec.pad_begin[i];
         t = pad(t, i + 2, before, g.padded(i) - before - g.in[static_cast<std::size_t>(i)], 0);
     }
@@ -118,17 +121,17 @@ Outputs conv_backward_input(const OpCall& c, const Inputs& in) {
     const Geometry g(c.attrs<attrs::Conv>(), c.shape, w.shape(), gy.shape());
     if (g.empty()) return {full(c.shape, 0, c.dtype, gy.device())};
     Dims ps = c.shape;
-    for (int i = 0; i < g.spec.s; ++i) ps[i + 2] = g.padded(i);
+    for (int i = 0; i < g.spec.spatial; ++i) ps[i + 2] = g.padded(i);
     TensorAny acc = full(ps, 0, gy.dtype(), gy.device());
     TensorAny gr = reshape(gy, Dims{g.n, g.groups, g.o / g.groups, g.out_vol});
     Dims slice_shape = ps;
-    for (int i = 0; i < g.spec.s; ++i) slice_shape[i + 2] = g.out[static_cast<std::size_t>(i)];
+    for (int i = 0; i < g.spec.spatial; ++i) slice_shape[i + 2] = g.out[static_cast<std::size_t>(i)];
     for (int64_t t = 0; t < g.taps; ++t) {
         const auto kk = g.tap(t);
         TensorAny d = reshape(matmul(swap_last(weight_tap(w, g, kk)), gr), slice_shape);
         acc = add_strided(acc, g.dims, g.slice_start(kk), g.out, g.strides(), d);
     }
-    const std::vector<int64_t> begin(g.spec.pad_begin, g.spec.pad_begin + g.spec.s);
+    const std::vector<int64_t> begin(g.spec.pad_begin.begin(), g.spec.pad_begin.begin() + g.spec.spatial);
     return {down(strided(acc, g.dims, begin, g.in, g.ones()), c.dtype)};
 }
 

@@ -26,6 +26,22 @@ int check_dim(const OpCall& c, int64_t dim, int rank) {
     return static_cast<int>(dim);
 }
 
+int along_dim(const OpCall& c, Metas in, unsigned flags) {
+    check_arity(c, in, 1, 1);
+    const TensorMeta& x = in[0];
+    if (!(flags & kAllowBool)) {
+        BURN_CHECK_KIND(!is_bool(x.dtype), dtype, "[", c.op, "] is not defined for Bool tensors, got ",
+                        describe(x), "; convert with .int_() first");
+    }
+    BURN_CHECK_KIND(x.shape.rank() > 0, shape, "[", c.op, "] needs a tensor of rank >= 1, got ", describe(x));
+    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
+    if (flags & kNonEmpty) {
+        BURN_CHECK_KIND(x.shape[d] > 0, shape, "[", c.op, "] cannot reduce over dim ", d,
+                        " of size 0 (tensor ", describe(x), "): the ", c.op, " of an empty set is undefined");
+    }
+    return d;
+}
+
 void check_float(const OpCall& c, const TensorMeta& m, const char* what) {
     BURN_CHECK_KIND(is_float(m.dtype), dtype, "[", c.op, "] needs a float tensor", *what ? " as " : "", what,
                     ", got ", describe(m), "; convert with .float_()");

@@ -29,6 +29,10 @@ void check_numeric(const OpCall& c, const TensorMeta& m);
 void check_int(const OpCall& c, const TensorMeta& m, const char* what);
 void check_bool(const OpCall& c, const TensorMeta& m, const char* what);
 void check_same_dtype(const OpCall& c, const TensorMeta& a, const TensorMeta& b);
+/// The dim of a one-input op along a dim (reductions, scans): checks what check_along_dim checks
+/// (kAllowBool: Bool too; kNonEmpty: the dim must not be empty) and that attrs::Dim is in range.
+enum AlongDim : unsigned { kAllowBool = 1, kNonEmpty = 2 };
+int along_dim(const OpCall& c, Metas in, unsigned flags = 0);
 /// Throws unless m has the given rank (`what` names it).
 void check_rank(const OpCall& c, const TensorMeta& m, int rank, const char* what);
 /// Throws unless shape (an attribute: output 0's shape) has the given rank and no negative dim.

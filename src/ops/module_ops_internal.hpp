@@ -10,36 +10,24 @@
 
 namespace burn::ops::detail {
 
-/// A convolution's geometry over S spatial dims; to_attrs(shape) is the rows' attribute struct.
-struct ConvSpec {
-    int s = 2;
-    int64_t stride[3] = {1, 1, 1};
-    int64_t pad_begin[3] = {0, 0, 0};
-    int64_t pad_end[3] = {0, 0, 0};
-    int64_t dilation[3] = {1, 1, 1};
-    int64_t groups = 1;
-
-    /// The conv rows' attributes, with output 0's shape.
-    attrs::Conv to_attrs(const Dims& shape) const;
-    static ConvSpec from(const attrs::Conv& a);
-};
-
 /// The spatial output size of a convolution: (in + pb + pe - dilation * (k - 1) - 1) / stride + 1
 /// (may be <= 0 when the kernel does not fit).
 int64_t conv_out_size(int64_t in, int64_t k, int64_t stride, int64_t pb, int64_t pe, int64_t dilation);
 
 /// Convolution with full validation (conv1d/2d/3d and the Conv layers).
-TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec, const char* op);
+TensorAny conv_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
+                  const char* op);
 /// Transposed convolution: the adjoint of conv_nd with the same weight, plus bias.
-TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec,
+TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
                             const int64_t* padding_out, const char* op);
 
 // The ops.def rows with an explicit output shape (gradient rules, op database). They check ranks,
 // dtypes and channel counts; any output extent is valid (positions outside the input read as zero).
-TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const ConvSpec& spec,
+// spec.shape is not read: the shape argument is output 0's (conv_nd and conv_transpose_nd compute it).
+TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
                     const Dims& out_shape);
-TensorAny conv_backward_input(TensorAny g, TensorAny w, const ConvSpec& spec, const Dims& x_shape);
-TensorAny conv_backward_weight(TensorAny x, TensorAny g, const ConvSpec& spec, const Dims& w_shape);
+TensorAny conv_backward_input(TensorAny g, TensorAny w, const attrs::Conv& spec, const Dims& x_shape);
+TensorAny conv_backward_weight(TensorAny x, TensorAny g, const attrs::Conv& spec, const Dims& w_shape);
 
 /// A 2-D pool's geometry (1-D pools use height 1).
 struct PoolSpec {

@@ -13,6 +13,7 @@ namespace {
 
 const std::string_view kAttrsNames[] = {
 #define BURN_UNARY(name, kinds, body, vjp, domain) "Scalars",
+#define BURN_UNARY_ATTRS(name, kinds, body, vjp, domain, A) #A,
 #define BURN_UNARY_PRED(name, kinds, body, domain) "Scalars",
 #define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) "None",
 #define BURN_COMPARE(name, kinds, body, domain) "None",
@@ -46,6 +47,7 @@ std::string_view attrs_name(OpId op) {
 
 void check_attrs(OpId op, std::string_view name) {
     const std::string_view want = attrs_name(op);
+    if (name == attrs::Scalars::kName && op_info(op).cls == OpClass::unary) return;  // the common layout
     BURN_CHECK(want == name, "[", op, "] takes attrs::", want, ", not attrs::", name,
                "; use call.attrs<attrs::", want, ">() / make_call(OpId::", op, ", attrs::", want, "{...})");
 }
@@ -64,6 +66,43 @@ void Scalars::encode(OpCall& c) const {
 Scalars Scalars::decode(const OpCall& c) {
     check_decode<Scalars>(c, 0, 0);
     return {c.scalars[0], c.scalars[1]};
+}
+
+void LeakyRelu::encode(OpCall& c) const {
+    Scalars{slope, 0}.encode(c);
+}
+LeakyRelu LeakyRelu::decode(const OpCall& c) {
+    check_decode<LeakyRelu>(c, 0, 0);
+    return {c.scalars[0]};
+}
+
+void Softplus::encode(OpCall& c) const {
+    Scalars{beta, threshold}.encode(c);
+}
+Softplus Softplus::decode(const OpCall& c) {
+    check_decode<Softplus>(c, 0, 0);
+    return {c.scalars[0], c.scalars[1]};
+}
+
+void Clamp::encode(OpCall& c) const {
+    Scalars{min, max}.encode(c);
+}
+Clamp Clamp::decode(const OpCall& c) {
+    check_decode<Clamp>(c, 0, 0);
+    return {c.scalars[0], c.scalars[1]};
+}
+
+void Powi::encode(OpCall& c) const {
+    Scalars{static_cast<double>(exponent), 0}.encode(c);
+}
+Powi Powi::decode(const OpCall& c) {
+    check_decode<Powi>(c, 0, 0);
+    const double e = c.scalars[0];
+    const bool integral =
+        e >= -2147483648.0 && e <= 2147483647.0 && e == static_cast<double>(static_cast<int64_t>(e));
+    BURN_CHECK(integral, "[", c.op, "] malformed attributes: the exponent ", e,
+               " is not a 32-bit integer; use powf for real powers");
+    return {static_cast<int64_t>(e)};
 }
 
 void Dim::encode(OpCall& c) const {

@@ -10,17 +10,6 @@ using namespace detail;
 
 namespace {
 
-/// Validates a reduction along dim; returns the normalised dim.
-int check_reduce(const TensorAny& x, int64_t dim, const char* op, bool allow_bool) {
-    check_defined(x, op);
-    if (!allow_bool) {
-        BURN_CHECK_KIND(!is_bool(x.dtype()), dtype, "[", op, "] is not defined for Bool tensors, got ",
-                        describe(x), "; convert with .int_() first");
-    }
-    BURN_CHECK_KIND(x.rank() > 0, shape, "[", op, "] needs a tensor of rank >= 1, got ", describe(x));
-    return normalize_dim(dim, x.rank(), op);
-}
-
 /// The reduction row op along the normalised dim d (infer gives the output: the dim kept with size 1).
 TensorAny reduce_op(OpId op, TensorAny x, int d) {
     auto c = make(op, attrs::Dim{d}, metas(x));
@@ -28,14 +17,14 @@ TensorAny reduce_op(OpId op, TensorAny x, int d) {
 }
 
 std::pair<TensorAny, TensorAny> minmax_with_indices(OpId op, TensorAny x, int64_t dim, const char* name) {
-    int d = check_reduce(x, dim, name, false);
+    int d = check_along_dim(x, dim, name, false);
     auto c = make(op, attrs::Dim{d}, metas(x));
     TensorRefs outs = run(c, {std::move(x).ref()});
     return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
 }
 
 TensorAny arg_op(OpId op, TensorAny x, int64_t dim, const char* name) {
-    int d = check_reduce(x, dim, name, false);
+    int d = check_along_dim(x, dim, name, false);
     return reduce_op(op, std::move(x), d);
 }
 
@@ -121,17 +110,17 @@ TensorAny masked_softmax(TensorAny x, TensorAny mask, int64_t dim, double fill) 
 }
 
 TensorAny sum_dim(TensorAny x, int64_t dim) {
-    int d = check_reduce(x, dim, "sum_dim", false);
+    int d = check_along_dim(x, dim, "sum_dim", false);
     return reduce_op(OpId::sum_dim, std::move(x), d);
 }
 
 TensorAny mean_dim(TensorAny x, int64_t dim) {
-    int d = check_reduce(x, dim, "mean_dim", false);
+    int d = check_along_dim(x, dim, "mean_dim", false);
     return reduce_op(OpId::mean_dim, std::move(x), d);
 }
 
 TensorAny prod_dim(TensorAny x, int64_t dim) {
-    int d = check_reduce(x, dim, "prod_dim", false);
+    int d = check_along_dim(x, dim, "prod_dim", false);
     return reduce_op(OpId::prod_dim, std::move(x), d);
 }
 
@@ -156,11 +145,11 @@ TensorAny argmin(TensorAny x, int64_t dim) {
 }
 
 TensorAny any_dim(TensorAny x, int64_t dim) {
-    int d = check_reduce(x, dim, "any_dim", true);
+    int d = check_along_dim(x, dim, "any_dim", true);
     return reduce_op(OpId::any_dim, std::move(x), d);
 }
 TensorAny all_dim(TensorAny x, int64_t dim) {
-    int d = check_reduce(x, dim, "all_dim", true);
+    int d = check_along_dim(x, dim, "all_dim", true);
     return reduce_op(OpId::all_dim, std::move(x), d);
 }
 
@@ -214,7 +203,7 @@ TensorAny all(TensorAny x) {
 
 TensorAny var(TensorAny x, int64_t dim, int64_t correction) {
     check_float(x, "var");
-    int d = check_reduce(x, dim, "var", false);
+    int d = check_along_dim(x, dim, "var", false);
     BURN_CHECK(correction >= 0, "[var] correction must be non-negative, got ", correction);
     const int64_t n = x.shape()[d];
     TensorAny mu = mean_dim(x, d);
@@ -234,25 +223,6 @@ namespace burn::op_infer {
 
 namespace {
 
-enum Reduce : unsigned { kAllowBool = 1, kNonEmpty = 2 };
-
-/// The reduced dim of a one-input reduction, after the frontends' checks.
-int reduce_dim(const OpCall& c, Metas in, unsigned flags) {
-    check_arity(c, in, 1, 1);
-    const TensorMeta& x = in[0];
-    if (!(flags & kAllowBool)) {
-        BURN_CHECK_KIND(!is_bool(x.dtype), dtype, "[", c.op, "] is not defined for Bool tensors, got ",
-                        describe(x), "; convert with .int_() first");
-    }
-    BURN_CHECK_KIND(x.shape.rank() > 0, shape, "[", c.op, "] needs a tensor of rank >= 1, got ", describe(x));
-    const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
-    if (flags & kNonEmpty) {
-        BURN_CHECK_KIND(x.shape[d] > 0, shape, "[", c.op, "] cannot reduce over dim ", d,
-                        " of size 0 (tensor ", describe(x), "): the ", c.op, " of an empty set is undefined");
-    }
-    return d;
-}
-
 TensorMeta reduced(const TensorMeta& x, int d, DType dtype) {
     Dims shape = x.shape;
     shape[d] = 1;
@@ -260,17 +230,17 @@ TensorMeta reduced(const TensorMeta& x, int d, DType dtype) {
 }
 
 Outs reduce_same(const OpCall& c, Metas in, unsigned flags = 0) {
-    const int d = reduce_dim(c, in, flags);
+    const int d = along_dim(c, in, flags);
     return {reduced(in[0], d, in[0].dtype)};
 }
 
 Outs reduce_to(const OpCall& c, Metas in, unsigned flags, DType dtype) {
-    const int d = reduce_dim(c, in, flags);
+    const int d = along_dim(c, in, flags);
     return {reduced(in[0], d, dtype)};
 }
 
 Outs reduce_with_indices(const OpCall& c, Metas in) {
-    const int d = reduce_dim(c, in, kNonEmpty);
+    const int d = along_dim(c, in, kNonEmpty);
     return {reduced(in[0], d, in[0].dtype), reduced(in[0], d, DType::i32)};
 }
 
@@ -290,7 +260,7 @@ Outs infer_sum_dim(const OpCall& c, Metas in) {
 }
 
 Outs infer_mean_dim(const OpCall& c, Metas in) {
-    const int d = reduce_dim(c, in, 0);
+    const int d = along_dim(c, in, 0);
     const TensorMeta& x = in[0];
     BURN_CHECK_KIND(!is_int(x.dtype) || x.shape[d] > 0, shape,
                     "[mean_dim] the mean of an Int tensor over dim ", d, " of size 0 is undefined (tensor ",

@@ -14,11 +14,7 @@ namespace {
 
 /// A scan of x along dim as the row op: x must be a float or int tensor of rank >= 1.
 TensorAny scan_op(OpId op, TensorAny x, int64_t dim, const char* name) {
-    check_defined(x, name);
-    BURN_CHECK_KIND(!is_bool(x.dtype()), dtype, "[", name, "] is not defined for Bool tensors, got ",
-                    describe(x), "; convert with .int_() first");
-    BURN_CHECK_KIND(x.rank() > 0, shape, "[", name, "] needs a tensor of rank >= 1, got ", describe(x));
-    const int d = normalize_dim(dim, x.rank(), name);
+    const int d = check_along_dim(x, dim, name);
     auto c = make(op, attrs::Dim{d}, metas(x));
     return run1(c, {std::move(x).ref()});
 }
@@ -63,11 +59,7 @@ namespace burn::op_infer {
 namespace {
 
 Outs infer_scan(const OpCall& c, Metas in) {
-    check_arity(c, in, 1, 1);
-    check_numeric(c, in[0]);
-    BURN_CHECK_KIND(in[0].shape.rank() > 0, shape, "[", c.op, "] needs a tensor of rank >= 1, got ",
-                    describe(in[0]));
-    check_dim(c, c.attrs<attrs::Dim>().dim, in[0].shape.rank());
+    (void)along_dim(c, in);
     return {in[0]};
 }
 

@@ -31,14 +31,51 @@ struct None {
     friend bool operator==(const None&, const None&) = default;
 };
 
-/// Unary elementwise rows: p0 and p1 of the row's body (leaky_relu's slope, clamp's bounds, softplus's
-/// beta and threshold, powi_scalar's exponent; 0 where the body does not use them). scalars = {p0, p1}.
+/// Every unary elementwise row's scalars, untyped: p0 and p1 of the row's body (0 where the body does
+/// not use them). scalars = {p0, p1}. A row with parameters also has its own struct below (its
+/// attrs_name); Scalars reads and writes any unary row, in the same layout.
 struct Scalars {
     static constexpr std::string_view kName = "Scalars";
     double p0 = 0, p1 = 0;
     void encode(OpCall& c) const;
     static Scalars decode(const OpCall& c);
     friend bool operator==(const Scalars&, const Scalars&) = default;
+};
+
+/// leaky_relu: x for x > 0, slope * x otherwise. scalars = {slope, 0}.
+struct LeakyRelu {
+    static constexpr std::string_view kName = "LeakyRelu";
+    double slope = 0.01;
+    void encode(OpCall& c) const;
+    static LeakyRelu decode(const OpCall& c);
+    friend bool operator==(const LeakyRelu&, const LeakyRelu&) = default;
+};
+
+/// softplus: log(1 + exp(beta x)) / beta, and x where beta x > threshold. scalars = {beta, threshold}.
+struct Softplus {
+    static constexpr std::string_view kName = "Softplus";
+    double beta = 1, threshold = 20;
+    void encode(OpCall& c) const;
+    static Softplus decode(const OpCall& c);
+    friend bool operator==(const Softplus&, const Softplus&) = default;
+};
+
+/// clamp: min(max(x, min), max); NaN stays NaN. scalars = {min, max}.
+struct Clamp {
+    static constexpr std::string_view kName = "Clamp";
+    double min = 0, max = 0;
+    void encode(OpCall& c) const;
+    static Clamp decode(const OpCall& c);
+    friend bool operator==(const Clamp&, const Clamp&) = default;
+};
+
+/// powi_scalar: x to an integer power. scalars = {exponent, 0} (an integral value).
+struct Powi {
+    static constexpr std::string_view kName = "Powi";
+    int64_t exponent = 1;
+    void encode(OpCall& c) const;
+    static Powi decode(const OpCall& c);
+    friend bool operator==(const Powi&, const Powi&) = default;
 };
 
 /// One normalised dim (0 <= dim < rank): reductions, scans, softmax, cat and the index rows. ints = {dim}.
@@ -288,10 +325,11 @@ struct OpAttrs;
     };
 #include "burn/backend/ops.def"
 
-/// The name of op's attribute struct ("Conv" for conv, "Scalars" for unary elementwise rows, "None"
-/// for binary, compare and ternary rows).
+/// The name of op's attribute struct ("Conv" for conv, "Clamp" for clamp, "Scalars" for unary
+/// elementwise rows without parameters, "None" for binary, compare and ternary rows).
 std::string_view attrs_name(OpId op);
-/// Throws burn::Error naming op when its attribute struct is not the one called `name`.
+/// Throws burn::Error naming op when its attribute struct is not the one called `name` ("Scalars" is
+/// accepted for every unary elementwise row: it is their common layout).
 void check_attrs(OpId op, std::string_view name);
 
 /// A call of op with its attributes encoded (output metas left for infer, see infer_call).
