@@ -14,6 +14,7 @@ BURN_APT_PACKAGES=(
     build-essential cmake ninja-build
     libgtest-dev libgmock-dev libbenchmark-dev
     libopenblas-dev libhwy-dev nlohmann-json3-dev libzip-dev zlib1g-dev libncurses-dev ccache
+    libonnx-dev libprotobuf-dev
 )
 
 # Installs whichever of the given packages dpkg does not list as installed. Idempotent: with

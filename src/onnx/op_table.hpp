@@ -1,0 +1,100 @@
+#pragma once
+// The ONNX op table: one entry per (domain, op type), shared by the runtime and the code generator.
+// An entry's function reads its node through an OpContext (inputs, typed attributes with ONNX's
+// defaults, host reads of shape tensors) and returns the node's outputs, computed with the burn::ops
+// frontend, so every op runs on every device and differentiates on an autodiff device. Adding an op
+// is one entry in the ops_*.cpp file of its family.
+#include <string>
+#include <vector>
+
+#include "burn/tensor/ops.hpp"
+#include "onnx/graph.hpp"
+
+namespace burn::onnx::detail {
+
+class OpContext {
+  public:
+    OpContext(const Node& node, int64_t opset, const Device& device, const std::vector<TensorAny>& inputs)
+        : node_(node), opset_(opset), device_(device), in_(inputs) {}
+
+    const Node& node() const { return node_; }
+    int64_t opset() const { return opset_; }
+    const Device& device() const { return device_; }
+
+    // ---- inputs ("" in the node, or beyond its list: omitted)
+    std::size_t num_inputs() const { return in_.size(); }
+    bool has(std::size_t i) const { return i < in_.size() && in_[i].defined(); }
+    /// Input i; throws naming the node when it is omitted.
+    const TensorAny& in(std::size_t i) const;
+    /// Input i as host integers (a shape tensor, axes, pads: small int tensors).
+    std::vector<int64_t> ints_of(std::size_t i) const;
+    /// Input i as host doubles (a scalar parameter such as Clip's min).
+    std::vector<double> doubles_of(std::size_t i) const;
+
+    // ---- attributes, with the op's default when absent
+    bool has_attr(const std::string& name) const;
+    int64_t attr_int(const std::string& name, int64_t def) const;
+    int64_t attr_int(const std::string& name) const;  // required
+    double attr_float(const std::string& name, double def) const;
+    std::string attr_string(const std::string& name, const std::string& def) const;
+    std::vector<int64_t> attr_ints(const std::string& name, const std::vector<int64_t>& def = {}) const;
+    std::vector<double> attr_floats(const std::string& name, const std::vector<double>& def = {}) const;
+    const TensorData& attr_tensor(const std::string& name) const;
+    const Graph& attr_graph(const std::string& name) const;
+
+    /// axis in [-rank, rank) normalised to [0, rank); throws naming the node otherwise.
+    int64_t axis(int64_t axis, int64_t rank) const;
+    /// A host constant on the model's device.
+    TensorAny constant(const TensorData& data) const;
+
+    /// Throws burn::Error "[onnx] node 'name' (Op): <parts>".
+    template <class... Parts>
+    [[noreturn]] void fail(const Parts&... parts) const {
+        throw_node_error(::burn::detail::msg(parts...));
+    }
+    template <class... Parts>
+    void check(bool ok, const Parts&... parts) const {
+        if (!ok) fail(parts...);
+    }
+
+  private:
+    [[noreturn]] void throw_node_error(const std::string& message) const;
+    const Attribute* find(const std::string& name, Attribute::Kind kind) const;
+
+    const Node& node_;
+    int64_t opset_;
+    const Device& device_;
+    const std::vector<TensorAny>& in_;
+};
+
+using OpFn = std::vector<TensorAny> (*)(const OpContext&);
+
+struct OpEntry {
+    std::string domain;   // "" for ai.onnx
+    std::string op_type;  // "Conv"
+    int since = 1;        // the oldest opset whose semantics the function implements
+    OpFn run = nullptr;
+};
+
+class OpTable {
+  public:
+    void add(std::string op_type, int since, OpFn run, std::string domain = "");
+    /// The entry for op_type in domain, or nullptr.
+    const OpEntry* find(const std::string& domain, const std::string& op_type) const;
+    std::vector<std::string> names(const std::string& domain = "") const;
+
+  private:
+    std::vector<OpEntry> entries_;
+};
+
+/// The table of every op this build runs.
+const OpTable& op_table();
+
+// Each family adds its entries (ops_*.cpp).
+void add_elementwise_ops(OpTable& t);
+void add_math_ops(OpTable& t);
+void add_nn_ops(OpTable& t);
+void add_shape_ops(OpTable& t);
+void add_reduce_ops(OpTable& t);
+
+}  // namespace burn::onnx::detail

@@ -1,0 +1,22 @@
+#pragma once
+// Helpers the op entries share: numpy broadcasting across ranks, scalars, dtype rules.
+#include <vector>
+
+#include "onnx/op_table.hpp"
+
+namespace burn::onnx::detail {
+
+/// x with leading size-1 dims up to rank r (numpy's broadcasting aligns shapes on the right).
+TensorAny to_rank(TensorAny x, int64_t r);
+/// a and b at one rank; burn's binary ops then broadcast size-1 dims.
+std::pair<TensorAny, TensorAny> align(TensorAny a, TensorAny b);
+/// Every tensor at the largest rank among them.
+std::vector<TensorAny> align_all(std::vector<TensorAny> xs);
+/// A tensor like x (dtype, device) holding value, of rank x.rank() with every dim 1.
+TensorAny scalar_like(const TensorAny& x, double value);
+/// Checks that a and b have one dtype (ONNX's binary ops do not promote).
+void check_same_dtype(const OpContext& c, const TensorAny& a, const TensorAny& b);
+/// Dims from host ints.
+Dims dims_of(const std::vector<int64_t>& v);
+
+}  // namespace burn::onnx::detail

@@ -1,0 +1,100 @@
+// ONNX linear algebra and normalised exponentials: MatMul (numpy semantics), Gemm, Softmax,
+// LogSoftmax (the opset < 13 2-D coercion too), CumSum, TopK, Trilu.
+#include <algorithm>
+
+#include "onnx/op_util.hpp"
+
+namespace burn::onnx::detail {
+
+namespace {
+
+using Outs = std::vector<TensorAny>;
+
+TensorAny matmul_np(const OpContext& c, TensorAny a, TensorAny b) {
+    check_same_dtype(c, a, b);
+    const bool va = a.rank() == 1, vb = b.rank() == 1;
+    if (va) a = ops::unsqueeze_dim(a, 0);
+    if (vb) b = ops::unsqueeze_dim(b, 1);
+    const int64_t r = std::max<int64_t>(a.rank(), b.rank());
+    TensorAny y = ops::matmul(to_rank(a, r), to_rank(b, r));
+    if (va) y = ops::squeeze_dim(y, y.rank() - 2);
+    if (vb) y = ops::squeeze_dim(y, y.rank() - 1);
+    return y;
+}
+
+Outs gemm(const OpContext& c) {
+    TensorAny a = c.in(0), b = c.in(1);
+    c.check(a.rank() == 2 && b.rank() == 2, "A and B must be 2-D, got ", a.shape(), " and ", b.shape());
+    if (c.attr_int("transA", 0)) a = ops::swap_dims(a, 0, 1);
+    if (c.attr_int("transB", 0)) b = ops::swap_dims(b, 0, 1);
+    const double alpha = c.attr_float("alpha", 1.0), beta = c.attr_float("beta", 1.0);
+    TensorAny y = matmul_np(c, a, b);
+    if (alpha != 1.0) y = ops::mul_scalar(y, alpha);
+    if (c.has(2) && beta != 0.0) {
+        TensorAny bias = c.in(2);
+        if (beta != 1.0) bias = ops::mul_scalar(bias, beta);
+        auto [l, r] = align(y, bias);
+        y = ops::add(l, r);
+    }
+    return {y};
+}
+
+template <bool Log>
+Outs softmax(const OpContext& c) {
+    const TensorAny& x = c.in(0);
+    if (c.opset() >= 13) {
+        const int64_t axis = c.axis(c.attr_int("axis", -1), x.rank());
+        return {Log ? ops::log_softmax(x, axis) : ops::softmax(x, axis)};
+    }
+    // Before opset 13: the input is coerced to 2-D at axis (default 1) and normalised over dim 1.
+    const int64_t r = x.rank();
+    int64_t axis = c.attr_int("axis", 1);
+    c.check(axis >= -r && axis <= r, "axis ", axis, " is out of range for rank ", r);
+    if (axis < 0) axis += r;
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) *= x.shape()[static_cast<int>(i)];
+    TensorAny flat = ops::reshape(x, Dims{outer, inner});
+    return {ops::reshape(Log ? ops::log_softmax(flat, 1) : ops::softmax(flat, 1), x.shape())};
+}
+
+Outs cumsum(const OpContext& c) {
+    TensorAny x = c.in(0);
+    const int64_t axis = c.axis(c.ints_of(1).at(0), x.rank());
+    const bool exclusive = c.attr_int("exclusive", 0) != 0, reverse = c.attr_int("reverse", 0) != 0;
+    if (reverse) x = ops::flip(x, Dims{axis});
+    TensorAny y = ops::cumsum(x, axis);
+    if (exclusive) y = ops::sub(y, x);
+    if (reverse) y = ops::flip(y, Dims{axis});
+    return {y};
+}
+
+Outs topk(const OpContext& c) {
+    const TensorAny& x = c.in(0);
+    const int64_t k = c.opset() >= 10 ? c.ints_of(1).at(0) : c.attr_int("k");
+    const int64_t axis = c.axis(c.attr_int("axis", -1), x.rank());
+    const bool largest = c.attr_int("largest", 1) != 0;
+    c.check(k >= 0 && k <= x.shape()[static_cast<int>(axis)], "k = ", k, " is out of range for dim ", axis,
+            " of ", x.shape());
+    auto [v, i] = ops::sort_with_indices(x, axis, largest);
+    return {ops::narrow(v, axis, 0, k), ops::cast(ops::narrow(i, axis, 0, k), DType::i64)};
+}
+
+Outs trilu(const OpContext& c) {
+    const TensorAny& x = c.in(0);
+    const int64_t k = c.has(1) ? c.ints_of(1).at(0) : 0;
+    return {c.attr_int("upper", 1) ? ops::triu(x, k) : ops::tril(x, k)};
+}
+
+}  // namespace
+
+void add_math_ops(OpTable& t) {
+    t.add("MatMul", 1, [](const OpContext& c) -> Outs { return {matmul_np(c, c.in(0), c.in(1))}; });
+    t.add("Gemm", 1, gemm);
+    t.add("Softmax", 1, softmax<false>);
+    t.add("LogSoftmax", 1, softmax<true>);
+    t.add("CumSum", 11, cumsum);
+    t.add("TopK", 1, topk);
+    t.add("Trilu", 14, trilu);
+}
+
+}  // namespace burn::onnx::detail
