@@ -124,6 +124,9 @@ const OpTable& op_table() {
         add_nn_ops(t);
         add_shape_ops(t);
         add_reduce_ops(t);
+        add_loss_ops(t);
+        add_resize_ops(t);
+        add_index_ops(t);
         return t;
     }();
     return table;

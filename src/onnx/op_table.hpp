@@ -96,5 +96,8 @@ void add_math_ops(OpTable& t);
 void add_nn_ops(OpTable& t);
 void add_shape_ops(OpTable& t);
 void add_reduce_ops(OpTable& t);
+void add_loss_ops(OpTable& t);
+void add_resize_ops(OpTable& t);
+void add_index_ops(OpTable& t);
 
 }  // namespace burn::onnx::detail

@@ -282,6 +282,12 @@ Graph graph_of(const ::onnx::GraphProto& g, const Reader& r, int depth) {
 
 }  // namespace
 
+TensorData parse_tensor(const std::string& bytes, const std::string& what) {
+    ::onnx::TensorProto t;
+    BURN_CHECK_KIND(t.ParseFromString(bytes), io, "[onnx] ", what, " is not a valid TensorProto");
+    return tensor_of(t, Reader{"", what}, what);
+}
+
 ModelIr parse_model(const std::string& bytes, const std::string& folder, const std::string& what) {
     ::onnx::ModelProto m;
     google::protobuf::io::ArrayInputStream raw(

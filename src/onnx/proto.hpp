@@ -11,4 +11,7 @@ namespace burn::onnx::detail {
 /// naming the tensor, node or field at fault.
 ModelIr parse_model(const std::string& bytes, const std::string& folder, const std::string& what);
 
+/// Parses a serialized TensorProto (the input_N.pb / output_N.pb files of ONNX's backend tests).
+TensorData parse_tensor(const std::string& bytes, const std::string& what);
+
 }  // namespace burn::onnx::detail

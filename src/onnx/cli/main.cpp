@@ -2,7 +2,10 @@
 //   burn-onnx info M                      inputs, outputs, opsets, op histogram, unsupported ops
 //   burn-onnx run M -i NAME=FILE.npy ... -o OUTDIR [--device cpu|cuda]
 //                                         writes OUTDIR/<output name>.npy for every graph output
+//   burn-onnx check DIR... [--device D] [--quiet]
+//                                         runs ONNX backend-test case folders, one line per case
 #include <burn/burn.hpp>
+#include <burn/onnx/conformance.hpp>
 #include <burn/onnx/model.hpp>
 #include <burn/store/npy.hpp>
 #include <cstdio>
@@ -18,6 +21,7 @@ int usage() {
     std::cerr << "usage:\n"
                  "  burn-onnx info MODEL.onnx\n"
                  "  burn-onnx run MODEL.onnx -i NAME=FILE.npy [-i ...] -o OUTDIR [--device cpu|cuda]\n"
+                 "  burn-onnx check DIR... [--device cpu|cuda] [--quiet]   ONNX backend-test folders\n"
                  "  burn-onnx ops                       the op types this build runs\n";
     return 2;
 }
@@ -101,6 +105,34 @@ int run(int argc, char** argv) {
     }
 }
 
+int check(int argc, char** argv) {
+    std::vector<std::string> paths;
+    std::string device_name = "cpu";
+    bool quiet = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--device" && i + 1 < argc) device_name = argv[++i];
+        else if (a == "--quiet") quiet = true;
+        else paths.push_back(a);
+    }
+    if (paths.empty()) return usage();
+    const burn::Device device = burn::Device::parse(device_name);
+    std::map<std::string, int> counts;
+    for (const std::string& dir : burn::onnx::find_backend_cases(paths)) {
+        const auto r = burn::onnx::run_backend_case(dir, device);
+        ++counts[burn::onnx::status_name(r.status)];
+        if (!quiet || r.status != burn::onnx::CaseResult::Status::passed)
+            std::cout << burn::onnx::status_name(r.status) << " " << r.name
+                      << (r.message.empty() ? "" : ": " + r.message.substr(0, 300)) << "\n";
+    }
+    int total = 0;
+    for (const auto& [_, n] : counts) total += n;
+    std::cout << total << " cases:";
+    for (const auto& [k, n] : counts) std::cout << " " << n << " " << k;
+    std::cout << "\n";
+    return counts.count("FAILED") || counts.count("ERROR") ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,5 +145,6 @@ int main(int argc, char** argv) {
     if (argc < 3) return usage();
     if (cmd == "info") return info(argv[2]);
     if (cmd == "run") return run(argc, argv);
+    if (cmd == "check") return check(argc, argv);
     return usage();
 }
