@@ -20,6 +20,13 @@ fi
 if [ "${BURN_TEST_CUDA:-0}" != "1" ] && ! nvidia-smi -L >/dev/null 2>&1; then
     BURN_CMAKE_ARGS="${BURN_CMAKE_ARGS:-} -DBURN_CUDA=OFF"
 fi
+# ONNX's backend node tests (python3-onnx generates them, a few seconds): OnnxConformance.NodeCases runs
+# them; without python3-onnx it skips with a message.
+if BURN_ONNX_NODE_DIR=$(bash "$BURN_ROOT/scripts/onnx_node_data.sh"); then
+    export BURN_ONNX_NODE_DIR
+else
+    echo "scripts/test.sh: ONNX node cases not generated; OnnxConformance.NodeCases will skip" >&2
+fi
 burn_configure
 burn_build
 ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2

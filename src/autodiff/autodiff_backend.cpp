@@ -96,14 +96,33 @@ Unwrapped unwrap_inputs(const TensorRefs& inputs) {
 }  // namespace
 
 bool AutodiffBackend::supports(const OpCall& call, const TensorRefs& inputs) const {
-    Unwrapped u = unwrap_inputs(inputs);
-    const bool tracked = u.tracked;
+    // Asked before every op: the inner tensors go into a per-thread scratch list, which keeps its
+    // capacity (no allocation per op). A nested call (a decorator below asking again) uses its own.
+    static BURN_THREAD_LOCAL TensorRefs scratch;
+    static BURN_THREAD_LOCAL bool busy = false;
+    struct Release {  // drops the references and the flag on every way out
+        TensorRefs& refs;
+        bool outer;
+        ~Release() {
+            refs.clear();
+            if (outer) busy = false;
+        }
+    };
+    TensorRefs local;
+    Release release{busy ? local : scratch, !busy};
+    busy = true;
+    bool tracked = false;
+    for (const auto& t : inputs) {
+        const auto& a = static_cast<const AdTensor&>(*t);
+        release.refs.push_back(a.inner);
+        tracked |= a.node != nullptr;
+    }
     // A derived row without a gradient rule of its own differentiates through its decomposition: when
     // the call must be recorded, dispatch runs the decomposition here, so its primitives are recorded.
     if (tracked && grad_enabled() && is_float(call.dtype) && !vjp_rule(call.op) &&
         !is_non_differentiable(call.op) && ops::decomposition(call.op))
         return false;
-    return inner_.backend().supports(call, u.inner);
+    return inner_.backend().supports(call, release.refs);
 }
 
 TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {

@@ -42,7 +42,7 @@ std::string compare(const TensorData& got, const TensorData& want, double rtol, 
     for (int64_t i = 0; i < want.numel(); ++i) {
         const double g = got.value_as_double(i), w = want.value_as_double(i);
         const bool ok = exact ? g == w
-                              : (std::isnan(w) ? std::isnan(g)
+                              : (std::isnan(w)   ? std::isnan(g)
                                  : std::isinf(w) ? g == w
                                                  : std::fabs(g - w) <= atol + rtol * std::fabs(w));
         if (!ok) {
@@ -81,7 +81,7 @@ CaseResult run_backend_case(const std::string& dir, const Device& device, double
     } catch (const Error& e) {
         const std::string m = e.what();
         r.status = m.find("this build lacks") != std::string::npos ? CaseResult::Status::unsupported
-                                                                     : CaseResult::Status::error;
+                                                                   : CaseResult::Status::error;
         r.message = m;
         return r;
     }
@@ -97,10 +97,12 @@ CaseResult run_backend_case(const std::string& dir, const Device& device, double
             if (inputs.size() > model->inputs().size()) inputs.resize(model->inputs().size());
             const std::vector<TensorAny> outs = model->run(inputs);
             for (std::size_t k = 0; k < wants.size() && k < outs.size(); ++k) {
-                const std::string diff = compare(ops::into_data(outs[k]), read_tensor_pb(wants[k].string()), rtol, atol);
+                const std::string diff =
+                    compare(ops::into_data(outs[k]), read_tensor_pb(wants[k].string()), rtol, atol);
                 if (!diff.empty()) {
                     r.status = CaseResult::Status::failed;
-                    r.message = "data set " + std::to_string(set) + ", output '" + model->outputs()[k].name + "': " + diff;
+                    r.message = "data set " + std::to_string(set) + ", output '" + model->outputs()[k].name +
+                                "': " + diff;
                     return r;
                 }
             }

@@ -121,82 +121,178 @@ TensorAny conv_transpose_n(const TensorAny& x, const TensorAny& w, std::optional
 
 Outs conv_transpose(const OpContext& c) {
     const TensorAny &x = c.in(0), &w = c.in(1);
-    std::optional<TensorAny> b;
-    if (c.has(2)) b = c.in(2);
-    c.check(!c.has_attr("output_shape"), "output_shape is not supported yet; give pads and output_padding");
-    c.check(c.attr_string("auto_pad", "NOTSET") == "NOTSET",
-            "auto_pad is not supported for ConvTranspose yet");
-    const Window win = window_of(c, x, c.attr_ints("kernel_shape", weight_kernel(w)));
-    std::vector<int64_t> out_pad =
-        c.attr_ints("output_padding", std::vector<int64_t>(static_cast<std::size_t>(win.s), 0));
-    // burn pads both ends alike; an asymmetric pair moves the difference into output_padding.
-    std::vector<int64_t> extra(static_cast<std::size_t>(win.s), 0);
-    Window sym = win;
-    for (std::size_t i = 0; i < sym.pad_begin.size(); ++i) {
-        c.check(win.pad_end[i] <= win.pad_begin[i], "pads with a larger end than begin are not supported");
-        sym.pad_begin[i] = win.pad_end[i];
-        extra[i] = win.pad_begin[i] - win.pad_end[i];
-    }
-    const int64_t groups = c.attr_int("group", 1);
-    TensorAny y = win.s == 1   ? conv_transpose_n<1>(x, w, b, sym, out_pad, groups)
-                  : win.s == 2 ? conv_transpose_n<2>(x, w, b, sym, out_pad, groups)
-                               : conv_transpose_n<3>(x, w, b, sym, out_pad, groups);
-    for (int i = 0; i < win.s; ++i)
-        if (extra[static_cast<std::size_t>(i)] > 0) {
-            const int64_t n = y.shape()[i + 2], e = extra[static_cast<std::size_t>(i)];
-            y = ops::narrow(y, i + 2, e, n - e);
+    const std::string auto_pad = c.attr_string("auto_pad", "NOTSET");
+    // pads as given; output_shape and auto_pad (below) replace them
+    Window win = window_of(c, x, c.attr_ints("kernel_shape", weight_kernel(w)));
+    const auto n = static_cast<std::size_t>(win.s);
+    std::vector<int64_t> out_pad = c.attr_ints("output_padding", std::vector<int64_t>(n, 0));
+    c.check(out_pad.size() == n, "output_padding needs one entry per spatial dim");
+    std::vector<int64_t> want = c.attr_ints("output_shape");
+    if (want.empty() && (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER"))
+        for (std::size_t i = 0; i < n; ++i)
+            want.push_back(x.shape()[static_cast<int>(i) + 2] * win.stride[i]);
+    if (want.size() > n)
+        want.erase(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(want.size() - n));
+    if (!want.empty()) {
+        c.check(want.size() == n, "output_shape needs one entry per spatial dim");
+        for (std::size_t i = 0; i < n; ++i) {
+            const int64_t full = win.stride[i] * (x.shape()[static_cast<int>(i) + 2] - 1) + out_pad[i] +
+                                 (win.kernel[i] - 1) * win.dilation[i] + 1;
+            int64_t total = full - want[i];
+            if (total < 0) {
+                out_pad[i] -= total;
+                total = 0;
+            }
+            const bool upper = auto_pad != "SAME_LOWER";
+            win.pad_begin[i] = upper ? total / 2 : total - total / 2;
+            win.pad_end[i] = upper ? total - total / 2 : total / 2;
         }
+    }
+    // The full transposed convolution (no padding), output_padding as zeros at the end, the pads
+    // cropped, then the bias: any pads and output padding, without burn's PyTorch-style limits.
+    const int64_t groups = c.attr_int("group", 1);
+    Window none = win;
+    std::fill(none.pad_begin.begin(), none.pad_begin.end(), 0);
+    std::vector<int64_t> zeros(n, 0);
+    TensorAny y = win.s == 1   ? conv_transpose_n<1>(x, w, std::nullopt, none, zeros, groups)
+                  : win.s == 2 ? conv_transpose_n<2>(x, w, std::nullopt, none, zeros, groups)
+                               : conv_transpose_n<3>(x, w, std::nullopt, none, zeros, groups);
+    for (int i = 0; i < win.s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (out_pad[k] > 0) {
+            Dims s = y.shape();
+            s[i + 2] = out_pad[k];
+            y = ops::cat({y, ops::full(s, 0, y.dtype(), y.device())}, i + 2);
+        }
+        const int64_t len = y.shape()[i + 2], keep = len - win.pad_begin[k] - win.pad_end[k];
+        c.check(keep >= 0, "the pads remove more than the output holds in spatial dim ", i);
+        if (win.pad_begin[k] || win.pad_end[k]) y = ops::narrow(y, i + 2, win.pad_begin[k], keep);
+    }
+    if (c.has(2)) {
+        Dims bs = Dims::filled(y.rank(), 1);
+        bs[1] = c.in(2).shape().numel();
+        y = ops::add(y, ops::reshape(c.in(2), bs));
+    }
     return {y};
 }
 
-/// x padded with value so that a pool with symmetric padding p equals the node's asymmetric one.
-TensorAny pre_pad(const TensorAny& x, Window& w, double value) {
+/// x padded with value along each spatial dim (w's pads then become 0).
+TensorAny pad_all(const TensorAny& x, Window& w, double value) {
     TensorAny y = x;
     for (int i = 0; i < w.s; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        if (w.pad_begin[k] == w.pad_end[k]) continue;
-        const int64_t common = std::min(w.pad_begin[k], w.pad_end[k]);
         for (int side = 0; side < 2; ++side) {
-            const int64_t n = (side == 0 ? w.pad_begin[k] : w.pad_end[k]) - common;
+            const int64_t n = side == 0 ? w.pad_begin[k] : w.pad_end[k];
             if (!n) continue;
             Dims s = y.shape();
             s[i + 2] = n;
             TensorAny fill = ops::full(s, value, y.dtype(), y.device());
             y = side == 0 ? ops::cat({fill, y}, i + 2) : ops::cat({y, fill}, i + 2);
         }
-        w.pad_begin[k] = w.pad_end[k] = common;
+        w.pad_begin[k] = w.pad_end[k] = 0;
     }
     return y;
 }
 
+/// Whether burn's pools take w's padding as it is: the same at both ends, at most half the
+/// (dilated) kernel (PyTorch's rule).
+bool pool_pads_direct(const Window& w) {
+    for (int i = 0; i < w.s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (w.pad_begin[k] != w.pad_end[k] || 2 * w.pad_begin[k] > (w.kernel[k] - 1) * w.dilation[k] + 1)
+            return false;
+    }
+    return true;
+}
+
+TensorAny avg_pool_direct(const TensorAny& x, const Window& w, bool include, bool ceil) {
+    if (w.s == 1)
+        return ops::avg_pool1d(x, std::size_t(w.kernel[0]), std::size_t(w.stride[0]),
+                               std::size_t(w.pad_begin[0]), include, ceil);
+    return ops::avg_pool2d(x, arr<2>(w.kernel), arr<2>(w.stride), arr<2>(w.pad_begin), include, ceil);
+}
+
+/// An average pool with any pads: burn's pool where it takes them; otherwise zero padding, and without
+/// count_include_pad the window sums divided by the windows' counts of real elements.
+TensorAny avg_pool_any(const TensorAny& x, const Window& w, bool include, bool ceil) {
+    if (pool_pads_direct(w)) return avg_pool_direct(x, w, include, ceil);
+    Window wp = w;
+    TensorAny sum = avg_pool_direct(pad_all(x, wp, 0), wp, true, ceil);
+    if (include) return sum;
+    Window wo = w;
+    TensorAny count =
+        avg_pool_direct(pad_all(ops::full(x.shape(), 1, x.dtype(), x.device()), wo, 0), wo, true, ceil);
+    return ops::div(sum, count);
+}
+
+/// A 3-D pool as three 1-D pools, one per spatial dim (max and average pools are separable over box
+/// windows; the counts of an average without padding factor per dim too).
+TensorAny pool_separable(const OpContext& c, TensorAny x, const Window& w, bool max, bool include,
+                         bool ceil) {
+    for (int i = 0; i < w.s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const int d = i + 2, r = x.rank();
+        Dims perm = Dims::filled(r, 0);
+        int at = 0;
+        for (int j = 0; j < r; ++j)
+            if (j != d) perm[at++] = j;
+        perm[r - 1] = d;
+        TensorAny moved = ops::contiguous(ops::permute(x, perm));
+        const Dims ms = moved.shape();
+        TensorAny rows =
+            ops::reshape(moved, Dims{ms.numel() / std::max<int64_t>(1, ms[r - 1]), 1, ms[r - 1]});
+        Window one;
+        one.s = 1;
+        one.kernel = {w.kernel[k]};
+        one.stride = {w.stride[k]};
+        one.dilation = {w.dilation[k]};
+        one.pad_begin = {w.pad_begin[k]};
+        one.pad_end = {w.pad_end[k]};
+        TensorAny y;
+        if (max) {
+            if (!pool_pads_direct(one)) rows = pad_all(rows, one, -std::numeric_limits<double>::infinity());
+            y = ops::max_pool1d(rows, std::size_t(one.kernel[0]), std::size_t(one.stride[0]),
+                                std::size_t(one.pad_begin[0]), std::size_t(one.dilation[0]), ceil);
+        } else {
+            c.check(one.dilation[0] == 1, "dilated average pooling is not supported");
+            y = avg_pool_any(rows, one, include, ceil);
+        }
+        Dims back = ms;
+        back[r - 1] = y.shape()[2];
+        Dims inv = Dims::filled(r, 0);
+        for (int j = 0; j < r; ++j) inv[perm[j]] = j;
+        x = ops::permute(ops::reshape(y, back), inv);
+    }
+    return x;
+}
+
 Outs max_pool(const OpContext& c) {
     Window w = window_of(c, c.in(0), c.attr_ints("kernel_shape"));
-    c.check(w.s <= 2, "3-D max pooling is not supported yet");
     c.check(c.node().outputs.size() < 2 || c.node().outputs[1].empty(),
             "the Indices output is not supported yet");
     c.check(c.attr_int("storage_order", 0) == 0, "storage_order = 1 is not supported");
     const bool ceil = c.attr_int("ceil_mode", 0) != 0;
-    TensorAny x = pre_pad(c.in(0), w, -std::numeric_limits<double>::infinity());
-    if (w.s == 1)
-        return {ops::max_pool1d(x, std::size_t(w.kernel[0]), std::size_t(w.stride[0]),
-                                std::size_t(w.pad_begin[0]), std::size_t(w.dilation[0]), ceil)};
-    return {ops::max_pool2d(x, arr<2>(w.kernel), arr<2>(w.stride), arr<2>(w.pad_begin), arr<2>(w.dilation),
-                            ceil)};
+    TensorAny x = c.in(0);
+    const DType dt = x.dtype();
+    if (!is_float(dt)) x = ops::cast(x, dt == DType::i64 || dt == DType::i32 ? DType::f64 : DType::f32);
+    if (w.s == 3) {
+        TensorAny y = pool_separable(c, x, w, true, false, ceil);
+        return {y.dtype() == dt ? y : ops::cast(y, dt)};
+    }
+    if (!pool_pads_direct(w)) x = pad_all(x, w, -std::numeric_limits<double>::infinity());
+    TensorAny y = w.s == 1 ? ops::max_pool1d(x, std::size_t(w.kernel[0]), std::size_t(w.stride[0]),
+                                             std::size_t(w.pad_begin[0]), std::size_t(w.dilation[0]), ceil)
+                           : ops::max_pool2d(x, arr<2>(w.kernel), arr<2>(w.stride), arr<2>(w.pad_begin),
+                                             arr<2>(w.dilation), ceil);
+    return {y.dtype() == dt ? y : ops::cast(y, dt)};
 }
 
 Outs avg_pool(const OpContext& c) {
     Window w = window_of(c, c.in(0), c.attr_ints("kernel_shape"));
-    c.check(w.s <= 2, "3-D average pooling is not supported yet");
     for (int64_t d : w.dilation) c.check(d == 1, "dilated average pooling is not supported");
     const bool ceil = c.attr_int("ceil_mode", 0) != 0, include = c.attr_int("count_include_pad", 0) != 0;
-    bool asym = false;
-    for (int i = 0; i < w.s; ++i) asym |= w.pad_begin[std::size_t(i)] != w.pad_end[std::size_t(i)];
-    c.check(!asym || include, "asymmetric pads with count_include_pad = 0 are not supported");
-    TensorAny x = pre_pad(c.in(0), w, 0);
-    if (w.s == 1)
-        return {ops::avg_pool1d(x, std::size_t(w.kernel[0]), std::size_t(w.stride[0]),
-                                std::size_t(w.pad_begin[0]), include, ceil)};
-    return {ops::avg_pool2d(x, arr<2>(w.kernel), arr<2>(w.stride), arr<2>(w.pad_begin), include, ceil)};
+    if (w.s == 3) return {pool_separable(c, c.in(0), w, false, include, ceil)};
+    return {avg_pool_any(c.in(0), w, include, ceil)};
 }
 
 TensorAny reduce_spatial(TensorAny x, bool max) {
@@ -212,15 +308,33 @@ TensorAny per_channel(const TensorAny& p, int64_t r) {
 }
 
 Outs batch_norm(const OpContext& c) {
-    c.check(c.attr_int("training_mode", 0) == 0, "training_mode = 1 is not supported (export in eval mode)");
     const TensorAny& x = c.in(0);
     c.check(x.rank() >= 2, "needs an input of rank >= 2, got ", x.shape());
     const double eps = c.attr_float("epsilon", 1e-5);
     const int64_t r = x.rank();
-    TensorAny inv = ops::recip(ops::sqrt(ops::add_scalar(per_channel(c.in(4), r), eps)));
-    TensorAny scale = ops::mul(per_channel(c.in(1), r), inv);
-    TensorAny shift = ops::sub(per_channel(c.in(2), r), ops::mul(per_channel(c.in(3), r), scale));
-    return {ops::add(ops::mul(x, scale), shift)};
+    if (c.attr_int("training_mode", 0) == 0) {
+        TensorAny inv = ops::recip(ops::sqrt(ops::add_scalar(per_channel(c.in(4), r), eps)));
+        TensorAny scale = ops::mul(per_channel(c.in(1), r), inv);
+        TensorAny shift = ops::sub(per_channel(c.in(2), r), ops::mul(per_channel(c.in(3), r), scale));
+        return {ops::add(ops::mul(x, scale), shift)};
+    }
+    // Training mode (opset 14): normalise with the batch's statistics (population variance) and
+    // return the updated running mean and variance.
+    TensorAny mean = x;
+    for (int d = 0; d < r; ++d)
+        if (d != 1) mean = ops::mean_dim(mean, d);
+    TensorAny centred = ops::sub(x, mean);
+    TensorAny var = ops::square(centred);
+    for (int d = 0; d < r; ++d)
+        if (d != 1) var = ops::mean_dim(var, d);
+    TensorAny y = ops::mul(centred, ops::recip(ops::sqrt(ops::add_scalar(var, eps))));
+    y = ops::add(ops::mul(y, per_channel(c.in(1), r)), per_channel(c.in(2), r));
+    const double m = c.attr_float("momentum", 0.9);
+    const Dims cs{x.shape()[1]};
+    TensorAny run_mean =
+        ops::add(ops::mul_scalar(c.in(3), m), ops::mul_scalar(ops::reshape(mean, cs), 1 - m));
+    TensorAny run_var = ops::add(ops::mul_scalar(c.in(4), m), ops::mul_scalar(ops::reshape(var, cs), 1 - m));
+    return {y, run_mean, run_var};
 }
 
 Outs instance_norm(const OpContext& c) {
@@ -242,12 +356,31 @@ Outs layer_norm(const OpContext& c) {
     int64_t outer = 1;
     for (int i = 0; i < axis; ++i) outer *= shape[i];
     const int64_t inner = outer == 0 ? 0 : shape.numel() / std::max<int64_t>(outer, 1);
-    TensorAny y = ops::reshape(
-        ops::layer_norm(ops::reshape(x, Dims{outer, inner}), std::nullopt, std::nullopt, eps), shape);
+    const bool stats = c.node().outputs.size() > 1;
+    TensorAny y;
+    Outs out(1);
+    if (!stats) {
+        y = ops::layer_norm(ops::reshape(x, Dims{outer, inner}), std::nullopt, std::nullopt, eps);
+    } else {
+        // Mean and InvStdDev are outputs too (shape: x's up to axis, then 1s), computed in f32 at least.
+        TensorAny flat = ops::reshape(x, Dims{outer, inner});
+        if (x.dtype() == DType::f16 || x.dtype() == DType::bf16) flat = ops::cast(flat, DType::f32);
+        TensorAny mean = ops::mean_dim(flat, 1);
+        TensorAny centred = ops::sub(flat, mean);
+        TensorAny inv = ops::recip(ops::sqrt(ops::add_scalar(ops::mean_dim(ops::square(centred), 1), eps)));
+        y = ops::cast(ops::mul(centred, inv), x.dtype());
+        Dims stat_shape = shape;
+        for (int i = static_cast<int>(axis); i < stat_shape.rank(); ++i) stat_shape[i] = 1;
+        const int64_t stash = c.attr_int("stash_type", 1);
+        const DType sd = stash == 1 ? DType::f32 : x.dtype();
+        out.push_back(ops::cast(ops::reshape(mean, stat_shape), sd));
+        out.push_back(ops::cast(ops::reshape(inv, stat_shape), sd));
+    }
+    y = ops::reshape(y, shape);
     y = ops::mul(to_rank(y, x.rank()), to_rank(c.in(1), x.rank()));
     if (c.has(2)) y = ops::add(y, to_rank(c.in(2), x.rank()));
-    c.check(c.node().outputs.size() <= 1, "the Mean and InvStdDev outputs are not supported");
-    return {y};
+    out[0] = y;
+    return out;
 }
 
 }  // namespace

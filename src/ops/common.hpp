@@ -1,5 +1,7 @@
 #pragma once
 // Helpers shared by the frontend op files (validation and OpCall construction).
+#include <array>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -46,15 +48,16 @@ int64_t fit_size(wide v, const char* op, const char* what);
 inline TensorMeta meta(const TensorAny& t) {
     return {t.dtype(), t.shape()};
 }
+/// The metas of a call's inputs, inline (no allocation per op call).
 template <class... Ts>
-std::vector<TensorMeta> metas(const Ts&... ts) {
+std::array<TensorMeta, sizeof...(Ts)> metas(const Ts&... ts) {
     return {meta(ts)...};
 }
 /// The call of op with attributes a, its outputs' metas recorded from infer on the inputs' metas (which
 /// also validates the call: the frontends check only what their own arguments add, such as devices,
 /// undefined tensors and dims before normalisation).
 template <class A>
-OpCall make(OpId op, const A& a, const std::vector<TensorMeta>& in = {}) {
+OpCall make(OpId op, const A& a, std::span<const TensorMeta> in = {}) {
     OpCall c = make_call(op, a);
     infer_call(c, in);
     return c;

@@ -61,7 +61,8 @@ std::array<TensorAny, 3> layer_norm_stats(TensorAny x, std::optional<TensorAny> 
     check_param(gamma, "gamma", x, op);
     check_param(beta, "beta", x, op);
     BURN_CHECK(std::isfinite(eps) && eps >= 0, "[layer_norm] eps must be finite and >= 0, got ", eps);
-    std::vector<TensorMeta> m = metas(x);
+    const auto mx = metas(x);
+    std::vector<TensorMeta> m(mx.begin(), mx.end());
     if (gamma) m.push_back(meta(*gamma));
     if (beta) m.push_back(meta(*beta));
     auto c = make(OpId::layer_norm, attrs::LayerNorm{gamma.has_value(), beta.has_value(), rms, eps}, m);
@@ -86,7 +87,8 @@ std::array<TensorAny, 3> layer_norm_backward(TensorAny g, TensorAny x, TensorAny
     check_defined(mean, op);
     check_defined(rstd, op);
     check_param(gamma, "gamma", x, op);
-    std::vector<TensorMeta> m = metas(g, x, mean, rstd);
+    const auto mg = metas(g, x, mean, rstd);
+    std::vector<TensorMeta> m(mg.begin(), mg.end());
     if (gamma) m.push_back(meta(*gamma));
     auto c =
         make(OpId::layer_norm_backward, attrs::LayerNormBackward{gamma.has_value(), want_params, rms}, m);

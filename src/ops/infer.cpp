@@ -2,6 +2,7 @@
 // predicate, binary, compare, ternary); structural rows register infer_<name> beside their family.
 #include "ops/infer.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace burn {
@@ -24,6 +25,12 @@ int check_dim(const OpCall& c, int64_t dim, int rank) {
                     " is out of range for a tensor of ", "rank ", rank,
                     "; the call's dims are normalised to [0, ", rank, ")");
     return static_cast<int>(dim);
+}
+
+Outs::Outs(std::initializer_list<TensorMeta> metas) : n_(metas.size()) {
+    BURN_CHECK(metas.size() <= kMaxOutputs, "infer: a row with ", metas.size(), " outputs (at most ",
+               kMaxOutputs, ")");
+    std::copy(metas.begin(), metas.end(), v_.begin());
 }
 
 int along_dim(const OpCall& c, Metas in, unsigned flags) {
@@ -151,19 +158,28 @@ static_assert(sizeof(kInfer) / sizeof(kInfer[0]) == kNumOps, "infer table out of
 }  // namespace
 }  // namespace op_infer
 
-std::vector<TensorMeta> infer(const OpCall& call, std::span<const TensorMeta> inputs) {
+namespace {
+
+op_infer::Outs infer_checked(const OpCall& call, std::span<const TensorMeta> inputs) {
     const OpInfo& info = op_info(call.op);
-    std::vector<TensorMeta> out = op_infer::kInfer[static_cast<int>(call.op)](call, inputs);
+    op_infer::Outs out = op_infer::kInfer[static_cast<int>(call.op)](call, inputs);
     BURN_CHECK(static_cast<int>(out.size()) == info.outputs, "[", call.op, "] infer gave ", out.size(),
                " outputs, the row has ", info.outputs);
     return out;
 }
 
+}  // namespace
+
+std::vector<TensorMeta> infer(const OpCall& call, std::span<const TensorMeta> inputs) {
+    const op_infer::Outs out = infer_checked(call, inputs);
+    return std::vector<TensorMeta>(out.begin(), out.end());
+}
+
 void infer_call(OpCall& call, std::span<const TensorMeta> inputs) {
-    std::vector<TensorMeta> out = infer(call, inputs);
+    const op_infer::Outs out = infer_checked(call, inputs);
     call.dtype = out[0].dtype;
     call.shape = out[0].shape;
-    call.extra_outs.assign(out.begin() + 1, out.end());
+    if (out.size() > 1) call.extra_outs.assign(out.begin() + 1, out.end());
 }
 
 }  // namespace burn

@@ -2,6 +2,8 @@
 // The per-row infer functions of ops.def (infer_<name>, each defined beside its row's frontend in
 // src/ops/<file>.cpp) and the checks they share. burn::infer (infer.cpp) dispatches to them through a
 // table generated from the .def files.
+#include <array>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,7 +14,23 @@
 namespace burn::op_infer {
 
 using Metas = std::span<const TensorMeta>;
-using Outs = std::vector<TensorMeta>;
+/// An infer function's result: at most kMaxOutputs metas, stored inline, so that inferring a call (every
+/// op the frontend runs) allocates nothing.
+class Outs {
+  public:
+    static constexpr std::size_t kMaxOutputs = 4;
+    Outs() = default;
+    Outs(std::initializer_list<TensorMeta> metas);
+    std::size_t size() const { return n_; }
+    TensorMeta& operator[](std::size_t i) { return v_[i]; }
+    const TensorMeta& operator[](std::size_t i) const { return v_[i]; }
+    const TensorMeta* begin() const { return v_.data(); }
+    const TensorMeta* end() const { return v_.data() + n_; }
+
+  private:
+    std::array<TensorMeta, kMaxOutputs> v_{};
+    std::size_t n_ = 0;
+};
 
 #define BURN_OP(name, family, outputs, A) Outs infer_##name(const OpCall& c, Metas in);
 #include "burn/backend/ops.def"

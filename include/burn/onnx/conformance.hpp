@@ -21,7 +21,8 @@ const char* status_name(CaseResult::Status s);
 
 /// Runs the case in folder dir on device: every test_data_set_N, outputs compared in float64 with
 /// |got - want| <= atol + rtol * |want| (NaN matches NaN; integer and bool outputs exactly).
-CaseResult run_backend_case(const std::string& dir, const Device& device, double rtol = 1e-3, double atol = 1e-6);
+CaseResult run_backend_case(const std::string& dir, const Device& device, double rtol = 1e-3,
+                            double atol = 1e-6);
 
 /// The case folders under each path (a path that holds model.onnx is a case itself), sorted.
 std::vector<std::string> find_backend_cases(const std::vector<std::string>& paths);

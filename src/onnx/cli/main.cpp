@@ -111,9 +111,12 @@ int check(int argc, char** argv) {
     bool quiet = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--device" && i + 1 < argc) device_name = argv[++i];
-        else if (a == "--quiet") quiet = true;
-        else paths.push_back(a);
+        if (a == "--device" && i + 1 < argc)
+            device_name = argv[++i];
+        else if (a == "--quiet")
+            quiet = true;
+        else
+            paths.push_back(a);
     }
     if (paths.empty()) return usage();
     const burn::Device device = burn::Device::parse(device_name);
