@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "burn/core/error.hpp"
 #include "burn/onnx/model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

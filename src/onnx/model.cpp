@@ -339,7 +339,8 @@ std::map<std::string, TensorAny> Model::run(const std::map<std::string, TensorAn
                    impl_->inputs.size() > 1 ? "; the model's inputs are listed by Model::inputs()" : "");
         given.push_back(it->second);
     }
-    for (const auto& [name, _] : named) {
+    for (const auto& entry : named) {
+        const std::string& name = entry.first;
         const bool known = std::any_of(impl_->inputs.begin(), impl_->inputs.end(),
                                        [&](const ValueSpec& s) { return s.name == name; });
         BURN_CHECK(
