@@ -34,6 +34,15 @@ void check_same_dtype(const OpContext& c, const TensorAny& a, const TensorAny& b
             " and ", b.dtype(), " ", b.shape());
 }
 
+TensorAny as_2d(const OpContext& c, const TensorAny& x, int64_t axis) {
+    const int64_t r = x.rank();
+    c.check(axis >= -r && axis <= r, "axis ", axis, " is out of range for rank ", r);
+    if (axis < 0) axis += r;
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) *= x.shape()[static_cast<int>(i)];
+    return ops::reshape(x, Dims{outer, inner});
+}
+
 Dims dims_of(const std::vector<int64_t>& v) {
     BURN_CHECK_KIND(v.size() <= static_cast<std::size_t>(kMaxRank), shape, "[onnx] a shape of rank ",
                     v.size(), " (burn holds tensors of rank at most ", kMaxRank, ")");

@@ -16,6 +16,9 @@ std::vector<TensorAny> align_all(std::vector<TensorAny> xs);
 TensorAny scalar_like(const TensorAny& x, double value);
 /// Checks that a and b have one dtype (ONNX's binary ops do not promote).
 void check_same_dtype(const OpContext& c, const TensorAny& a, const TensorAny& b);
+/// x coerced to 2-D at axis (ONNX's rule for Flatten and the pre-13 Softmax family): [the product
+/// of the dims before axis, the product of the rest]; axis in [-rank, rank].
+TensorAny as_2d(const OpContext& c, const TensorAny& x, int64_t axis);
 /// Dims from host ints.
 Dims dims_of(const std::vector<int64_t>& v);
 

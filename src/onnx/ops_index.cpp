@@ -225,12 +225,7 @@ Outs ix_hardmax(const OpContext& c) {
     c.check(x.rank() >= 1, "needs an input of rank >= 1");
     if (c.opset() >= 13) return {ix_hardmax_along(x, c.axis(c.attr_int("axis", -1), x.rank()))};
     // Before opset 13: x coerced to 2-D [outer, inner] at axis, the maximum taken over inner.
-    int64_t axis = c.attr_int("axis", 1);
-    c.check(axis >= -x.rank() && axis <= x.rank(), "axis ", axis, " is out of range for rank ", x.rank());
-    if (axis < 0) axis += x.rank();
-    const int64_t outer = ix_prod(x.shape(), 0, static_cast<int>(axis));
-    const int64_t inner = ix_prod(x.shape(), static_cast<int>(axis), x.rank());
-    return {ops::reshape(ix_hardmax_along(ops::reshape(x, Dims{outer, inner}), 1), x.shape())};
+    return {ops::reshape(ix_hardmax_along(as_2d(c, x, c.attr_int("axis", 1)), 1), x.shape())};
 }
 
 // ---- Einsum. A label is a letter's ASCII code, or 128 + i for the i-th of the ellipsis dims.

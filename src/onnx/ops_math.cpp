@@ -47,13 +47,7 @@ Outs softmax(const OpContext& c) {
         return {Log ? ops::log_softmax(x, axis) : ops::softmax(x, axis)};
     }
     // Before opset 13: the input is coerced to 2-D at axis (default 1) and normalised over dim 1.
-    const int64_t r = x.rank();
-    int64_t axis = c.attr_int("axis", 1);
-    c.check(axis >= -r && axis <= r, "axis ", axis, " is out of range for rank ", r);
-    if (axis < 0) axis += r;
-    int64_t outer = 1, inner = 1;
-    for (int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) *= x.shape()[static_cast<int>(i)];
-    TensorAny flat = ops::reshape(x, Dims{outer, inner});
+    TensorAny flat = as_2d(c, x, c.attr_int("axis", 1));
     return {ops::reshape(Log ? ops::log_softmax(flat, 1) : ops::softmax(flat, 1), x.shape())};
 }
 

@@ -342,9 +342,7 @@ Outs instance_norm(const OpContext& c) {
     c.check(x.rank() >= 3, "needs [N, C, spatial...], got ", x.shape());
     const double eps = c.attr_float("epsilon", 1e-5);
     const Dims shape = x.shape();
-    TensorAny flat =
-        ops::reshape(x, Dims{shape[0] * shape[1], shape.numel() / std::max<int64_t>(1, shape[0] * shape[1])});
-    TensorAny y = ops::reshape(ops::layer_norm(flat, std::nullopt, std::nullopt, eps), shape);
+    TensorAny y = ops::reshape(ops::layer_norm(as_2d(c, x, 2), std::nullopt, std::nullopt, eps), shape);
     return {ops::add(ops::mul(y, per_channel(c.in(1), x.rank())), per_channel(c.in(2), x.rank()))};
 }
 
@@ -353,17 +351,14 @@ Outs layer_norm(const OpContext& c) {
     const int64_t axis = c.axis(c.attr_int("axis", -1), x.rank());
     const double eps = c.attr_float("epsilon", 1e-5);
     const Dims shape = x.shape();
-    int64_t outer = 1;
-    for (int i = 0; i < axis; ++i) outer *= shape[i];
-    const int64_t inner = outer == 0 ? 0 : shape.numel() / std::max<int64_t>(outer, 1);
     const bool stats = c.node().outputs.size() > 1;
+    TensorAny flat = as_2d(c, x, axis);
     TensorAny y;
     Outs out(1);
     if (!stats) {
-        y = ops::layer_norm(ops::reshape(x, Dims{outer, inner}), std::nullopt, std::nullopt, eps);
+        y = ops::layer_norm(flat, std::nullopt, std::nullopt, eps);
     } else {
         // Mean and InvStdDev are outputs too (shape: x's up to axis, then 1s), computed in f32 at least.
-        TensorAny flat = ops::reshape(x, Dims{outer, inner});
         if (x.dtype() == DType::f16 || x.dtype() == DType::bf16) flat = ops::cast(flat, DType::f32);
         TensorAny mean = ops::mean_dim(flat, 1);
         TensorAny centred = ops::sub(flat, mean);

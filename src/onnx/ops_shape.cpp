@@ -56,14 +56,7 @@ Outs reshape(const OpContext& c) {
 }
 
 Outs flatten(const OpContext& c) {
-    const TensorAny& x = c.in(0);
-    const int64_t r = x.rank();
-    int64_t axis = c.attr_int("axis", 1);
-    c.check(axis >= -r && axis <= r, "axis ", axis, " is out of range for rank ", r);
-    if (axis < 0) axis += r;
-    int64_t outer = 1, inner = 1;
-    for (int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) *= x.shape()[static_cast<int>(i)];
-    return {ops::reshape(x, Dims{outer, inner})};
+    return {as_2d(c, c.in(0), c.attr_int("axis", 1))};
 }
 
 Outs transpose(const OpContext& c) {
