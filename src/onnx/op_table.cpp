@@ -127,6 +127,14 @@ const OpTable& op_table() {
         add_loss_ops(t);
         add_resize_ops(t);
         add_index_ops(t);
+        add_rnn_ops(t);
+        add_quant_ops(t);
+        add_signal_ops(t);
+        add_training_ops(t);
+        add_vision_ops(t);
+        add_norm_ops(t);
+        add_reorder_ops(t);
+        add_random_ops(t);
         return t;
     }();
     return table;

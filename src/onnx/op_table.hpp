@@ -99,5 +99,13 @@ void add_reduce_ops(OpTable& t);
 void add_loss_ops(OpTable& t);
 void add_resize_ops(OpTable& t);
 void add_index_ops(OpTable& t);
+void add_rnn_ops(OpTable& t);
+void add_quant_ops(OpTable& t);
+void add_signal_ops(OpTable& t);
+void add_training_ops(OpTable& t);
+void add_vision_ops(OpTable& t);
+void add_norm_ops(OpTable& t);
+void add_reorder_ops(OpTable& t);
+void add_random_ops(OpTable& t);
 
 }  // namespace burn::onnx::detail
