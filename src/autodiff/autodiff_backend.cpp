@@ -170,11 +170,19 @@ TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {
 }
 
 AutodiffBackend& backend_for(const Device& device) {
+    // Asked on every op of an autodiff device: each thread remembers the last device it asked for (the
+    // backends live for the whole process, so the pointer stays valid) and takes the lock only for others.
+    static BURN_THREAD_LOCAL uint64_t last_key = 0;
+    static BURN_THREAD_LOCAL AutodiffBackend* last = nullptr;
+    const uint64_t key = device.key();
+    if (last && last_key == key) return *last;
     static platform::Mutex mutex;
     static auto* backends = new std::map<uint64_t, std::unique_ptr<AutodiffBackend>>();
     platform::Lock lock(mutex);
-    auto& slot = (*backends)[device.key()];
+    auto& slot = (*backends)[key];
     if (!slot) slot = std::make_unique<AutodiffBackend>(device.below());
+    last_key = key;
+    last = slot.get();
     return *slot;
 }
 

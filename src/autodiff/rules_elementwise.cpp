@@ -1,4 +1,5 @@
 // Gradient rules of the elementwise ops: the vjp column of elementwise.def, expanded here.
+#include <array>
 #include <cmath>
 
 #include "autodiff/rules.hpp"
@@ -127,8 +128,21 @@ bool is_non_differentiable(OpId op) {
     }
 }
 
+namespace {
+[[gnu::noinline]] std::array<bool, kNumOps> differentiable_table() {
+    std::array<bool, kNumOps> t{};
+    for (int i = 0; i < kNumOps; ++i)
+        t[static_cast<std::size_t>(i)] =
+            !is_non_differentiable(static_cast<OpId>(i)) && vjp_rule(static_cast<OpId>(i)) != nullptr;
+    return t;
+}
+}  // namespace
+
 bool is_differentiable(OpId op) {
-    return !is_non_differentiable(op) && vjp_rule(op) != nullptr;
+    // Asked on every op the autodiff decorator runs: both parts are fixed per op, so read from a table.
+    static const std::array<bool, kNumOps> table = differentiable_table();
+    if (static_cast<std::size_t>(op) >= table.size()) (void)op_info(op);  // throws naming the id
+    return table[static_cast<std::size_t>(op)];
 }
 
 }  // namespace burn::autodiff

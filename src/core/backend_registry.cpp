@@ -68,17 +68,19 @@ int add_decorator(Registry& r, const DecoratorEntry& e) {
     return append(r.decorators, e, "register_decorator");
 }
 
+[[gnu::noinline]] Registry* make_registry() {
+    auto* reg = new Registry();  // lives for the whole process
+    std::vector<BackendEntry> backends;
+    std::vector<DecoratorEntry> decorators;
+    detail::builtin_components(backends, decorators);
+    for (const auto& b : backends) add_backend(*reg, b);
+    for (const auto& d : decorators) add_decorator(*reg, d);
+    BURN_CHECK(find(reg->backends, "cpu") == 0, "[registry] the CPU backend must be registered first");
+    return reg;
+}
+
 Registry& registry() {
-    static Registry* r = [] {
-        auto* reg = new Registry();  // lives for the whole process
-        std::vector<BackendEntry> backends;
-        std::vector<DecoratorEntry> decorators;
-        detail::builtin_components(backends, decorators);
-        for (const auto& b : backends) add_backend(*reg, b);
-        for (const auto& d : decorators) add_decorator(*reg, d);
-        BURN_CHECK(find(reg->backends, "cpu") == 0, "[registry] the CPU backend must be registered first");
-        return reg;
-    }();
+    static Registry* r = make_registry();  // read on every op (Device::backend()): inline, one guard
     return *r;
 }
 
@@ -103,14 +105,53 @@ int num_decorators() {
     return registry().decorators.count.load(std::memory_order_acquire);
 }
 
+namespace {
+// The lookups below run on every op (Device::backend()): their errors are built out of line.
+[[noreturn, gnu::noinline, gnu::cold]] void throw_no_entry(const char* what, int id) {
+    BURN_THROW("[registry] no ", what, " with id ", id);
+}
+
+template <class Entry>
+const Entry& entry_at(const Table<Entry>& t, int id, const char* what) {
+    if (id < 0 || id >= t.count.load(std::memory_order_acquire)) [[unlikely]]
+        throw_no_entry(what, id);
+    return t.entries[static_cast<std::size_t>(id)];
+}
+}  // namespace
+
 const BackendEntry& backend_entry(int id) {
-    BURN_CHECK(id >= 0 && id < num_backends(), "[registry] no backend with id ", id);
-    return registry().backends.entries[static_cast<std::size_t>(id)];
+    return entry_at(registry().backends, id, "backend");
 }
 
 const DecoratorEntry& decorator_entry(int id) {
-    BURN_CHECK(id >= 0 && id < num_decorators(), "[registry] no decorator with id ", id);
-    return registry().decorators.entries[static_cast<std::size_t>(id)];
+    return entry_at(registry().decorators, id, "decorator");
+}
+
+namespace {
+/// The backends of devices 0..kCachedIndices-1 of each registered backend, resolved once: an entry is
+/// fixed once built (a placeholder, which has no backend function, is the only entry ever replaced)
+/// and its function returns one backend per index.
+constexpr int kCachedIndices = 16;
+std::atomic<Backend*> g_backends[kMaxEntries][kCachedIndices] = {};
+
+[[gnu::noinline]] Backend& decorated_backend(const Device& device, int decorator) {
+    return decorator_entry(decorator).backend(device);
+}
+
+[[gnu::noinline]] Backend& resolve_backend(int id, int index) {
+    Backend& b = backend_entry(id).backend(index);
+    if (id < kMaxEntries && index < kCachedIndices)
+        g_backends[id][index].store(&b, std::memory_order_release);
+    return b;
+}
+}  // namespace
+
+// Defined beside the tables (not in device.cpp): it runs on every op.
+Backend& Device::backend() const {
+    if (depth_ == 0 && backend_ < kMaxEntries && index_ < kCachedIndices)
+        if (Backend* b = g_backends[backend_][index_].load(std::memory_order_acquire)) return *b;
+    if (depth_ > 0) return decorated_backend(*this, decorators_[depth_ - 1]);
+    return resolve_backend(backend_, index_);
 }
 
 int find_backend(std::string_view name) {

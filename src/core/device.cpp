@@ -212,11 +212,6 @@ std::string Device::str() const {
     return os.str();
 }
 
-Backend& Device::backend() const {
-    if (depth_ > 0) return decorator_entry(decorators_[depth_ - 1]).backend(*this);
-    return backend_entry(backend_).backend(index_);
-}
-
 std::ostream& operator<<(std::ostream& os, const Device& d) {
     const auto decorators = d.decorators();
     for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) os << *it << '(';

@@ -70,7 +70,10 @@ Dims Dims::contiguous_strides() const {
     return s;
 }
 
-int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size) {
+namespace {
+/// check_shape's checks one at a time, in the order their errors are reported.
+[[gnu::noinline, gnu::cold]] int64_t check_shape_each(const Dims& shape, const char* op,
+                                                      std::size_t elem_size) {
     int64_t n = 1;
     bool zero = false;
     for (int i = 0; i < shape.rank(); ++i) {
@@ -86,6 +89,28 @@ int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size) {
     int64_t bytes = 0;
     BURN_CHECK_KIND(checked_mul(n, static_cast<int64_t>(elem_size), bytes), shape, "[", op, "] shape ", shape,
                     " has ", n, " elements of ", elem_size, " bytes: the byte count overflows int64");
+    return zero ? 0 : n;
+}
+}  // namespace
+
+int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size) {
+    // Every op's output passes here (and every allocation): the common case is one pass over the dims;
+    // any failure runs the checks again one at a time for the error.
+    int64_t n = 1;
+    bool zero = false;
+    for (const int64_t d : shape) {
+        if (d > 0) {
+            if (!checked_mul(n, d, n)) [[unlikely]]
+                return check_shape_each(shape, op, elem_size);
+        } else if (d == 0) {
+            zero = true;
+        } else [[unlikely]] {
+            return check_shape_each(shape, op, elem_size);
+        }
+    }
+    int64_t bytes = 0;
+    if (!checked_mul(n, static_cast<int64_t>(elem_size), bytes)) [[unlikely]]
+        return check_shape_each(shape, op, elem_size);
     return zero ? 0 : n;
 }
 

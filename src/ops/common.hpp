@@ -15,8 +15,9 @@ namespace burn::ops::detail {
 TensorRefs run(const OpCall& call, TensorRefs inputs);
 /// One-output form.
 TensorAny run1(const OpCall& call, TensorRefs inputs);
-/// Runs an op without inputs (creation) on device.
-TensorAny run_on(const Device& device, const OpCall& call);
+/// Runs an op without inputs (creation) on device. output_checked: the frontend has already checked the
+/// call's output shape with check_shape (under its own name), so dispatch does not check it again.
+TensorAny run_on(const Device& device, const OpCall& call, bool output_checked = false);
 
 /// "f32 [2, 3] on cpu": how errors describe an operand.
 std::string describe(const TensorAny& t);
@@ -60,6 +61,23 @@ template <class A>
 OpCall make(OpId op, const A& a, std::span<const TensorMeta> in = {}) {
     OpCall c = make_call(op, a);
     infer_call(c, in);
+    return c;
+}
+/// The call of a one-output row whose frontend has already checked everything the row's infer checks
+/// (elementwise rows: the inputs' kinds, one dtype, one shape after broadcasting; fill and expand: the
+/// target shape), given that output's dtype and shape: recorded without make's check_attrs and infer,
+/// which every op of a tensor expression would otherwise pay a second time. Builds without NDEBUG
+/// compare it with make's call on the inputs.
+template <class A, class... Ts>
+OpCall make_prechecked(OpId op, const A& a, DType dtype, const Dims& shape, const Ts&... inputs) {
+    OpCall c{op, dtype, shape, {}, {0, 0}, {}};
+    a.encode(c);  // a row whose attributes hold the output's dtype or shape (fill, expand) writes the same
+#ifndef NDEBUG
+    BURN_CHECK(c == make(op, a, metas(inputs...)), "[", op,
+               "] the frontend's call differs from the one infer records");
+#else
+    ((void)inputs, ...);
+#endif
     return c;
 }
 /// Broadcasts t to shape through an expand view (no copy); returns t itself when already that shape.

@@ -22,7 +22,8 @@ TensorData into_data(const TensorAny& x) {
 
 TensorAny full(const Dims& shape, double value, DType dtype, const Device& device) {
     check_shape(shape, "full", size_of(dtype));
-    return run_on(device, make(OpId::fill, attrs::Fill{value, dtype, shape}));
+    return run_on(device, make_prechecked(OpId::fill, attrs::Fill{value, dtype, shape}, dtype, shape),
+                  /*output_checked=*/true);
 }
 
 TensorAny empty(const Dims& shape, DType dtype, const Device& device) {

@@ -4,21 +4,35 @@
 #include "burn/tensor/tensor.hpp"
 #include "ops/common.hpp"
 #include "ops/decompose.hpp"
+#include "ops/op_kinds.hpp"
 
 namespace burn::ops::detail {
 
 namespace {
 /// Every op's output shape passes here before a backend sees it: no kernel ever gets a shape whose
 /// element or byte count overflows (creation, views, broadcasts, matmul/conv/pool outputs, cat, ...).
+/// An elementwise row's output is the shape of its inputs (infer and the frontends check that they
+/// share one) in an input's dtype or bool: no larger than a tensor that exists, so it is not checked
+/// again (those rows are most of the ops a model runs).
 void check_output(const OpCall& call) {
-    check_shape(call.shape, op_name(call.op).data(), size_of(call.dtype));
-    for (const TensorMeta& m : call.extra_outs)
-        check_shape(m.shape, op_name(call.op).data(), size_of(m.dtype));
+    if (static_cast<int>(call.op) < kNumElementwiseOps) return;
+    const char* name = op_name(call.op).data();
+    check_shape(call.shape, name, size_of(call.dtype));
+    for (const TensorMeta& m : call.extra_outs) check_shape(m.shape, name, size_of(m.dtype));
 }
 
 [[noreturn]] void throw_unsupported(const OpCall& call, const Backend& backend, const Device& device) {
     BURN_THROW_KIND(device, "[", call.op, "] not supported by the ", backend.name(), " backend for dtype ",
                     call.dtype, " on ", device);
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void throw_mixed_devices(const OpCall& call,
+                                                                const TensorRefs& inputs) {
+    std::ostringstream os;
+    os << "[" << call.op << "] inputs are on different devices:";
+    for (std::size_t j = 0; j < inputs.size(); ++j) os << (j ? ", " : " ") << inputs[j]->device;
+    os << "; move them with .to_device(device) first";
+    BURN_THROW_KIND(device, os.str());
 }
 
 /// A row the backend does not support: its decomposition into primitive rows (decompose.hpp), run
@@ -50,15 +64,8 @@ TensorRefs run(const OpCall& call, TensorRefs inputs) {
     for (const TensorRef& in : inputs)
         if (!in) ::burn::detail::throw_undefined_tensor();
     Device device = inputs.empty() ? Device::cpu() : inputs[0]->device;
-    for (std::size_t i = 1; i < inputs.size(); ++i) {
-        if (inputs[i]->device != device) {
-            std::ostringstream os;
-            os << "[" << call.op << "] inputs are on different devices:";
-            for (std::size_t j = 0; j < inputs.size(); ++j) os << (j ? ", " : " ") << inputs[j]->device;
-            os << "; move them with .to_device(device) first";
-            BURN_THROW_KIND(device, os.str());
-        }
-    }
+    for (std::size_t i = 1; i < inputs.size(); ++i)
+        if (inputs[i]->device != device) throw_mixed_devices(call, inputs);
     Backend& backend = device.backend();
     if (!backend.supports(call, inputs)) return run_decomposed(call, std::move(inputs), backend, device);
     return backend.execute(call, std::move(inputs));
@@ -68,8 +75,8 @@ TensorAny run1(const OpCall& call, TensorRefs inputs) {
     return TensorAny(run(call, std::move(inputs))[0]);
 }
 
-TensorAny run_on(const Device& device, const OpCall& call) {
-    check_output(call);
+TensorAny run_on(const Device& device, const OpCall& call, bool output_checked) {
+    if (!output_checked) check_output(call);
     Backend& backend = device.backend();
     if (!backend.supports(call, {}))
         throw_unsupported(call, backend, device);  // creation rows are primitives

@@ -29,9 +29,10 @@ void check_kinds(const TensorAny& x, char kinds, const char* op) {
 }
 
 TensorAny unary(OpId op, char kinds, TensorAny x, double p0, double p1) {
-    const char* name = op_name(op).data();
-    check_kinds(x, kinds, name);
-    auto c = make(op, attrs::Scalars{p0, p1}, metas(x));
+    const OpInfo& info = op_info(op);
+    check_kinds(x, kinds, info.name.data());
+    const DType dtype = info.cls == OpClass::unary_pred ? DType::boolean : x.dtype();
+    auto c = make_prechecked(op, attrs::Scalars{p0, p1}, dtype, x.shape(), x);
     return run1(c, take(std::move(x)));
 }
 
@@ -40,13 +41,15 @@ TensorAny scalar_like(const TensorAny& x, double s) {
 }
 
 TensorAny binary(OpId op, char kinds, TensorAny a, TensorAny b) {
-    const char* name = op_name(op).data();
+    const OpInfo& info = op_info(op);
+    const char* name = info.name.data();
     check_kinds(a, kinds, name);
     check_same_dtype(a, b, name);
     Dims shape = broadcast_shapes(a.shape(), b.shape(), name);
     a = broadcast_to(std::move(a), shape, name);
     b = broadcast_to(std::move(b), shape, name);
-    auto c = make(op, attrs::None{}, metas(a, b));  // bool for the compare rows
+    const DType dtype = info.cls == OpClass::compare ? DType::boolean : a.dtype();
+    auto c = make_prechecked(op, attrs::None{}, dtype, shape, a, b);
     return run1(c, take(std::move(a), std::move(b)));
 }
 

@@ -15,9 +15,9 @@ std::string describe(const TensorMeta& m) {
     return os.str();
 }
 
-void check_arity(const OpCall& c, Metas in, std::size_t lo, std::size_t hi) {
-    BURN_CHECK(in.size() >= lo && in.size() <= hi, "[", c.op, "] takes ", lo,
-               lo == hi ? "" : " to " + std::to_string(hi), " inputs, got ", in.size());
+void throw_arity(const OpCall& c, Metas in, std::size_t lo, std::size_t hi) {
+    BURN_THROW("[", c.op, "] takes ", lo, lo == hi ? "" : " to " + std::to_string(hi), " inputs, got ",
+               in.size());
 }
 
 int check_dim(const OpCall& c, int64_t dim, int rank) {
@@ -27,10 +27,8 @@ int check_dim(const OpCall& c, int64_t dim, int rank) {
     return static_cast<int>(dim);
 }
 
-Outs::Outs(std::initializer_list<TensorMeta> metas) : n_(metas.size()) {
-    BURN_CHECK(metas.size() <= kMaxOutputs, "infer: a row with ", metas.size(), " outputs (at most ",
-               kMaxOutputs, ")");
-    std::copy(metas.begin(), metas.end(), v_.begin());
+void Outs::throw_too_many(std::size_t n) {
+    BURN_THROW("infer: a row with ", n, " outputs (at most ", kMaxOutputs, ")");
 }
 
 int along_dim(const OpCall& c, Metas in, unsigned flags) {
@@ -92,63 +90,73 @@ void check_same_shape(const OpCall& c, const TensorMeta& a, const char* what_a, 
 
 namespace {
 
-void check_kinds(const OpCall& c, const TensorMeta& x) {
-    switch (op_info(c.op).kinds) {
+// The checks below test inline and call the (throwing) check only when it fails: they run on every op.
+void check_kinds(const OpCall& c, OpKinds kinds, const TensorMeta& x) {
+    switch (kinds) {
         case OpKinds::float_only:
-            return check_float(c, x);
+            if (!is_float(x.dtype)) check_float(c, x);
+            return;
         case OpKinds::numeric:
-            return check_numeric(c, x);
+            if (is_bool(x.dtype)) check_numeric(c, x);
+            return;
         case OpKinds::bool_only:
-            return check_bool(c, x, "the input");
+            if (!is_bool(x.dtype)) check_bool(c, x, "the input");
+            return;
         default:
             return;
     }
 }
 
-Outs infer_unary(const OpCall& c, Metas in) {
-    check_arity(c, in, 1, 1);
-    check_kinds(c, in[0]);
-    (void)c.attrs<attrs::Scalars>();
-    return {in[0]};
+/// The rules of the elementwise classes (info.cls is not structural): checks the call and returns
+/// its one output's meta, which is an input's shape with `dtype`. infer_call reads it without Outs.
+struct ElementwiseOut {
+    DType dtype;
+    const Dims& shape;
+};
+ElementwiseOut check_elementwise(const OpCall& c, const OpInfo& info, Metas in) {
+    switch (info.cls) {
+        case OpClass::unary:
+            check_arity(c, in, 1, 1);
+            check_kinds(c, info.kinds, in[0]);
+            if (!c.ints.empty()) (void)c.attrs<attrs::Scalars>();  // what decode checks: throws
+            return {in[0].dtype, in[0].shape};
+        case OpClass::unary_pred:
+            check_arity(c, in, 1, 1);
+            check_kinds(c, info.kinds, in[0]);
+            return {DType::boolean, in[0].shape};
+        case OpClass::binary:
+        case OpClass::compare:
+            check_arity(c, in, 2, 2);
+            check_kinds(c, info.kinds, in[0]);
+            if (in[0].dtype != in[1].dtype) check_same_dtype(c, in[0], in[1]);
+            if (in[0].shape != in[1].shape) check_same_shape(c, in[0], "lhs", in[1], "rhs");
+            return {info.cls == OpClass::compare ? DType::boolean : in[0].dtype, in[0].shape};
+        case OpClass::ternary:
+            check_arity(c, in, 3, 3);
+            check_bool(c, in[0], "the mask");
+            check_same_dtype(c, in[1], in[2]);
+            check_same_shape(c, in[0], "the mask", in[1], "lhs");
+            check_same_shape(c, in[1], "lhs", in[2], "rhs");
+            return {in[1].dtype, in[1].shape};
+        case OpClass::structural:
+            break;
+    }
+    BURN_THROW("[", c.op, "] is not an elementwise row");
 }
 
-Outs infer_unary_pred(const OpCall& c, Metas in) {
-    check_arity(c, in, 1, 1);
-    check_kinds(c, in[0]);
-    return {{DType::boolean, in[0].shape}};
-}
-
-Outs infer_binary(const OpCall& c, Metas in) {
-    check_arity(c, in, 2, 2);
-    check_kinds(c, in[0]);
-    check_same_dtype(c, in[0], in[1]);
-    check_same_shape(c, in[0], "lhs", in[1], "rhs");
-    return {in[0]};
-}
-
-Outs infer_compare(const OpCall& c, Metas in) {
-    Outs out = infer_binary(c, in);
-    out[0].dtype = DType::boolean;
-    return out;
-}
-
-Outs infer_ternary(const OpCall& c, Metas in) {
-    check_arity(c, in, 3, 3);
-    check_bool(c, in[0], "the mask");
-    check_same_dtype(c, in[1], in[2]);
-    check_same_shape(c, in[0], "the mask", in[1], "lhs");
-    check_same_shape(c, in[1], "lhs", in[2], "rhs");
-    return {in[1]};
+Outs infer_elementwise(const OpCall& c, Metas in) {
+    const ElementwiseOut out = check_elementwise(c, op_info(c.op), in);
+    return {{out.dtype, out.shape}};
 }
 
 using InferFn = Outs (*)(const OpCall&, Metas);
 
 const InferFn kInfer[] = {
-#define BURN_UNARY(name, kinds, body, vjp, domain) &infer_unary,
-#define BURN_UNARY_PRED(name, kinds, body, domain) &infer_unary_pred,
-#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) &infer_binary,
-#define BURN_COMPARE(name, kinds, body, domain) &infer_compare,
-#define BURN_TERNARY(name, kinds, body, domain) &infer_ternary,
+#define BURN_UNARY(name, kinds, body, vjp, domain) &infer_elementwise,
+#define BURN_UNARY_PRED(name, kinds, body, domain) &infer_elementwise,
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) &infer_elementwise,
+#define BURN_COMPARE(name, kinds, body, domain) &infer_elementwise,
+#define BURN_TERNARY(name, kinds, body, domain) &infer_elementwise,
 #include "burn/backend/elementwise.def"
 #define BURN_OP(name, family, outputs, A) &infer_##name,
 #include "burn/backend/ops.def"
@@ -160,23 +168,34 @@ static_assert(sizeof(kInfer) / sizeof(kInfer[0]) == kNumOps, "infer table out of
 
 namespace {
 
-op_infer::Outs infer_checked(const OpCall& call, std::span<const TensorMeta> inputs) {
-    const OpInfo& info = op_info(call.op);
+[[noreturn, gnu::noinline, gnu::cold]] void throw_outputs(const OpCall& call, std::size_t n,
+                                                          const OpInfo& info) {
+    BURN_THROW("[", call.op, "] infer gave ", n, " outputs, the row has ", info.outputs);
+}
+
+op_infer::Outs infer_checked(const OpCall& call, std::span<const TensorMeta> inputs, const OpInfo& info) {
     op_infer::Outs out = op_infer::kInfer[static_cast<int>(call.op)](call, inputs);
-    BURN_CHECK(static_cast<int>(out.size()) == info.outputs, "[", call.op, "] infer gave ", out.size(),
-               " outputs, the row has ", info.outputs);
+    if (static_cast<int>(out.size()) != info.outputs) [[unlikely]]
+        throw_outputs(call, out.size(), info);
     return out;
 }
 
 }  // namespace
 
 std::vector<TensorMeta> infer(const OpCall& call, std::span<const TensorMeta> inputs) {
-    const op_infer::Outs out = infer_checked(call, inputs);
+    const op_infer::Outs out = infer_checked(call, inputs, op_info(call.op));
     return std::vector<TensorMeta>(out.begin(), out.end());
 }
 
 void infer_call(OpCall& call, std::span<const TensorMeta> inputs) {
-    const op_infer::Outs out = infer_checked(call, inputs);
+    const OpInfo& info = op_info(call.op);
+    if (info.cls != OpClass::structural) {  // an elementwise row: one output, read without Outs
+        const op_infer::ElementwiseOut out = op_infer::check_elementwise(call, info, inputs);
+        call.dtype = out.dtype;
+        call.shape = out.shape;
+        return;
+    }
+    const op_infer::Outs out = infer_checked(call, inputs, info);
     call.dtype = out[0].dtype;
     call.shape = out[0].shape;
     if (out.size() > 1) call.extra_outs.assign(out.begin() + 1, out.end());

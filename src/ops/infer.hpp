@@ -4,8 +4,10 @@
 // table generated from the .def files.
 #include <array>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "burn/backend/op_attrs.hpp"
@@ -15,20 +17,29 @@ namespace burn::op_infer {
 
 using Metas = std::span<const TensorMeta>;
 /// An infer function's result: at most kMaxOutputs metas, stored inline, so that inferring a call (every
-/// op the frontend runs) allocates nothing.
+/// op the frontend runs) allocates nothing. Only the first size() slots are constructed (TensorMeta is
+/// trivially copyable and destructible: copying an Outs copies its bytes).
 class Outs {
   public:
     static constexpr std::size_t kMaxOutputs = 4;
-    Outs() = default;
-    Outs(std::initializer_list<TensorMeta> metas);
+    Outs() {}
+    Outs(std::initializer_list<TensorMeta> metas) : n_(metas.size()) {
+        if (metas.size() > kMaxOutputs) [[unlikely]]
+            throw_too_many(metas.size());
+        std::uninitialized_copy(metas.begin(), metas.end(), v_);
+    }
     std::size_t size() const { return n_; }
     TensorMeta& operator[](std::size_t i) { return v_[i]; }
     const TensorMeta& operator[](std::size_t i) const { return v_[i]; }
-    const TensorMeta* begin() const { return v_.data(); }
-    const TensorMeta* end() const { return v_.data() + n_; }
+    const TensorMeta* begin() const { return v_; }
+    const TensorMeta* end() const { return v_ + n_; }
 
   private:
-    std::array<TensorMeta, kMaxOutputs> v_{};
+    [[noreturn]] static void throw_too_many(std::size_t n);
+    static_assert(std::is_trivially_copyable_v<TensorMeta> && std::is_trivially_destructible_v<TensorMeta>);
+    union {
+        TensorMeta v_[kMaxOutputs];
+    };
     std::size_t n_ = 0;
 };
 
@@ -38,7 +49,11 @@ class Outs {
 /// "f32 [2, 3]": how infer's errors describe an operand.
 std::string describe(const TensorMeta& m);
 /// Throws unless the call has between lo and hi inputs.
-void check_arity(const OpCall& c, Metas in, std::size_t lo, std::size_t hi);
+[[noreturn]] void throw_arity(const OpCall& c, Metas in, std::size_t lo, std::size_t hi);
+inline void check_arity(const OpCall& c, Metas in, std::size_t lo, std::size_t hi) {
+    if (in.size() < lo || in.size() > hi) [[unlikely]]
+        throw_arity(c, in, lo, hi);
+}
 /// Throws unless 0 <= dim < rank; returns dim as an int.
 int check_dim(const OpCall& c, int64_t dim, int rank);
 /// The frontends' dtype rules, on metas.

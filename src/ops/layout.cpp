@@ -81,9 +81,9 @@ TensorAny expand(TensorAny x, const Dims& shape) {
         BURN_CHECK_KIND(have == target[i] || have == 1, shape, "[expand] cannot expand ", x.shape(), " to ",
                         shape, ": dim ", i, " has size ", have, " (only size-1 dims can grow)");
     }
-    check_shape(target, "expand", size_of(x.dtype()));
+    // The target's element and byte counts: checked by dispatch (check_output) under this op's name.
     if (target == x.shape()) return x;
-    auto c = make(OpId::expand, attrs::OutShape{target}, metas(x));
+    auto c = make_prechecked(OpId::expand, attrs::OutShape{target}, x.dtype(), target, x);
     return run1(c, take(std::move(x)));
 }
 

@@ -9,7 +9,7 @@ namespace burn {
 
 namespace {
 
-const OpInfo kOpInfo[] = {
+constexpr OpInfo kOpInfo[] = {
 #define BURN_UNARY(name, kinds, body, vjp, domain) \
     {#name, OpClass::unary, kinds_of(BURN_KIND_##kinds), "elementwise", 1},
 #define BURN_UNARY_PRED(name, kinds, body, domain) \
@@ -25,11 +25,24 @@ const OpInfo kOpInfo[] = {
 #include "burn/backend/ops.def"
 };
 static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == kNumOps, "op info table out of step with OpId");
+static_assert(
+    [] {
+        for (int i = 0; i < kNumOps; ++i)
+            if ((kOpInfo[i].cls == OpClass::structural) != (i >= kNumElementwiseOps)) return false;
+        return true;
+    }(),
+    "the elementwise rows must come first (kNumElementwiseOps)");
+
+[[noreturn, gnu::noinline, gnu::cold]] void throw_invalid_op(int i) {
+    BURN_THROW("invalid op id ", i);
+}
 }  // namespace
 
 const OpInfo& op_info(OpId id) {
+    // Read several times per op: the error is built out of line, so this is a bounds check and a load.
     auto i = static_cast<int>(id);
-    BURN_CHECK(i >= 0 && i < kNumOps, "invalid op id ", i);
+    if (i < 0 || i >= kNumOps) [[unlikely]]
+        throw_invalid_op(i);
     return kOpInfo[i];
 }
 

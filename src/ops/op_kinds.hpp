@@ -17,6 +17,17 @@ constexpr OpKinds kinds_of(char k) {
 #define BURN_KIND_A 'A'
 #define BURN_KIND_B 'B'
 
+/// The number of elementwise rows: OpId lists elementwise.def's rows first, so an id below this is an
+/// elementwise row (op_info(id).cls is not structural) and any other is an ops.def row.
+inline constexpr int kNumElementwiseOps = 0
+#define BURN_UNARY(name, kinds, body, vjp, domain) +1
+#define BURN_UNARY_PRED(name, kinds, body, domain) +1
+#define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain) +1
+#define BURN_COMPARE(name, kinds, body, domain) +1
+#define BURN_TERNARY(name, kinds, body, domain) +1
+#include "burn/backend/elementwise.def"
+    ;
+
 /// Whether a row of kinds k computes dtype d: floats for every kind but bool_only; bool for all,
 /// bool_only and any; integers for numeric, all and any.
 constexpr bool kinds_accept(OpKinds k, DType d) {

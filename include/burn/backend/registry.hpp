@@ -22,7 +22,8 @@ struct BackendEntry {
     bool indexed = true;              // printed as name:index; false for a single-device backend ("cpu")
     int (*device_count)() = nullptr;  // devices on this machine, 0 without; never throws
     std::string (*unavailable_reason)() = nullptr;  // why there are none, for messages (may be null)
-    Backend& (*backend)(int index) = nullptr;       // the backend of device `index` (in range)
+    Backend& (*backend)(int index) = nullptr;       // the backend of device `index` (in range): one
+                                                    // object per index (Device::backend() keeps it)
 };
 
 /// A decorator: a backend stacked over another device's (autodiff, lazy fusion, autocast, tracing).

@@ -67,7 +67,14 @@ class Device {
     /// (the extension API; users rarely need it).
     Backend& backend() const;
 
-    friend bool operator==(const Device& a, const Device& b) { return a.key() == b.key(); }
+    /// Equal keys: every field (unused decorator slots are always 0). Compared field by field, inline:
+    /// dispatch compares its inputs' devices on every op.
+    friend bool operator==(const Device& a, const Device& b) {
+        static_assert(kMaxDecorators == 4, "operator== compares each decorator slot");
+        return a.backend_ == b.backend_ && a.depth_ == b.depth_ && a.index_ == b.index_ &&
+               a.decorators_[0] == b.decorators_[0] && a.decorators_[1] == b.decorators_[1] &&
+               a.decorators_[2] == b.decorators_[2] && a.decorators_[3] == b.decorators_[3];
+    }
     friend bool operator!=(const Device& a, const Device& b) { return !(a == b); }
 
   private:

@@ -10,13 +10,16 @@
 namespace burn::cpu {
 
 namespace {
-BURN_THREAD_LOCAL const char* t_op = nullptr;
+/// The op that allocation errors name: the op being executed (its name is looked up only when an error
+/// needs it: execute runs on every op), kFromData, or kNone outside both.
+constexpr int kNone = -1, kFromData = -2;
+BURN_THREAD_LOCAL int t_op = kNone;
 
-/// Sets the op that allocation errors name for the duration of one execute.
+/// Sets the op that allocation errors name for the duration of one execute (or from_host).
 struct OpScope {
-    explicit OpScope(const char* op) : prev(t_op) { t_op = op; }
+    explicit OpScope(int op) : prev(t_op) { t_op = op; }
     ~OpScope() { t_op = prev; }
-    const char* prev;
+    int prev;
 };
 
 std::string human_bytes(uint64_t b) {
@@ -32,7 +35,27 @@ std::string human_bytes(uint64_t b) {
 
 /// The byte count of a new tensor, or a burn::Error when it cannot fit this machine's memory.
 std::size_t checked_bytes(const Dims& shape, DType dtype) {
-    const int64_t n = check_shape(shape, current_op(), size_of(dtype));
+    // check_shape's test, without looking up the op's name unless it fails (then check_shape throws).
+    int64_t n = 1, fits = 0;
+    bool ok = true, zero = false;
+    for (const int64_t d : shape) {
+        if (d > 0) {
+            if (!checked_mul(n, d, n)) [[unlikely]] {
+                ok = false;
+                break;
+            }
+        } else if (d == 0) {
+            zero = true;
+        } else [[unlikely]] {
+            ok = false;
+            break;
+        }
+    }
+    if (!ok || !checked_mul(n, static_cast<int64_t>(size_of(dtype)), fits)) {
+        n = check_shape(shape, current_op(), size_of(dtype));
+    } else if (zero) {
+        n = 0;
+    }
     const uint64_t bytes = static_cast<uint64_t>(n) * size_of(dtype);
     static const uint64_t limit = platform::memory_limit_bytes();  // read once: alloc is hot
     BURN_CHECK(limit == 0 || bytes <= limit, "[", current_op(), "] a ", dtype, " tensor of shape ", shape,
@@ -43,7 +66,8 @@ std::size_t checked_bytes(const Dims& shape, DType dtype) {
 }  // namespace
 
 const char* current_op() {
-    return t_op ? t_op : "cpu";
+    if (t_op >= 0) return op_name(static_cast<OpId>(t_op)).data();
+    return t_op == kFromData ? "from_data" : "cpu";
 }
 
 std::shared_ptr<CpuTensor> alloc(const Dims& shape, DType dtype, const Device& device) {
@@ -74,7 +98,7 @@ CpuBackend::CpuBackend() {
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {
-    OpScope scope("from_data");
+    OpScope scope(kFromData);
     auto t = alloc(data.shape(), data.dtype(), device);
     if (!data.bytes().empty()) std::memcpy(t->storage->data, data.bytes().data(), data.bytes().size());
     return t;
@@ -98,10 +122,17 @@ bool CpuBackend::supports(const OpCall& call, const TensorRefs&) const {
     return table_[static_cast<std::size_t>(call.op)] != nullptr;
 }
 
+namespace {
+[[noreturn, gnu::noinline, gnu::cold]] void throw_no_kernel(OpId op) {
+    BURN_THROW("[", op, "] the cpu backend has no kernel for this op");
+}
+}  // namespace
+
 TensorRefs CpuBackend::execute(const OpCall& call, TensorRefs inputs) {
-    Kernel k = table_[static_cast<std::size_t>(call.op)];
-    BURN_CHECK(k != nullptr, "[", call.op, "] the cpu backend has no kernel for this op");
-    OpScope scope(op_name(call.op).data());
+    OpScope scope(static_cast<int>(call.op));
+    const Kernel k = table_[static_cast<std::size_t>(call.op)];
+    if (k == nullptr) [[unlikely]]
+        throw_no_kernel(call.op);
     return k(call, inputs);
 }
 
