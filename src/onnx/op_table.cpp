@@ -85,6 +85,12 @@ const Graph& OpContext::attr_graph(const std::string& name) const {
     return *a->g;
 }
 
+std::vector<TensorAny> OpContext::run_graph(const std::string& attr, std::vector<TensorAny> inputs) const {
+    (void)attr_graph(attr);
+    check(subgraphs_ != nullptr, "subgraph '", attr, "' cannot run here (no runtime scope)");
+    return subgraphs_->run(attr, std::move(inputs));
+}
+
 int64_t OpContext::axis(int64_t axis, int64_t rank) const {
     check(axis >= -rank && axis < rank, "axis ", axis, " is out of range for rank ", rank, " (valid: ", -rank,
           " to ", rank - 1, ")");
@@ -135,6 +141,7 @@ const OpTable& op_table() {
         add_norm_ops(t);
         add_reorder_ops(t);
         add_random_ops(t);
+        add_control_ops(t);
         return t;
     }();
     return table;

@@ -12,10 +12,19 @@
 
 namespace burn::onnx::detail {
 
+/// Runs a node's subgraphs (If's branches, Loop's and Scan's bodies): given by the runtime.
+class SubgraphRunner {
+  public:
+    virtual ~SubgraphRunner() = default;
+    /// Runs the graph in attribute attr with the graph's inputs; returns its outputs in order.
+    virtual std::vector<TensorAny> run(const std::string& attr, std::vector<TensorAny> inputs) const = 0;
+};
+
 class OpContext {
   public:
-    OpContext(const Node& node, int64_t opset, const Device& device, const std::vector<TensorAny>& inputs)
-        : node_(node), opset_(opset), device_(device), in_(inputs) {}
+    OpContext(const Node& node, int64_t opset, const Device& device, const std::vector<TensorAny>& inputs,
+              const SubgraphRunner* subgraphs = nullptr)
+        : node_(node), opset_(opset), device_(device), in_(inputs), subgraphs_(subgraphs) {}
 
     const Node& node() const { return node_; }
     int64_t opset() const { return opset_; }
@@ -41,6 +50,8 @@ class OpContext {
     std::vector<double> attr_floats(const std::string& name, const std::vector<double>& def = {}) const;
     const TensorData& attr_tensor(const std::string& name) const;
     const Graph& attr_graph(const std::string& name) const;
+    /// Runs the subgraph in graph attribute attr (it reads outer values by name, as ONNX scopes them).
+    std::vector<TensorAny> run_graph(const std::string& attr, std::vector<TensorAny> inputs) const;
 
     /// axis in [-rank, rank) normalised to [0, rank); throws naming the node otherwise.
     int64_t axis(int64_t axis, int64_t rank) const;
@@ -65,6 +76,7 @@ class OpContext {
     int64_t opset_;
     const Device& device_;
     const std::vector<TensorAny>& in_;
+    const SubgraphRunner* subgraphs_;
 };
 
 using OpFn = std::vector<TensorAny> (*)(const OpContext&);
@@ -107,5 +119,6 @@ void add_vision_ops(OpTable& t);
 void add_norm_ops(OpTable& t);
 void add_reorder_ops(OpTable& t);
 void add_random_ops(OpTable& t);
+void add_control_ops(OpTable& t);
 
 }  // namespace burn::onnx::detail

@@ -79,6 +79,55 @@ Outs trilu(const OpContext& c) {
     return {c.attr_int("upper", 1) ? ops::triu(x, k) : ops::tril(x, k)};
 }
 
+/// Det: LU factorisation with partial pivoting of every [n, n] matrix of x [..., n, n], on the device
+/// (one step of row swap and elimination per column, so it differentiates on an autodiff device); the
+/// determinant is the product of the pivots times the sign of the row swaps. f16/bf16 compute in f32.
+Outs det(const OpContext& c) {
+    const TensorAny& x = c.in(0);
+    c.check(is_float(x.dtype()), "X must be a float tensor, got ", x.dtype(), " ", x.shape());
+    const int r = x.rank();
+    c.check(r >= 2 && x.shape()[r - 1] == x.shape()[r - 2], "X must be [..., M, M] (square matrices), got ",
+            x.shape());
+    const int64_t n = x.shape()[r - 1];
+    std::vector<int64_t> batch(x.shape().begin(), x.shape().begin() + (r - 2));
+    int64_t nb = 1;
+    for (int64_t d : batch) nb *= d;
+    if (nb == 0 || n == 0) return {ops::full(dims_of(batch), 1, x.dtype(), c.device())};  // det([]) = 1
+    const DType wd = x.dtype() == DType::f64 ? DType::f64 : DType::f32;
+    TensorAny a = ops::reshape(ops::cast(x, wd), Dims{nb, n, n});
+    TensorAny y = ops::full(Dims{nb, 1, 1}, 1, wd, c.device());
+    const TensorAny rows = ops::reshape(ops::arange(0, n, 1, DType::i64, c.device()), Dims{1, n, 1});
+    for (int64_t k = 0; k < n; ++k) {
+        // The pivot: the largest |a[i, k]| among rows i >= k, swapped into row k.
+        const TensorAny col = ops::abs(ops::narrow(a, 2, k, 1));  // [B, n, 1]
+        const TensorAny p =
+            ops::cast(ops::argmax(ops::where(ops::lower_elem(rows, static_cast<double>(k)),
+                                             ops::full(Dims{1, 1, 1}, -1, wd, c.device()), col),
+                                  1),
+                      DType::i64);  // [B, 1, 1]
+        const TensorAny kk = ops::full(Dims{1, 1, 1}, static_cast<double>(k), DType::i64, c.device());
+        const TensorAny perm =
+            ops::where(ops::equal_elem(rows, static_cast<double>(k)), ops::expand(p, Dims{nb, n, 1}),
+                       ops::where(ops::equal(rows, p), ops::expand(kk, Dims{nb, n, 1}),
+                                  ops::expand(rows, Dims{nb, n, 1})));
+        a = ops::gather(a, 1, ops::contiguous(ops::expand(perm, Dims{nb, n, n})));
+        const TensorAny sign = ops::where(ops::equal_elem(p, static_cast<double>(k)),
+                                          ops::full(Dims{1, 1, 1}, 1, wd, c.device()),
+                                          ops::full(Dims{1, 1, 1}, -1, wd, c.device()));
+        const TensorAny row = ops::narrow(a, 1, k, 1);    // [B, 1, n]
+        const TensorAny piv = ops::narrow(row, 2, k, 1);  // [B, 1, 1]
+        y = ops::mul(ops::mul(y, piv), sign);
+        if (k + 1 == n) break;
+        // Eliminate below the pivot (a zero pivot means a zero column: the factors are 0, the det 0).
+        const TensorAny safe =
+            ops::where(ops::equal_elem(piv, 0), ops::full(Dims{1, 1, 1}, 1, wd, c.device()), piv);
+        TensorAny below = ops::narrow(a, 1, k + 1, n - k - 1);  // [B, n-k-1, n]
+        below = ops::sub(below, ops::mul(ops::div(ops::narrow(below, 2, k, 1), safe), row));
+        a = ops::cat({ops::narrow(a, 1, 0, k + 1), below}, 1);
+    }
+    return {ops::cast(ops::reshape(y, dims_of(batch)), x.dtype())};
+}
+
 }  // namespace
 
 void add_math_ops(OpTable& t) {
@@ -89,6 +138,7 @@ void add_math_ops(OpTable& t) {
     t.add("CumSum", 11, cumsum);
     t.add("TopK", 1, topk);
     t.add("Trilu", 14, trilu);
+    t.add("Det", 11, det);
 }
 
 }  // namespace burn::onnx::detail

@@ -266,15 +266,97 @@ TensorAny pool_separable(const OpContext& c, TensorAny x, const Window& w, bool 
     return x;
 }
 
+/// x [R, 1, L] reshaped from [rows..., L] (a copy when not contiguous).
+TensorAny as_lines(const TensorAny& x) {
+    const int64_t l = x.shape()[x.rank() - 1];
+    return ops::reshape(ops::contiguous(x), Dims{x.shape().numel() / std::max<int64_t>(1, l), 1, l});
+}
+
+/// MaxPool's values and Indices output: the flattened index of each maximum in x (unpadded, [N, C, S...]),
+/// row major (storage_order 0) or with the first spatial dim fastest (1). burn's pools with indices give
+/// the position in the (padded) line or plane; a 3-D pool is a 2-D pool over each depth slice, then a 1-D
+/// pool over depth whose indices pick the slice's plane index.
+std::pair<TensorAny, TensorAny> max_pool_indices(const TensorAny& x, Window w, bool ceil, bool column) {
+    const Dims in = x.shape();
+    const std::vector<int64_t> pad = w.pad_begin;
+    const bool padded = !pool_pads_direct(w);
+    TensorAny xp = padded ? pad_all(x, w, -std::numeric_limits<double>::infinity()) : x;
+    const Dims ps = xp.shape();  // padded extents: burn's indices address them
+    const auto n = static_cast<std::size_t>(w.s);
+    std::vector<TensorAny> coord(n);  // i64 coordinates in xp, per spatial dim
+    TensorAny y;
+    if (w.s == 1) {
+        auto [v, i] =
+            ops::max_pool1d_with_indices(xp, std::size_t(w.kernel[0]), std::size_t(w.stride[0]),
+                                         std::size_t(w.pad_begin[0]), std::size_t(w.dilation[0]), ceil);
+        y = v;
+        coord[0] = ops::cast(i, DType::i64);
+    } else {
+        // the last two spatial dims: a 2-D pool over each plane
+        const int a = w.s - 2;
+        const auto k = static_cast<std::size_t>(a);
+        TensorAny planes = ops::reshape(
+            xp, Dims{ps.numel() / std::max<int64_t>(1, ps[a + 2] * ps[a + 3]), 1, ps[a + 2], ps[a + 3]});
+        auto [v, i] =
+            ops::max_pool2d_with_indices(planes, {std::size_t(w.kernel[k]), std::size_t(w.kernel[k + 1])},
+                                         {std::size_t(w.stride[k]), std::size_t(w.stride[k + 1])},
+                                         {std::size_t(w.pad_begin[k]), std::size_t(w.pad_begin[k + 1])},
+                                         {std::size_t(w.dilation[k]), std::size_t(w.dilation[k + 1])}, ceil);
+        TensorAny hw = ops::cast(i, DType::i64);
+        const int64_t ho = v.shape()[2], wo = v.shape()[3];
+        if (w.s == 3) {
+            // [N * C, D, Ho * Wo] -> lines over depth [N * C * Ho * Wo, 1, D]; 1-D pool with indices
+            const Dims lines_shape{ps[0] * ps[1], ps[2], ho * wo};
+            const Dims to_lines{0, 2, 1};
+            auto [vd, id] = ops::max_pool1d_with_indices(
+                as_lines(ops::permute(ops::reshape(v, lines_shape), to_lines)), std::size_t(w.kernel[0]),
+                std::size_t(w.stride[0]), std::size_t(w.pad_begin[0]), std::size_t(w.dilation[0]), ceil);
+            const int64_t dout = vd.shape()[2];
+            TensorAny hw_lines = as_lines(ops::permute(ops::reshape(hw, lines_shape), to_lines));
+            TensorAny d = ops::cast(id, DType::i64);
+            hw = ops::gather(hw_lines, 2, d);
+            const Dims back{ps[0], ps[1], ho, wo, dout}, order{0, 1, 4, 2, 3};
+            y = ops::permute(ops::reshape(vd, back), order);
+            hw = ops::permute(ops::reshape(hw, back), order);
+            coord[0] = ops::permute(ops::reshape(d, back), order);
+        } else {
+            y = ops::reshape(v, Dims{ps[0], ps[1], ho, wo});
+            hw = ops::reshape(hw, Dims{ps[0], ps[1], ho, wo});
+        }
+        const double pw = double(ps[a + 3]);
+        coord[k] = ops::div_scalar(hw, pw);
+        coord[k + 1] = ops::remainder_scalar(hw, pw);
+    }
+    // the flattened index into x: (n * C + c) * prod(S) + the spatial offset
+    int64_t plane = 1;
+    for (std::size_t i = 0; i < n; ++i) plane *= in[static_cast<int>(i) + 2];
+    Dims nc_shape = Dims::filled(x.rank(), 1);
+    nc_shape[0] = in[0];
+    nc_shape[1] = in[1];
+    TensorAny idx = ops::reshape(
+        ops::mul_scalar(ops::arange(0, in[0] * in[1], 1, DType::i64, x.device()), double(plane)), nc_shape);
+    int64_t step = 1;
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t i = column ? j : n - 1 - j;
+        TensorAny ci = padded && pad[i] ? ops::add_scalar(coord[i], -double(pad[i])) : coord[i];
+        idx = ops::add(idx, step == 1 ? ci : ops::mul_scalar(ci, double(step)));
+        step *= in[static_cast<int>(i) + 2];
+    }
+    return {y, idx};
+}
+
 Outs max_pool(const OpContext& c) {
     Window w = window_of(c, c.in(0), c.attr_ints("kernel_shape"));
-    c.check(c.node().outputs.size() < 2 || c.node().outputs[1].empty(),
-            "the Indices output is not supported yet");
-    c.check(c.attr_int("storage_order", 0) == 0, "storage_order = 1 is not supported");
+    const int64_t order = c.attr_int("storage_order", 0);
+    c.check(order == 0 || order == 1, "storage_order must be 0 or 1, got ", order);
     const bool ceil = c.attr_int("ceil_mode", 0) != 0;
     TensorAny x = c.in(0);
     const DType dt = x.dtype();
     if (!is_float(dt)) x = ops::cast(x, dt == DType::i64 || dt == DType::i32 ? DType::f64 : DType::f32);
+    if (c.node().outputs.size() > 1 && !c.node().outputs[1].empty()) {
+        auto [y, idx] = max_pool_indices(x, w, ceil, order == 1);
+        return {y.dtype() == dt ? y : ops::cast(y, dt), idx};
+    }
     if (w.s == 3) {
         TensorAny y = pool_separable(c, x, w, true, false, ceil);
         return {y.dtype() == dt ? y : ops::cast(y, dt)};
