@@ -93,25 +93,31 @@ namespace {
 }
 }  // namespace
 
-int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size) {
-    // Every op's output passes here (and every allocation): the common case is one pass over the dims;
-    // any failure runs the checks again one at a time for the error.
-    int64_t n = 1;
+bool shape_fits(const Dims& shape, std::size_t elem_size, int64_t& n) {
+    n = 1;
     bool zero = false;
     for (const int64_t d : shape) {
         if (d > 0) {
             if (!checked_mul(n, d, n)) [[unlikely]]
-                return check_shape_each(shape, op, elem_size);
+                return false;
         } else if (d == 0) {
             zero = true;
         } else [[unlikely]] {
-            return check_shape_each(shape, op, elem_size);
+            return false;
         }
     }
     int64_t bytes = 0;
     if (!checked_mul(n, static_cast<int64_t>(elem_size), bytes)) [[unlikely]]
-        return check_shape_each(shape, op, elem_size);
-    return zero ? 0 : n;
+        return false;
+    if (zero) n = 0;
+    return true;
+}
+
+int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size) {
+    // Every op's output passes here (and every allocation): the common case is one pass over the dims;
+    // any failure runs the checks again one at a time for the error.
+    int64_t n = 0;
+    return shape_fits(shape, elem_size, n) ? n : check_shape_each(shape, op, elem_size);
 }
 
 int64_t mul_size(int64_t a, int64_t b, const char* op, const char* what) {

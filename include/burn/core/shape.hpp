@@ -85,6 +85,8 @@ inline bool checked_sub(int64_t a, int64_t b, int64_t& out) {
 /// count (elements * elem_size) fit int64 (and so size_t). Returns the element count; throws
 /// ShapeError "[op] shape [..] ..." otherwise.
 int64_t check_shape(const Dims& shape, const char* op, std::size_t elem_size = 1);
+/// check_shape's test without an error: true and the element count in n when the shape is valid.
+bool shape_fits(const Dims& shape, std::size_t elem_size, int64_t& n);
 /// a * b or a + b for a size op computes, or a ShapeError naming op, what and the operands.
 int64_t mul_size(int64_t a, int64_t b, const char* op, const char* what);
 int64_t add_size(int64_t a, int64_t b, const char* op, const char* what);

@@ -36,26 +36,8 @@ std::string human_bytes(uint64_t b) {
 /// The byte count of a new tensor, or a burn::Error when it cannot fit this machine's memory.
 std::size_t checked_bytes(const Dims& shape, DType dtype) {
     // check_shape's test, without looking up the op's name unless it fails (then check_shape throws).
-    int64_t n = 1, fits = 0;
-    bool ok = true, zero = false;
-    for (const int64_t d : shape) {
-        if (d > 0) {
-            if (!checked_mul(n, d, n)) [[unlikely]] {
-                ok = false;
-                break;
-            }
-        } else if (d == 0) {
-            zero = true;
-        } else [[unlikely]] {
-            ok = false;
-            break;
-        }
-    }
-    if (!ok || !checked_mul(n, static_cast<int64_t>(size_of(dtype)), fits)) {
-        n = check_shape(shape, current_op(), size_of(dtype));
-    } else if (zero) {
-        n = 0;
-    }
+    int64_t n = 0;
+    if (!shape_fits(shape, size_of(dtype), n)) n = check_shape(shape, current_op(), size_of(dtype));
     const uint64_t bytes = static_cast<uint64_t>(n) * size_of(dtype);
     static const uint64_t limit = platform::memory_limit_bytes();  // read once: alloc is hot
     BURN_CHECK(limit == 0 || bytes <= limit, "[", current_op(), "] a ", dtype, " tensor of shape ", shape,
