@@ -16,16 +16,16 @@ namespace {
 using Outs = std::vector<TensorAny>;
 
 /// The node's R and T and the number n of tensors it updates (states: groups after X).
-struct Step {
+struct OptStep {
     double r = 0;
     int64_t t = 0;
     std::size_t n = 0;
 };
 
-Step step_of(const OpContext& c, std::size_t groups) {
+OptStep step_of(const OpContext& c, std::size_t groups) {
     c.check(c.num_inputs() >= 2 + groups && (c.num_inputs() - 2) % groups == 0, "takes R, T and ", groups,
             " groups of equally many tensors; got ", c.num_inputs(), " inputs");
-    Step s;
+    OptStep s;
     s.n = (c.num_inputs() - 2) / groups;
     c.check(!is_float(c.in(1).dtype()) && c.in(1).dtype() != DType::boolean,
             "T (the update count) must be an integer tensor, got ", c.in(1).dtype(), " ", c.in(1).shape());
@@ -45,7 +45,7 @@ Step step_of(const OpContext& c, std::size_t groups) {
 }
 
 /// Input k of group g (group 0: X, 1: G, then the states).
-TensorAny group_in(const OpContext& c, const Step& s, std::size_t g, std::size_t k) {
+TensorAny group_in(const OpContext& c, const OptStep& s, std::size_t g, std::size_t k) {
     return c.in(2 + g * s.n + k);
 }
 
@@ -71,7 +71,7 @@ double required_float(const OpContext& c, const char* name) {
 }
 
 Outs adagrad(const OpContext& c) {
-    const Step s = step_of(c, 3);
+    const OptStep s = step_of(c, 3);
     const double norm = c.attr_float("norm_coefficient", 0), eps = c.attr_float("epsilon", 1e-6),
                  decay = c.attr_float("decay_factor", 0);
     const double r = s.r / (1 + static_cast<double>(s.t) * decay);
@@ -89,7 +89,7 @@ Outs adagrad(const OpContext& c) {
 }
 
 Outs adam(const OpContext& c) {
-    const Step s = step_of(c, 4);
+    const OptStep s = step_of(c, 4);
     const double norm = c.attr_float("norm_coefficient", 0), post = c.attr_float("norm_coefficient_post", 0),
                  alpha = c.attr_float("alpha", 0.9), beta = c.attr_float("beta", 0.999),
                  eps = c.attr_float("epsilon", 1e-6);
@@ -119,7 +119,7 @@ Outs adam(const OpContext& c) {
 }
 
 Outs momentum(const OpContext& c) {
-    const Step s = step_of(c, 3);
+    const OptStep s = step_of(c, 3);
     const double norm = required_float(c, "norm_coefficient"), alpha = required_float(c, "alpha"),
                  beta = required_float(c, "beta");
     c.check(c.has_attr("mode"), "needs the attribute 'mode' (standard or nesterov)");
