@@ -27,6 +27,13 @@ if BURN_ONNX_NODE_DIR=$(bash "$BURN_ROOT/scripts/onnx_node_data.sh"); then
 else
     echo "scripts/test.sh: ONNX node cases not generated; OnnxConformance.NodeCases will skip" >&2
 fi
+# Real models exported by PyTorch (ResNet-18, MobileNetV2, SqueezeNet 1.1, a TransformerEncoder, an LSTM at
+# opsets 11, 13 and 17; about 30 s and 200 MB, once): the OnnxReal tests; they skip without them.
+if BURN_ONNX_REAL_DIR=$(bash "$BURN_ROOT/scripts/onnx_real_models.sh"); then
+    export BURN_ONNX_REAL_DIR
+else
+    echo "scripts/test.sh: real ONNX models not exported; the OnnxReal tests will skip" >&2
+fi
 burn_configure
 burn_build
 ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2

@@ -25,6 +25,22 @@ inline std::string why_no_cuda() {
 #endif
 }
 
+/// CUDA convolutions in exact f32 while it lives: TF32, their default like PyTorch's, is checked by
+/// cuda_conv_test at TF32 tolerances; comparisons with the CPU or PyTorch at f32 tolerances need this.
+struct ExactDeviceMath {
+#ifdef BURN_HAVE_CUDA
+    ExactDeviceMath() : tf32_conv(cuda::allow_tf32_conv()) {
+        cuda::set_allow_tf32_conv(false);
+    }
+    ~ExactDeviceMath() {
+        cuda::set_allow_tf32_conv(tf32_conv);
+    }
+    ExactDeviceMath(const ExactDeviceMath&) = delete;
+    ExactDeviceMath& operator=(const ExactDeviceMath&) = delete;
+    bool tf32_conv;
+#endif
+};
+
 }  // namespace burn::cuda_test
 
 #define REQUIRE_CUDA() \

@@ -15,12 +15,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "cuda_test_util.hpp"
 #include "op_db.hpp"
 #include "reference.hpp"
-
-#ifdef BURN_HAVE_CUDA
-#include "backends/cuda/cuda.hpp"
-#endif
 
 namespace burn::opdb {
 namespace {
@@ -270,22 +267,8 @@ TEST_P(OpSweep, BadInputs) {
     }
 }
 
-/// The Devices check compares against the CPU at f32 tolerances, so CUDA convolutions run in exact
-/// f32 here (TF32, their default like PyTorch's, is checked by cuda_conv_test at TF32 tolerances).
-struct ExactDeviceMath {
-#ifdef BURN_HAVE_CUDA
-    ExactDeviceMath() : tf32_conv(cuda::allow_tf32_conv()) {
-        cuda::set_allow_tf32_conv(false);
-    }
-    ~ExactDeviceMath() {
-        cuda::set_allow_tf32_conv(tf32_conv);
-    }
-    bool tf32_conv;
-#endif
-};
-
 TEST_P(OpSweep, Devices) {
-    [[maybe_unused]] const ExactDeviceMath exact;
+    [[maybe_unused]] const cuda_test::ExactDeviceMath exact;  // compared with the CPU at f32 tolerances
     const Device cpu = Device::cpu();
     int ran = 0, unsupported = 0;
     for (const Device& d : Device::available()) {

@@ -1,9 +1,10 @@
-// burn's side of bench/onnx/run.sh: loads an .onnx model on the CPU, runs it on one input (.npy) a few
-// times to warm up, then times `runs` more runs and prints the median and the minimum in milliseconds
-// as one JSON line; writes the first output to OUT.npy so that run.sh can compare it with onnxruntime's
-// and PyTorch's.
+// burn's side of bench/onnx/run.sh: loads an .onnx model on a device (the CPU by default), runs it on
+// one input (.npy) a few times to warm up, then times `runs` more runs and prints the median and the minimum
+// in milliseconds as one JSON line; writes the first output to OUT.npy so that run.sh can compare it with
+// onnxruntime's and PyTorch's.
 //
-//   burn_onnx_bench MODEL.onnx INPUT.npy [--out OUT.npy] [--threads N] [--warmup W] [--runs R]
+//   burn_onnx_bench MODEL.onnx INPUT.npy [--out OUT.npy] [--device D] [--threads N] [--warmup W] [--runs R]
+//   D: a device as Device::parse reads it ("cpu", "cuda", "cuda:1"); each timed run ends with a sync.
 #include <algorithm>
 #include <burn/burn.hpp>
 #include <burn/onnx/model.hpp>
@@ -18,13 +19,15 @@
 using namespace burn;
 
 int main(int argc, char** argv) {
-    std::string model_path, input_path, out_path;
+    std::string model_path, input_path, out_path, device_name = "cpu";
     int threads = 0, warmup = 3, runs = 20;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
         if (a == "--out" && has_value) {
             out_path = argv[++i];
+        } else if (a == "--device" && has_value) {
+            device_name = argv[++i];
         } else if (a == "--threads" && has_value) {
             threads = std::atoi(argv[++i]);
         } else if (a == "--warmup" && has_value) {
@@ -42,17 +45,18 @@ int main(int argc, char** argv) {
     }
     if (model_path.empty() || input_path.empty()) {
         std::fprintf(stderr,
-                     "usage: burn_onnx_bench MODEL.onnx INPUT.npy [--out OUT.npy] [--threads N] "
+                     "usage: burn_onnx_bench MODEL.onnx INPUT.npy [--out OUT.npy] [--device D] [--threads N] "
                      "[--warmup W] [--runs R]\n");
         return 2;
     }
     try {
         if (threads > 0) set_num_threads(threads);
-        const Device device = Device::cpu();
+        const Device device = Device::parse(device_name);
         const auto model = onnx::Model::load(model_path, device);
         const TensorAny x = ops::from_data(read_npy(input_path), device);
         TensorAny y;
         for (int r = 0; r < warmup; ++r) y = model.run({x})[0];
+        device.sync();
         std::vector<double> ms;
         for (int r = 0; r < runs; ++r) {
             const auto t0 = std::chrono::steady_clock::now();

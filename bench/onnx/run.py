@@ -35,17 +35,22 @@ def torch_worker(args):
 
     torch.set_num_threads(args.threads)
     model, _, _ = make_real_models.build(args.model)
-    x = torch.from_numpy(np.load(args.input))
+    dev = torch.device(args.device)
+    model = model.to(dev)
+    x = torch.from_numpy(np.load(args.input)).to(dev)
+    sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
     ms = []
     with torch.no_grad():
         for _ in range(args.warmup):
             y = model(x)
+        sync()
         for _ in range(args.runs):
             t0 = time.perf_counter()
             y = model(x)
+            sync()
             ms.append((time.perf_counter() - t0) * 1e3)
     ms.sort()
-    np.save(args.out, y.numpy())
+    np.save(args.out, y.cpu().numpy())
     print(json.dumps({"median_ms": ms[len(ms) // 2], "min_ms": ms[0], "runs": len(ms),
                       "threads": torch.get_num_threads(), "version": torch.__version__}))
 
@@ -78,6 +83,7 @@ def main():
     ap.add_argument("--models", default="resnet18,mobilenet_v2")
     ap.add_argument("--batches", default="1,8")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="cpu or cuda (onnxruntime-node is CPU-only: left out on cuda)")
     ap.add_argument("--opset", type=int, default=17)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--runs", type=int, default=20)
@@ -99,16 +105,19 @@ def main():
         for batch in (int(b) for b in args.batches.split(",")):
             inp = os.path.join(args.work_dir, f"x_b{batch}.npy")
             np.save(inp, np.random.default_rng(batch).uniform(-1, 1, (batch, 3, 224, 224)).astype(np.float32))
-            out = {s: os.path.join(args.work_dir, f"{model}_b{batch}_{s}.npy") for s in ("burn", "ort", "torch")}
+            sides = ("burn", "ort", "torch") if args.device == "cpu" else ("burn", "torch")
+            out = {s: os.path.join(args.work_dir, f"{model}_b{batch}_{s}.npy") for s in sides}
             cmds = {
-                "burn": [args.burn_bench, onnx_file, inp, "--out", out["burn"], "--threads", n, "--warmup",
-                         str(args.warmup), "--runs", str(args.runs)],
-                "ort": ["node", os.path.join(HERE, "ort_bench.js"), onnx_file, inp, out["ort"], n, str(args.warmup),
+                "burn": [args.burn_bench, onnx_file, inp, "--out", out["burn"], "--device", args.device, "--threads",
+                         n, "--warmup", str(args.warmup), "--runs", str(args.runs)],
+                "ort": ["node", os.path.join(HERE, "ort_bench.js"), onnx_file, inp, out.get("ort", ""), n, str(args.warmup),
                         str(args.runs)],
                 "torch": [sys.executable, os.path.abspath(__file__), "--torch-worker", "--model", model, "--input",
-                          inp, "--out", out["torch"], "--threads", n, "--warmup", str(args.warmup), "--runs",
-                          str(args.runs)],
+                          inp, "--out", out["torch"], "--device", args.device, "--threads", n, "--warmup",
+                          str(args.warmup), "--runs", str(args.runs)],
             }
+            if "ort" not in sides:
+                del cmds["ort"]
             configs.append((model, batch, out, cmds))
     # Rounds go over every configuration in turn, so that a passing load on a shared machine does not
     # hit all the rounds of one configuration.
@@ -118,9 +127,10 @@ def main():
             for side, cmd in cmds.items():
                 key = (model, batch, side)
                 best[key] = min(best.get(key, float("inf")), run_json(cmd, env)["median_ms"])
-            print(f"run.py: round {rnd + 1}: {model} batch {batch}: burn {best[(model, batch, 'burn')]:.2f} ms, "
-                  f"onnxruntime {best[(model, batch, 'ort')]:.2f} ms, torch {best[(model, batch, 'torch')]:.2f} ms "
-                  "(best so far)", file=sys.stderr)
+            so_far = ", ".join(f"{s} {best[(model, batch, s)]:.2f} ms" for s in cmds)
+            print(f"run.py: round {rnd + 1}: {model} batch {batch}: {so_far} (best so far)", file=sys.stderr)
+    if args.device != "cpu":
+        return report_device(args, configs, best)
     rows = []
     for model, batch, out, _ in configs:
         ys = {s: np.load(p) for s, p in out.items()}
@@ -137,6 +147,25 @@ def main():
         bad = bad or eb > 1e-4 or eo > 1e-4
     if bad:
         sys.exit("run.py: the outputs disagree (relative error above 1e-4)")
+
+
+def report_device(args, configs, best):
+    """The table of a GPU run: burn against PyTorch eager on the same device."""
+    import numpy as np
+
+    print(f"\n{args.device}, opset {args.opset}, median of {args.runs} runs after {args.warmup} warm-up runs"
+          f"{f', best of {args.rounds} rounds' if args.rounds > 1 else ''}; ratio above 1: burn is faster; "
+          "error: max |burn - torch| / max |torch|, both with their default TF32 convolutions\n")
+    print("| model | batch | burn ms | torch ms | torch / burn | burn err |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    bad = False
+    for model, batch, out, _ in configs:
+        b, t = best[(model, batch, "burn")], best[(model, batch, "torch")]
+        err = rel_err(np.load(out["burn"]), np.load(out["torch"]))
+        print(f"| {model} | {batch} | {b:.2f} | {t:.2f} | {t / b:.2f} | {err:.1e} |")
+        bad = bad or err > 2e-3  # TF32 (10-bit mantissa) on both sides: a few 1e-4 apart
+    if bad:
+        sys.exit("run.py: the outputs disagree (relative error above 2e-3)")
 
 
 if __name__ == "__main__":

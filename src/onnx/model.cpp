@@ -48,6 +48,7 @@ struct Model::Impl {
     std::string what;
     std::vector<ValueSpec> inputs, outputs;
     std::shared_ptr<const Plan> plan;
+    std::vector<NamedParam> params;  // the plan's trainable initializers
 
     std::vector<TensorAny> execute(std::vector<TensorAny> values) const;
     void check_input(const ValueSpec& spec, const TensorAny& x, std::map<std::string, int64_t>& named) const;
@@ -78,7 +79,10 @@ void Model::Impl::check_input(const ValueSpec& spec, const TensorAny& x,
 std::vector<TensorAny> Model::Impl::execute(std::vector<TensorAny> given) const {
     std::map<std::string, int64_t> named;
     for (std::size_t i = 0; i < inputs.size(); ++i) check_input(inputs[i], given[i], named);
-    return plan->run(std::move(given), {});
+    std::vector<TensorAny> values;
+    values.reserve(params.size());
+    for (const NamedParam& p : params) values.push_back(p.param.val());
+    return plan->run(std::move(given), {}, values);
 }
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -88,8 +92,13 @@ Model::~Model() = default;
 
 Model Model::from_bytes(const std::string& bytes, const Device& device, const std::string& folder,
                         const std::string& what, const LoadOptions& options) {
-    auto impl = std::make_unique<Impl>(Impl{parse_model(bytes, folder, what), device, what, {}, {}, nullptr});
-    impl->plan = compile(impl->ir.graph, impl->ir, device, what, options, true);
+    auto impl =
+        std::make_unique<Impl>(Impl{parse_model(bytes, folder, what), device, what, {}, {}, nullptr, {}});
+    auto plan = compile(impl->ir.graph, impl->ir, device, what, options, true);
+    for (std::size_t i = 0; i < plan->param_slots.size(); ++i)
+        impl->params.push_back({plan->param_names[i], Param<TensorAny>(std::move(plan->param_values[i]))});
+    plan->param_values.clear();
+    impl->plan = std::move(plan);
     for (const ValueInfo& v : impl->ir.graph.inputs) impl->inputs.push_back(spec_of(v));
     for (const ValueInfo& v : impl->ir.graph.outputs) impl->outputs.push_back(spec_of(v));
     return Model(std::move(impl));
@@ -164,6 +173,12 @@ std::map<std::string, int> Model::op_histogram() const {
     std::map<std::string, int> h;
     histogram(impl_->ir.graph, h);
     return h;
+}
+std::vector<NamedParam>& Model::params() {
+    return impl_->params;
+}
+const std::vector<NamedParam>& Model::params() const {
+    return impl_->params;
 }
 
 ModelInfo inspect(const std::string& path) {

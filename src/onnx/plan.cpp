@@ -128,9 +128,9 @@ std::shared_ptr<Plan> compile(const Graph& g, const ModelIr& ir, const Device& d
         return s;
     };
     for (const ValueInfo& v : g.inputs) plan->input_slots.push_back(define(v.name, "graph input"));
-    std::vector<std::pair<int, const TensorData*>> inits;
+    std::vector<std::pair<int, const std::pair<const std::string, TensorData>*>> inits;  // by name
     for (const auto& entry : g.initializers)
-        inits.emplace_back(define(entry.first, "an initializer"), &entry.second);
+        inits.emplace_back(define(entry.first, "an initializer"), &entry);
 
     // Order the nodes (exporters should write them sorted; some do not): Kahn's algorithm on names.
     std::map<std::string, std::size_t> producer;
@@ -218,8 +218,17 @@ std::shared_ptr<Plan> compile(const Graph& g, const ModelIr& ir, const Device& d
     plan->num_slots = slot.size();
     std::vector<TensorAny>& constants = plan->constants;
     constants.assign(plan->num_slots, TensorAny());
-    for (const auto& init : inits)
-        constants[static_cast<std::size_t>(init.first)] = ops::from_data(*init.second, device);
+    const bool train = top && options.train_initializers && device.is_autodiff();
+    for (const auto& init : inits) {
+        TensorAny value = ops::from_data(init.second->second, device);
+        if (train && is_float(value.dtype())) {  // a parameter: not a constant, so nothing folds it away
+            plan->param_names.push_back(init.second->first);
+            plan->param_slots.push_back(init.first);
+            plan->param_values.push_back(std::move(value));
+        } else {
+            constants[static_cast<std::size_t>(init.first)] = std::move(value);
+        }
+    }
 
     // Steps, folding the ones whose inputs are all constants.
     for (std::size_t i : order) {
@@ -278,11 +287,15 @@ std::shared_ptr<Plan> compile(const Graph& g, const ModelIr& ir, const Device& d
     return plan;
 }
 
-std::vector<TensorAny> Plan::run(std::vector<TensorAny> inputs,
-                                 const std::vector<TensorAny>& outer_values) const {
+std::vector<TensorAny> Plan::run(std::vector<TensorAny> inputs, const std::vector<TensorAny>& outer_values,
+                                 const std::vector<TensorAny>& params) const {
     BURN_CHECK(inputs.size() == input_slots.size(), "[onnx] ", what, ": a graph takes ", input_slots.size(),
                " inputs, got ", inputs.size());
+    BURN_CHECK(params.size() == param_slots.size(), "[onnx] ", what, ": the graph has ", param_slots.size(),
+               " trainable initializers, got ", params.size(), " values");
     std::vector<TensorAny> values = constants;
+    for (std::size_t i = 0; i < params.size(); ++i)
+        values[static_cast<std::size_t>(param_slots[i])] = params[i];
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         TensorAny x = std::move(inputs[i]);
         if (x.defined() && x.device() != device) x = ops::to_device(std::move(x), device);

@@ -35,13 +35,19 @@ struct Plan {
     std::vector<std::string> outer;  // the names read from enclosing scopes (a subgraph's free values)
     std::vector<int> input_slots, outer_slots, output_slots;
     std::vector<TensorAny> constants;  // per slot: initializers and folded values
+    // The trainable initializers (LoadOptions::train_initializers on an autodiff device, main graph
+    // only): their names, slots and values at load; run() takes their current values.
+    std::vector<std::string> param_names;
+    std::vector<int> param_slots;
+    std::vector<TensorAny> param_values;
     std::vector<Step> steps;
     std::size_t num_slots = 0;
 
     /// Runs the graph on its inputs (in the graph's order, already checked by the caller) and the
-    /// values of `outer`, in that order; returns the graph's outputs.
-    std::vector<TensorAny> run(std::vector<TensorAny> inputs,
-                               const std::vector<TensorAny>& outer_values) const;
+    /// values of `outer`, in that order, with params (one per param_slots) as the trainable
+    /// initializers; returns the graph's outputs.
+    std::vector<TensorAny> run(std::vector<TensorAny> inputs, const std::vector<TensorAny>& outer_values,
+                               const std::vector<TensorAny>& params = {}) const;
 };
 
 /// Compiles g. For the model's main graph (top), every value read must be defined in it; a subgraph's

@@ -76,6 +76,15 @@ TensorAny broadcast_to(TensorAny t, const Dims& shape, const char* op) {
 
 }  // namespace burn::ops::detail
 
+namespace burn {
+TensorAny TensorAny::to_device(const Device& device) const {
+    return ops::to_device(*this, device);
+}
+TensorAny TensorAny::set_require_grad(bool on) const {
+    return ops::require_grad(*this, on);
+}
+}  // namespace burn
+
 namespace burn::detail {
 [[noreturn]] void throw_undefined_tensor() {
     BURN_THROW("[Tensor] ", ::burn::ops::detail::kUndefined);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "burn/core/device.hpp"
+#include "burn/module/param.hpp"
 #include "burn/tensor/tensor_any.hpp"
 
 namespace burn::onnx {
@@ -32,6 +33,17 @@ struct ValueSpec {
 struct LoadOptions {
     /// Fold nodes whose inputs are all initializers or constants at load time.
     bool fold_constants = true;
+    /// On an autodiff device, the main graph's floating-point initializers become parameters
+    /// (Model::params) that require gradients: the model fine-tunes with the optimizers and saves and
+    /// loads with the stores like a module. Nodes that read them are then not folded. Off, or on any
+    /// other device, initializers are constants.
+    bool train_initializers = true;
+};
+
+/// A trainable initializer: its name in the file and its parameter.
+struct NamedParam {
+    std::string name;
+    Param<TensorAny> param;
 };
 
 class Model {
@@ -64,6 +76,24 @@ class Model {
     std::size_t num_file_nodes() const;
     /// Node count per op type in the file ("Conv" -> 20).
     std::map<std::string, int> op_histogram() const;
+
+    /// The trainable initializers (LoadOptions::train_initializers on an autodiff device; empty
+    /// otherwise), in the file's order. run() reads their current values, so an optimizer step or a
+    /// store load changes what the model computes.
+    std::vector<NamedParam>& params();
+    const std::vector<NamedParam>& params() const;
+
+    // A module to the module walks (module::visit_params, optimizers, GradientsParams::from_grads,
+    // module::save_into / load_from, module::format): its parameters are its initializers by name.
+    static constexpr const char* burn_module_name = "onnx::Model";
+    template <class F>
+    void burn_visit_fields(F&& fn) {
+        for (NamedParam& p : params()) fn(p.name.c_str(), p.param);
+    }
+    template <class F>
+    void burn_visit_fields(F&& fn) const {
+        for (const NamedParam& p : params()) fn(p.name.c_str(), p.param);
+    }
 
     struct Impl;
 

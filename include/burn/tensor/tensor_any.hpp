@@ -32,6 +32,14 @@ class TensorAny {
     /// Whether two handles share one tensor.
     bool same(const TensorAny& o) const { return impl_ == o.impl_; }
 
+    // What Param<T> and the module walks ask of a tensor, so that Param<TensorAny> is a parameter of
+    // any rank (an imported ONNX model's initializers: onnx::Model::params).
+    const TensorAny& handle() const { return *this; }
+    /// The tensor on device (this one when it is there already).
+    TensorAny to_device(const Device& device) const;
+    /// This tensor marked (or unmarked) as requiring gradients on an autodiff device.
+    TensorAny set_require_grad(bool on) const;
+
   private:
     const TensorImpl& get() const {
         if (!impl_) detail::throw_undefined_tensor();

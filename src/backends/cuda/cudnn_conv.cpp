@@ -270,6 +270,9 @@ bool handles(const OpCall& call, const TensorRefs& in) {
                     : call.op == OpId::conv_backward_input ? in[0]->shape
                                                            : in[1]->shape;
     const Dims& w = call.op == OpId::conv_backward_weight ? call.shape : in[1]->shape;
+    // im2col loops over the groups (an im2col launch and a gemm each): a depthwise convolution of
+    // MobileNetV2 made hundreds of launches per call (97 ms per batch-1 forward against PyTorch's 3 ms).
+    if (call.attrs<attrs::Conv>().groups > 1) return true;
     const int64_t macs = w[0] > 0 ? y.numel() * (w.numel() / w[0]) : 0;
     return macs >= cudnn_min_macs();  // small ones: im2col
 }
