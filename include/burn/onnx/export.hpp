@@ -113,7 +113,8 @@ std::vector<NamedTensor> named_tensors(const M& m) {
 /// Traces module.forward(inputs...) (inputs: Tensor<D, K>s or TensorAny in a tuple) and returns the
 /// serialized ModelProto.
 template <class M, class... In>
-std::string trace_module(const M& module, const std::tuple<In...>& inputs, const ExportOptions& options = {}) {
+std::string trace_module(const M& module, const std::tuple<In...>& inputs,
+                         const ExportOptions& options = {}) {
     static_assert(sizeof...(In) > 0, "onnx::save needs at least one example input");
     std::vector<TensorAny> xs;
     std::apply([&](const auto&... x) { (xs.push_back(detail::handle_of(x)), ...); }, inputs);
@@ -140,7 +141,8 @@ void save(const M& module, const std::tuple<In...>& inputs, const std::string& p
 
 /// Exports module.forward(input) to an .onnx file at path.
 template <class M, std::size_t D, class K>
-void save(const M& module, const Tensor<D, K>& input, const std::string& path, const ExportOptions& options = {}) {
+void save(const M& module, const Tensor<D, K>& input, const std::string& path,
+          const ExportOptions& options = {}) {
     save(module, std::tuple<Tensor<D, K>>(input), path, options);
 }
 

@@ -9,19 +9,38 @@
 
 namespace burn::onnx::exporter {
 
+namespace {
+/// stem followed by n ("v12"); appended rather than operator+, which GCC 12 warns about (-Wrestrict).
+std::string numbered(const char* stem, int64_t n) {
+    std::string s(stem);
+    s += std::to_string(n);
+    return s;
+}
+}  // namespace
+
 int onnx_elem_type(DType dtype) {
     using T = ::onnx::TensorProto;
     switch (dtype) {
-        case DType::f32: return T::FLOAT;
-        case DType::f64: return T::DOUBLE;
-        case DType::f16: return T::FLOAT16;
-        case DType::bf16: return T::BFLOAT16;
-        case DType::i64: return T::INT64;
-        case DType::i32: return T::INT32;
-        case DType::i16: return T::INT16;
-        case DType::i8: return T::INT8;
-        case DType::u8: return T::UINT8;
-        case DType::boolean: return T::BOOL;
+        case DType::f32:
+            return T::FLOAT;
+        case DType::f64:
+            return T::DOUBLE;
+        case DType::f16:
+            return T::FLOAT16;
+        case DType::bf16:
+            return T::BFLOAT16;
+        case DType::i64:
+            return T::INT64;
+        case DType::i32:
+            return T::INT32;
+        case DType::i16:
+            return T::INT16;
+        case DType::i8:
+            return T::INT8;
+        case DType::u8:
+            return T::UINT8;
+        case DType::boolean:
+            return T::BOOL;
     }
     BURN_THROW("[onnx export] dtype ", dtype, " has no ONNX element type");
 }
@@ -54,13 +73,13 @@ std::string Emitter::name(int64_t id) {
     const bool constant = !inputs_.count(id) && v != rec_.values.end() && v->second.producer < 0;
     if (constant && !inits_done_.count(id)) {
         inits_done_.insert(id);
-        const std::string n = named ? it->second : "const_" + std::to_string(id);
+        const std::string n = named ? it->second : numbered("const_", id);
         names_[id] = n;
         const_data(ops::into_data(TensorAny(v->second.inner)), n);
         return n;
     }
     if (named) return it->second;
-    return names_[id] = "v" + std::to_string(id);
+    return names_[id] = numbered("v", id);
 }
 
 void Emitter::begin(const TracedNode& node) {
@@ -76,14 +95,14 @@ bool Emitter::out_used(std::size_t i) const {
 }
 
 std::string Emitter::fresh() {
-    return "t" + std::to_string(fresh_++);
+    return numbered("t", fresh_++);
 }
 
 std::string Emitter::op(const std::string& op_type, const std::vector<std::string>& inputs,
                         std::vector<std::string> outputs, const std::vector<Attr>& attrs) {
     ::onnx::NodeProto n;
     n.set_op_type(op_type);
-    n.set_name(op_type + "_" + std::to_string(nodes_.size()));
+    n.set_name(op_type + numbered("_", static_cast<int64_t>(nodes_.size())));
     for (const auto& s : inputs) n.add_input(s);
     for (auto& s : outputs) {
         if (s.empty()) s = fresh();
@@ -115,14 +134,14 @@ std::string Emitter::op(const std::string& op_type, const std::vector<std::strin
     return outputs.empty() ? std::string() : outputs.front();
 }
 
-std::string Emitter::op1(const std::string& op_type, const std::vector<std::string>& inputs, const std::string& out,
-                         const std::vector<Attr>& attrs) {
+std::string Emitter::op1(const std::string& op_type, const std::vector<std::string>& inputs,
+                         const std::string& out, const std::vector<Attr>& attrs) {
     return op(op_type, inputs, {out}, attrs);
 }
 
 std::string Emitter::const_data(const TensorData& data, const std::string& name) {
     ::onnx::TensorProto t;
-    const std::string n = name.empty() ? "c" + std::to_string(fresh_++) : name;
+    const std::string n = name.empty() ? numbered("c", fresh_++) : name;
     t.set_name(n);
     t.set_data_type(onnx_elem_type(data.dtype()));
     for (int i = 0; i < data.shape().rank(); ++i) t.add_dims(data.shape()[i]);
@@ -164,7 +183,7 @@ std::string Emitter::producer_expand_source(int64_t id, int64_t* source) const {
 }
 
 namespace {
-Dims broadcast(const Dims& a, const Dims& b) {
+Dims broadcast_dims(const Dims& a, const Dims& b) {
     const int r = std::max(a.rank(), b.rank());
     std::vector<int64_t> out(static_cast<std::size_t>(r));
     for (int i = 0; i < r; ++i) {
@@ -184,7 +203,7 @@ std::vector<std::string> Emitter::broadcast_inputs() {
         producer_expand_source(node_->in[i], &src[i]);
         any |= src[i] != node_->in[i];
         const Dims& s = rec_.values.at(src[i]).meta.shape;
-        shape = i == 0 ? s : broadcast(shape, s);
+        shape = i == 0 ? s : broadcast_dims(shape, s);
     }
     std::vector<std::string> names;
     const bool bypass = any && shape == node_->call.shape;

@@ -81,8 +81,8 @@ class Emitter {
     std::string op(const std::string& op_type, const std::vector<std::string>& inputs,
                    std::vector<std::string> outputs, const std::vector<Attr>& attrs = {});
     /// One output: `out` (a fresh name when "").
-    std::string op1(const std::string& op_type, const std::vector<std::string>& inputs, const std::string& out = "",
-                    const std::vector<Attr>& attrs = {});
+    std::string op1(const std::string& op_type, const std::vector<std::string>& inputs,
+                    const std::string& out = "", const std::vector<Attr>& attrs = {});
     std::string fresh();
     /// Initializers: an int64 vector (1-D) or scalar (rank 0), a scalar of dtype, any data.
     std::string const_i64(const std::vector<int64_t>& v, bool scalar = false);

@@ -16,7 +16,8 @@ namespace {
 
 using exporter::Emitter;
 
-std::string value_name(const std::vector<std::string>& names, std::size_t i, std::size_t n, const char* stem) {
+std::string value_name(const std::vector<std::string>& names, std::size_t i, std::size_t n,
+                       const char* stem) {
     if (i < names.size() && !names[i].empty()) return names[i];
     return n == 1 ? std::string(stem) : std::string(stem) + "_" + std::to_string(i);
 }
@@ -81,7 +82,8 @@ std::string trace(const TraceFn& fn, const std::vector<TensorAny>& inputs, const
         out_ids.push_back(id);
         out_names.push_back(value_name(options.output_names, j, ys.size(), "output"));
         auto v = rec.values.find(id);
-        if (v != rec.values.end() && v->second.producer >= 0 && direct.insert(id).second) e.set_name(id, out_names.back());
+        if (v != rec.values.end() && v->second.producer >= 0 && direct.insert(id).second)
+            e.set_name(id, out_names.back());
     }
 
     // the calls the outputs need

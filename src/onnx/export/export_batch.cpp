@@ -11,13 +11,13 @@ namespace burn::onnx::exporter {
 
 namespace {
 
-int64_t prefix(const Dims& d, int n) {
+int64_t prefix_product(const Dims& d, int n) {
     int64_t p = 1;
     for (int i = 0; i < n; ++i) p *= d[i];
     return p;
 }
 
-int aligned(int dim, int from_rank, int to_rank) {
+int align_dim(int dim, int from_rank, int to_rank) {
     return dim < 0 ? -1 : dim + (to_rank - from_rank);
 }
 
@@ -31,7 +31,7 @@ std::vector<int> propagate_batch(const TracedNode& node, const std::vector<Tenso
     const int R = c.shape.rank();
     auto first_input = [&] {
         for (std::size_t i = 0; i < in.size(); ++i)
-            if (b[i] >= 0) return aligned(b[i], in[i].shape.rank(), R);
+            if (b[i] >= 0) return align_dim(b[i], in[i].shape.rank(), R);
         return -1;
     };
     if (op_info(c.op).cls != OpClass::structural) {
@@ -41,12 +41,13 @@ std::vector<int> propagate_batch(const TracedNode& node, const std::vector<Tenso
     switch (c.op) {
         case OpId::fill:
         case OpId::arange:
-        case OpId::random: return out;
+        case OpId::random:
+            return out;
         case OpId::reshape: {
             if (b[0] < 0) return out;
-            const int64_t p = prefix(in[0].shape, b[0]);
+            const int64_t p = prefix_product(in[0].shape, b[0]);
             for (int j = 0; j < R; ++j) {
-                if (prefix(c.shape, j) == p && c.shape[j] != 1) {
+                if (prefix_product(c.shape, j) == p && c.shape[j] != 1) {
                     *reshape_free_dim = j;
                     out[0] = j;
                     break;
@@ -60,19 +61,23 @@ std::vector<int> propagate_batch(const TracedNode& node, const std::vector<Tenso
                 if (axes[i] == b[0]) out[0] = static_cast<int>(i);
             return out;
         }
-        case OpId::expand: out[0] = aligned(b[0], in[0].shape.rank(), R); return out;
+        case OpId::expand:
+            out[0] = align_dim(b[0], in[0].shape.rank(), R);
+            return out;
         case OpId::matmul: {
             const int ra = in[0].shape.rank(), rb = in[1].shape.rank();
-            if (b[0] >= 0) out[0] = b[0] == ra - 1 ? -1 : aligned(b[0], ra, R);
-            if (out[0] < 0 && b[1] >= 0) out[0] = b[1] == rb - 2 ? -1 : aligned(b[1], rb, R);
+            if (b[0] >= 0) out[0] = b[0] == ra - 1 ? -1 : align_dim(b[0], ra, R);
+            if (out[0] < 0 && b[1] >= 0) out[0] = b[1] == rb - 2 ? -1 : align_dim(b[1], rb, R);
             return out;
         }
         case OpId::select:
         case OpId::gather:
             out[0] = b[0] >= 0 ? b[0] : (in.size() > 1 && in[1].shape.rank() == R ? b[1] : -1);
-            if (c.op == OpId::select && in[1].shape.rank() == 1 && b[1] == 0) out[0] = static_cast<int>(c.attrs<attrs::Dim>().dim);
+            if (c.op == OpId::select && in[1].shape.rank() == 1 && b[1] == 0)
+                out[0] = static_cast<int>(c.attrs<attrs::Dim>().dim);
             return out;
-        default: break;
+        default:
+            break;
     }
     // reductions over the batch dim drop it; everything else keeps input 0's layout
     if (b[0] >= 0 && in[0].shape.rank() == R) {

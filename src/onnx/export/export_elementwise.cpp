@@ -14,20 +14,26 @@ namespace {
 /// Rows that are one ONNX op of the same arity.
 const std::map<OpId, const char*>& direct_ops() {
     static const std::map<OpId, const char*> m = {
-        {OpId::neg, "Neg"},           {OpId::abs, "Abs"},       {OpId::sign, "Sign"},
-        {OpId::recip, "Reciprocal"},  {OpId::sqrt, "Sqrt"},     {OpId::exp, "Exp"},
-        {OpId::log, "Log"},           {OpId::erf, "Erf"},       {OpId::sin, "Sin"},
-        {OpId::cos, "Cos"},           {OpId::tan, "Tan"},       {OpId::tanh, "Tanh"},
-        {OpId::sinh, "Sinh"},         {OpId::cosh, "Cosh"},     {OpId::asin, "Asin"},
-        {OpId::acos, "Acos"},         {OpId::atan, "Atan"},     {OpId::floor, "Floor"},
-        {OpId::ceil, "Ceil"},         {OpId::round, "Round"},   {OpId::relu, "Relu"},
-        {OpId::sigmoid, "Sigmoid"},   {OpId::is_nan, "IsNaN"},  {OpId::is_inf, "IsInf"},
-        {OpId::bool_not, "Not"},      {OpId::add, "Add"},       {OpId::sub, "Sub"},
-        {OpId::mul, "Mul"},           {OpId::div, "Div"},       {OpId::powf, "Pow"},
-        {OpId::max_pair, "Max"},      {OpId::min_pair, "Min"},  {OpId::bool_and, "And"},
-        {OpId::bool_or, "Or"},        {OpId::bool_xor, "Xor"},  {OpId::equal, "Equal"},
-        {OpId::greater, "Greater"},   {OpId::greater_equal, "GreaterOrEqual"},
-        {OpId::lower, "Less"},        {OpId::lower_equal, "LessOrEqual"},
+        {OpId::neg, "Neg"},         {OpId::abs, "Abs"},
+        {OpId::sign, "Sign"},       {OpId::recip, "Reciprocal"},
+        {OpId::sqrt, "Sqrt"},       {OpId::exp, "Exp"},
+        {OpId::log, "Log"},         {OpId::erf, "Erf"},
+        {OpId::sin, "Sin"},         {OpId::cos, "Cos"},
+        {OpId::tan, "Tan"},         {OpId::tanh, "Tanh"},
+        {OpId::sinh, "Sinh"},       {OpId::cosh, "Cosh"},
+        {OpId::asin, "Asin"},       {OpId::acos, "Acos"},
+        {OpId::atan, "Atan"},       {OpId::floor, "Floor"},
+        {OpId::ceil, "Ceil"},       {OpId::round, "Round"},
+        {OpId::relu, "Relu"},       {OpId::sigmoid, "Sigmoid"},
+        {OpId::is_nan, "IsNaN"},    {OpId::is_inf, "IsInf"},
+        {OpId::bool_not, "Not"},    {OpId::add, "Add"},
+        {OpId::sub, "Sub"},         {OpId::mul, "Mul"},
+        {OpId::div, "Div"},         {OpId::powf, "Pow"},
+        {OpId::max_pair, "Max"},    {OpId::min_pair, "Min"},
+        {OpId::bool_and, "And"},    {OpId::bool_or, "Or"},
+        {OpId::bool_xor, "Xor"},    {OpId::equal, "Equal"},
+        {OpId::greater, "Greater"}, {OpId::greater_equal, "GreaterOrEqual"},
+        {OpId::lower, "Less"},      {OpId::lower_equal, "LessOrEqual"},
         {OpId::where, "Where"},
     };
     return m;
@@ -47,8 +53,10 @@ bool composed(OpId op) {
         case OpId::clamp:
         case OpId::powi_scalar:
         case OpId::remainder:
-        case OpId::not_equal: return true;
-        default: return false;
+        case OpId::not_equal:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -71,13 +79,21 @@ void emit_elementwise(Emitter& e) {
     const std::string x = e.in(0);
     auto k = [&](double v) { return e.const_scalar(v, dt); };
     switch (c.op) {
-        case OpId::square: e.op1("Mul", {x, x}, y); return;
-        case OpId::log1p: e.op1("Log", {e.op1("Add", {x, k(1)})}, y); return;
-        case OpId::expm1: e.op1("Sub", {e.op1("Exp", {x}), k(1)}, y); return;
+        case OpId::square:
+            e.op1("Mul", {x, x}, y);
+            return;
+        case OpId::log1p:
+            e.op1("Log", {e.op1("Add", {x, k(1)})}, y);
+            return;
+        case OpId::expm1:
+            e.op1("Sub", {e.op1("Exp", {x}), k(1)}, y);
+            return;
         case OpId::leaky_relu:
             e.op1("LeakyRelu", {x}, y, {attr_f("alpha", c.attrs<attrs::LeakyRelu>().slope)});
             return;
-        case OpId::silu: e.op1("Mul", {x, e.op1("Sigmoid", {x})}, y); return;
+        case OpId::silu:
+            e.op1("Mul", {x, e.op1("Sigmoid", {x})}, y);
+            return;
         case OpId::gelu: {  // x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2))
             auto erf = e.op1("Erf", {e.op1("Mul", {x, k(M_SQRT1_2)})});
             e.op1("Mul", {e.op1("Mul", {x, k(0.5)}), e.op1("Add", {erf, k(1)})}, y);
@@ -116,8 +132,11 @@ void emit_elementwise(Emitter& e) {
             e.op1("Sub", {ab[0], e.op1("Mul", {ab[1], q})}, y);
             return;
         }
-        case OpId::not_equal: e.op1("Not", {e.op1("Equal", e.broadcast_inputs())}, y); return;
-        default: e.lacks("no ONNX mapping for this elementwise row and no decomposition");
+        case OpId::not_equal:
+            e.op1("Not", {e.op1("Equal", e.broadcast_inputs())}, y);
+            return;
+        default:
+            e.lacks("no ONNX mapping for this elementwise row and no decomposition");
     }
 }
 

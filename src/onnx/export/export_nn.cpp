@@ -48,7 +48,8 @@ PoolPlan max_pool_plan(const OpCall& c, const Dims& in) {
     // the output extent folds an end padding of its own: write it explicitly
     p.pads = {w.pad[0], w.pad[1], 0, 0};
     for (int i = 0; i < 2; ++i) {
-        const int64_t pe = end_pad(in[2 + i], c.shape[2 + i], w.kernel[i], w.stride[i], w.dilation[i], w.pad[i]);
+        const int64_t pe =
+            end_pad(in[2 + i], c.shape[2 + i], w.kernel[i], w.stride[i], w.dilation[i], w.pad[i]);
         if (pe < 0 || pe >= w.kernel[i]) return p;
         p.pads[static_cast<std::size_t>(2 + i)] = pe;
     }
@@ -65,7 +66,7 @@ bool adaptive_ok(const Dims& in, const Dims& out) {
     return (out[2] == 1 && out[3] == 1) || (in[2] % out[2] == 0 && in[3] % out[3] == 0);
 }
 
-std::vector<int64_t> first(const std::array<int64_t, 3>& a, int n) {
+std::vector<int64_t> first_n(const std::array<int64_t, 3>& a, int n) {
     return std::vector<int64_t>(a.begin(), a.begin() + n);
 }
 
@@ -80,14 +81,15 @@ void emit_conv(Emitter& e) {
         kernel.push_back(w[2 + i]);
         pads[static_cast<std::size_t>(i)] = a.pad_begin[static_cast<std::size_t>(i)];
     }
-    std::vector<Attr> at = {attr_ints("kernel_shape", kernel), attr_ints("strides", first(a.stride, S)),
-                            attr_ints("dilations", first(a.dilation, S)), attr_i("group", a.groups)};
+    std::vector<Attr> at = {attr_ints("kernel_shape", kernel), attr_ints("strides", first_n(a.stride, S)),
+                            attr_ints("dilations", first_n(a.dilation, S)), attr_i("group", a.groups)};
     std::vector<std::string> ins;
     for (std::size_t i = 0; i < e.num_inputs(); ++i) ins.push_back(e.in(i));
     if (c.op == OpId::conv) {
         for (int i = 0; i < S; ++i) {
             const auto u = static_cast<std::size_t>(i);
-            const int64_t pe = end_pad(x[2 + i], c.shape[2 + i], kernel[u], a.stride[u], a.dilation[u], a.pad_begin[u]);
+            const int64_t pe =
+                end_pad(x[2 + i], c.shape[2 + i], kernel[u], a.stride[u], a.dilation[u], a.pad_begin[u]);
             if (pe < 0) e.lacks("an output extent shorter than the padded input gives");
             pads[u + static_cast<std::size_t>(S)] = pe;
         }
@@ -104,7 +106,8 @@ void emit_conv(Emitter& e) {
                                 a.pad_begin[u] - a.pad_end[u];
         const int64_t extra = c.shape[2 + i] - natural;
         if (extra < 0 || extra >= std::max(a.stride[u], a.dilation[u]))
-            e.lacks("an output extent ConvTranspose cannot give (output_padding " + std::to_string(extra) + ")");
+            e.lacks("an output extent ConvTranspose cannot give (output_padding " + std::to_string(extra) +
+                    ")");
         out_pad.push_back(extra);
     }
     at.push_back(attr_ints("pads", pads));
@@ -123,14 +126,19 @@ void emit_layer_norm(Emitter& e) {
     const std::string beta = a.has_beta ? e.in(next++) : "";
     if (!a.rms) {
         std::vector<std::string> ins = {
-            e.in(0), a.has_gamma ? gamma : e.const_data(TensorData(std::vector<double>(static_cast<std::size_t>(D), 1.0), Dims{D}).convert(x.dtype))};
+            e.in(0),
+            a.has_gamma
+                ? gamma
+                : e.const_data(TensorData(std::vector<double>(static_cast<std::size_t>(D), 1.0), Dims{D})
+                                   .convert(x.dtype))};
         if (a.has_beta) ins.push_back(beta);
         e.op1("LayerNormalization", ins, e.out(0), {attr_i("axis", -1), attr_f("epsilon", a.eps)});
         return;
     }
     // RMSNorm: x / sqrt(mean(x^2) + eps) * gamma + beta
     const std::string xs = e.in(0);
-    auto ms = e.op1("ReduceMean", {e.op1("Mul", {xs, xs})}, "", {attr_ints("axes", {-1}), attr_i("keepdims", 1)});
+    auto ms =
+        e.op1("ReduceMean", {e.op1("Mul", {xs, xs})}, "", {attr_ints("axes", {-1}), attr_i("keepdims", 1)});
     auto rms = e.op1("Sqrt", {e.op1("Add", {ms, e.const_scalar(a.eps, x.dtype)})});
     std::string y = e.op1("Div", {xs, rms}, a.has_gamma || a.has_beta ? "" : e.out(0));
     if (a.has_gamma) y = e.op1("Mul", {y, gamma}, a.has_beta ? "" : e.out(0));
@@ -156,7 +164,8 @@ void emit_interpolate(Emitter& e) {
     } else if (a.mode == 1) {
         at = {attr_s("mode", "linear"), attr_s("coordinate_transformation_mode", ctm)};
     } else {
-        at = {attr_s("mode", "cubic"), attr_s("coordinate_transformation_mode", ctm), attr_f("cubic_coeff_a", -0.75)};
+        at = {attr_s("mode", "cubic"), attr_s("coordinate_transformation_mode", ctm),
+              attr_f("cubic_coeff_a", -0.75)};
     }
     e.op1("Resize", {x, "", "", sizes}, e.out(0), at);
 }
@@ -168,11 +177,16 @@ bool can_export_nn(const OpCall& c, const std::vector<TensorMeta>& in) {
         case OpId::conv:
         case OpId::conv_backward_input:
         case OpId::layer_norm:
-        case OpId::interpolate: return true;
-        case OpId::max_pool2d: return max_pool_plan(c, in.at(0).shape).ok;
-        case OpId::avg_pool2d: return avg_pool_plan(c, in.at(0).shape).ok;
-        case OpId::adaptive_avg_pool2d: return adaptive_ok(in.at(0).shape, c.shape);
-        default: return false;
+        case OpId::interpolate:
+            return true;
+        case OpId::max_pool2d:
+            return max_pool_plan(c, in.at(0).shape).ok;
+        case OpId::avg_pool2d:
+            return avg_pool_plan(c, in.at(0).shape).ok;
+        case OpId::adaptive_avg_pool2d:
+            return adaptive_ok(in.at(0).shape, c.shape);
+        default:
+            return false;
     }
 }
 
@@ -181,16 +195,23 @@ void emit_nn(Emitter& e) {
     const Dims& in = e.in_meta(0).shape;
     switch (c.op) {
         case OpId::conv:
-        case OpId::conv_backward_input: emit_conv(e); return;
-        case OpId::layer_norm: emit_layer_norm(e); return;
-        case OpId::interpolate: emit_interpolate(e); return;
+        case OpId::conv_backward_input:
+            emit_conv(e);
+            return;
+        case OpId::layer_norm:
+            emit_layer_norm(e);
+            return;
+        case OpId::interpolate:
+            emit_interpolate(e);
+            return;
         case OpId::max_pool2d: {
             if (e.out_used(1)) e.lacks("its indices output is read (ONNX's indices count whole tensors)");
             const auto w = c.attrs<attrs::MaxPool2d>().window;
             const PoolPlan p = max_pool_plan(c, in);
             if (!p.ok) e.lacks("a window geometry that MaxPool cannot express");
             e.op1("MaxPool", {e.in(0)}, e.out(0),
-                  {attr_ints("kernel_shape", {w.kernel[0], w.kernel[1]}), attr_ints("strides", {w.stride[0], w.stride[1]}),
+                  {attr_ints("kernel_shape", {w.kernel[0], w.kernel[1]}),
+                   attr_ints("strides", {w.stride[0], w.stride[1]}),
                    attr_ints("dilations", {w.dilation[0], w.dilation[1]}), attr_ints("pads", p.pads),
                    attr_i("ceil_mode", p.ceil ? 1 : 0)});
             return;
@@ -200,8 +221,9 @@ void emit_nn(Emitter& e) {
             const PoolPlan p = avg_pool_plan(c, in);
             if (!p.ok) e.lacks("a window geometry that AveragePool cannot express");
             e.op1("AveragePool", {e.in(0)}, e.out(0),
-                  {attr_ints("kernel_shape", {a.kernel[0], a.kernel[1]}), attr_ints("strides", {a.stride[0], a.stride[1]}),
-                   attr_ints("pads", p.pads), attr_i("ceil_mode", p.ceil ? 1 : 0),
+                  {attr_ints("kernel_shape", {a.kernel[0], a.kernel[1]}),
+                   attr_ints("strides", {a.stride[0], a.stride[1]}), attr_ints("pads", p.pads),
+                   attr_i("ceil_mode", p.ceil ? 1 : 0),
                    attr_i("count_include_pad", a.count_include_pad ? 1 : 0)});
             return;
         }
@@ -213,10 +235,12 @@ void emit_nn(Emitter& e) {
             }
             if (!adaptive_ok(in, out)) e.lacks("an output size that does not divide the input");
             const int64_t kh = in[2] / out[2], kw = in[3] / out[3];
-            e.op1("AveragePool", {e.in(0)}, e.out(0), {attr_ints("kernel_shape", {kh, kw}), attr_ints("strides", {kh, kw})});
+            e.op1("AveragePool", {e.in(0)}, e.out(0),
+                  {attr_ints("kernel_shape", {kh, kw}), attr_ints("strides", {kh, kw})});
             return;
         }
-        default: e.lacks("no ONNX mapping for this row and no decomposition");
+        default:
+            e.lacks("no ONNX mapping for this row and no decomposition");
     }
 }
 

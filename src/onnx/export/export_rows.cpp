@@ -52,7 +52,8 @@ void emit_slice(Emitter& e) {
         e.op1("Identity", {e.in(0)}, e.out(0));
         return;
     }
-    e.op1("Slice", {e.in(0), e.const_i64(starts), e.const_i64(ends), e.const_i64(axes), e.const_i64(steps)}, e.out(0));
+    e.op1("Slice", {e.in(0), e.const_i64(starts), e.const_i64(ends), e.const_i64(axes), e.const_i64(steps)},
+          e.out(0));
 }
 
 void emit_reduce(Emitter& e) {
@@ -61,28 +62,44 @@ void emit_reduce(Emitter& e) {
     const std::string x = e.in(0);
     const std::vector<Attr> at = {attr_ints("axes", {dim}), attr_i("keepdims", 1)};
     switch (c.op) {
-        case OpId::sum_dim: e.op1("ReduceSum", {x, e.const_i64({dim})}, e.out(0), {attr_i("keepdims", 1)}); return;
-        case OpId::mean_dim: e.op1("ReduceMean", {x}, e.out(0), at); return;
-        case OpId::prod_dim: e.op1("ReduceProd", {x}, e.out(0), at); return;
+        case OpId::sum_dim:
+            e.op1("ReduceSum", {x, e.const_i64({dim})}, e.out(0), {attr_i("keepdims", 1)});
+            return;
+        case OpId::mean_dim:
+            e.op1("ReduceMean", {x}, e.out(0), at);
+            return;
+        case OpId::prod_dim:
+            e.op1("ReduceProd", {x}, e.out(0), at);
+            return;
         case OpId::max_dim:
         case OpId::min_dim: {
             const bool max = c.op == OpId::max_dim;
             if (e.out_used(0)) e.op1(max ? "ReduceMax" : "ReduceMin", {x}, e.out(0), at);
             if (e.out_used(1))
-                cast_i32(e, e.op1(max ? "ArgMax" : "ArgMin", {x}, "", {attr_i("axis", dim), attr_i("keepdims", 1)}),
-                         e.out(1));
+                cast_i32(
+                    e,
+                    e.op1(max ? "ArgMax" : "ArgMin", {x}, "", {attr_i("axis", dim), attr_i("keepdims", 1)}),
+                    e.out(1));
             return;
         }
         case OpId::argmax:
         case OpId::argmin:
             cast_i32(e,
-                     e.op1(c.op == OpId::argmax ? "ArgMax" : "ArgMin", {x}, "", {attr_i("axis", dim), attr_i("keepdims", 1)}),
+                     e.op1(c.op == OpId::argmax ? "ArgMax" : "ArgMin", {x}, "",
+                           {attr_i("axis", dim), attr_i("keepdims", 1)}),
                      e.out(0));
             return;
-        case OpId::softmax: e.op1("Softmax", {x}, e.out(0), {attr_i("axis", dim)}); return;
-        case OpId::log_softmax: e.op1("LogSoftmax", {x}, e.out(0), {attr_i("axis", dim)}); return;
-        case OpId::cumsum: e.op1("CumSum", {x, e.const_i64({dim}, true)}, e.out(0)); return;
-        default: e.lacks("no ONNX mapping");
+        case OpId::softmax:
+            e.op1("Softmax", {x}, e.out(0), {attr_i("axis", dim)});
+            return;
+        case OpId::log_softmax:
+            e.op1("LogSoftmax", {x}, e.out(0), {attr_i("axis", dim)});
+            return;
+        case OpId::cumsum:
+            e.op1("CumSum", {x, e.const_i64({dim}, true)}, e.out(0));
+            return;
+        default:
+            e.lacks("no ONNX mapping");
     }
 }
 
@@ -90,16 +107,24 @@ void emit_structural(Emitter& e) {
     const OpCall& c = e.call();
     switch (c.op) {
         case OpId::fill:
-        case OpId::arange: e.const_data(creation_data(c), e.out(0)); return;
-        case OpId::cast: e.op1("Cast", {e.in(0)}, e.out(0), {attr_i("to", onnx_elem_type(c.dtype))}); return;
-        case OpId::copy: e.op1("Identity", {e.in(0)}, e.out(0)); return;
+        case OpId::arange:
+            e.const_data(creation_data(c), e.out(0));
+            return;
+        case OpId::cast:
+            e.op1("Cast", {e.in(0)}, e.out(0), {attr_i("to", onnx_elem_type(c.dtype))});
+            return;
+        case OpId::copy:
+            e.op1("Identity", {e.in(0)}, e.out(0));
+            return;
         case OpId::reshape: {
             std::vector<int64_t> target = vec(c.shape);
             if (e.reshape_free >= 0) target[static_cast<std::size_t>(e.reshape_free)] = -1;
             e.op1("Reshape", {e.in(0), e.const_i64(target)}, e.out(0));
             return;
         }
-        case OpId::permute: e.op1("Transpose", {e.in(0)}, e.out(0), {attr_ints("perm", c.attrs<attrs::Permute>().axes)}); return;
+        case OpId::permute:
+            e.op1("Transpose", {e.in(0)}, e.out(0), {attr_ints("perm", c.attrs<attrs::Permute>().axes)});
+            return;
         case OpId::expand: {
             std::vector<int64_t> target = vec(c.shape);
             const int b = e.in_batch(0);
@@ -107,7 +132,9 @@ void emit_structural(Emitter& e) {
             e.op1("Expand", {e.in(0), e.const_i64(target)}, e.out(0));
             return;
         }
-        case OpId::slice: emit_slice(e); return;
+        case OpId::slice:
+            emit_slice(e);
+            return;
         case OpId::cat: {
             std::vector<std::string> ins;
             for (std::size_t i = 0; i < e.num_inputs(); ++i) ins.push_back(e.in(i));
@@ -115,7 +142,8 @@ void emit_structural(Emitter& e) {
             return;
         }
         case OpId::gather:
-            e.op1("GatherElements", {e.in(0), e.in(1)}, e.out(0), {attr_i("axis", c.attrs<attrs::Dim>().dim)});
+            e.op1("GatherElements", {e.in(0), e.in(1)}, e.out(0),
+                  {attr_i("axis", c.attrs<attrs::Dim>().dim)});
             return;
         case OpId::select:
             e.op1("Gather", {e.in(0), e.in(1)}, e.out(0), {attr_i("axis", c.attrs<attrs::Dim>().dim)});
@@ -139,8 +167,11 @@ void emit_structural(Emitter& e) {
             if (e.out_used(1)) cast_i32(e, idx, e.out(1));
             return;
         }
-        case OpId::matmul: e.op1("MatMul", e.matmul_inputs(), e.out(0)); return;
-        default: emit_reduce(e);
+        case OpId::matmul:
+            e.op1("MatMul", e.matmul_inputs(), e.out(0));
+            return;
+        default:
+            emit_reduce(e);
     }
 }
 
@@ -169,9 +200,12 @@ bool structural_mapped(const OpCall& c, const std::vector<TensorMeta>& in) {
         case OpId::masked_softmax:
         case OpId::cumsum:
         case OpId::sort:
-        case OpId::matmul: return true;
-        case OpId::mean_dim: return is_float(in.at(0).dtype);  // integer means round as burn's kernel does
-        default: return can_export_nn(c, in);
+        case OpId::matmul:
+            return true;
+        case OpId::mean_dim:
+            return is_float(in.at(0).dtype);  // integer means round as burn's kernel does
+        default:
+            return can_export_nn(c, in);
     }
 }
 
@@ -196,9 +230,13 @@ void emit_row(Emitter& e) {
         case OpId::avg_pool2d:
         case OpId::adaptive_avg_pool2d:
         case OpId::interpolate:
-        case OpId::layer_norm: emit_nn(e); return;
-        case OpId::random: e.lacks("random numbers are drawn at run time (export in inference mode)");
-        default: break;
+        case OpId::layer_norm:
+            emit_nn(e);
+            return;
+        case OpId::random:
+            e.lacks("random numbers are drawn at run time (export in inference mode)");
+        default:
+            break;
     }
     std::vector<TensorMeta> metas;
     for (std::size_t i = 0; i < e.num_inputs(); ++i) metas.push_back(e.in_meta(i));

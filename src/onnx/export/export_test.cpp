@@ -36,7 +36,8 @@ double max_diff(const TensorAny& a, const TensorAny& b) {
 /// Exports module at x, re-imports it and checks the output against forward at x and at `other`
 /// (another batch size, when the export is dynamic).
 template <class M, class T>
-void check_roundtrip(const M& module, const T& x, const burn::onnx::ExportOptions& opts = {}, const T* other = nullptr) {
+void check_roundtrip(const M& module, const T& x, const burn::onnx::ExportOptions& opts = {},
+                     const T* other = nullptr) {
     const std::string bytes = burn::onnx::trace_module(module, std::tuple<T>(x), opts);
     auto model = burn::onnx::Model::from_bytes(bytes, Device::cpu());
     auto want = module.forward(x);
@@ -117,7 +118,7 @@ TEST(OnnxExport, NamesOpsetAndInitializers) {
     burn::onnx::save(m, Tensor<3>::zeros({2, 28, 28}, d), path, opts);
     auto model = burn::onnx::Model::load(path, d);
     EXPECT_EQ(model.opset(), 17);
-    EXPECT_EQ(model.producer(), "export-test");
+    EXPECT_EQ(model.producer().rfind("export-test", 0), 0u) << model.producer();
     ASSERT_EQ(model.inputs().size(), 1u);
     EXPECT_EQ(model.inputs()[0].name, "images");
     EXPECT_EQ(model.outputs()[0].name, "logits");
@@ -136,7 +137,7 @@ TEST(OnnxExport, RowsWithoutMappingAreDecomposed) {
     Device d = Device::cpu();
     auto x = Tensor<2>::random({3, 5}, Distribution::Uniform(-3, 3), d);
     burn::onnx::TraceFn fn = [](const std::vector<TensorAny>& in) {
-        TensorAny t = ops::trunc(in[0]);                 // no ONNX Trunc in opset 17: floor-based
+        TensorAny t = ops::trunc(in[0]);                    // no ONNX Trunc in opset 17: floor-based
         TensorAny c = ops::cumprod(ops::add(t, in[0]), 1);  // cumprod: exp/log-free decomposition
         return std::vector<TensorAny>{c, ops::argmax(in[0], 1)};
     };
@@ -144,7 +145,10 @@ TEST(OnnxExport, RowsWithoutMappingAreDecomposed) {
     auto got = model.run(std::vector<TensorAny>{x.handle()});
     auto want = fn({x.handle()});
     ASSERT_EQ(got.size(), 2u);
-    EXPECT_LE(max_diff(got[0], want[0]), 1e-5);
+    const auto w = ops::into_data(want[0]).convert(DType::f64).to_vec<double>();
+    double scale = 1;
+    for (double v : w) scale = std::max(scale, std::abs(v));
+    EXPECT_LE(max_diff(got[0], want[0]), 1e-5 * scale);  // f32 products: relative
     EXPECT_EQ(got[1].dtype(), DType::i32);
     EXPECT_LE(max_diff(got[1], want[1]), 0);
     auto hist = model.op_histogram();

@@ -29,8 +29,8 @@ struct TraceTensor final : TensorImpl {
 const TraceTensor& as_trace(const TensorRef& t, const char* what) {
     BURN_CHECK(t != nullptr, "[onnx export] ", what, ": undefined tensor");
     const auto* tt = dynamic_cast<const TraceTensor*>(t.get());
-    BURN_CHECK(tt != nullptr, "[onnx export] ", what, ": a ", t->dtype, " tensor of shape ", t->shape,
-               " on ", t->device,
+    BURN_CHECK(tt != nullptr, "[onnx export] ", what, ": a ", t->dtype, " tensor of shape ", t->shape, " on ",
+               t->device,
                " reached the tracer; move every tensor the forward pass uses onto the traced device "
                "(onnx::save does this for the module's parameters and the example inputs)");
     return *tt;
@@ -102,7 +102,7 @@ class TraceBackend final : public Backend {
     Device device_, below_;
 };
 
-Backend& backend_for(const Device& device) {
+Backend& trace_backend_for(const Device& device) {
     static platform::Mutex mutex;
     static auto* backends = new std::map<uint64_t, std::unique_ptr<TraceBackend>>();
     platform::Lock lock(mutex);
@@ -114,8 +114,9 @@ Backend& backend_for(const Device& device) {
 }  // namespace
 
 RecordingScope::RecordingScope(Recording& rec) {
-    BURN_CHECK(t_recording == nullptr, "[onnx export] a trace is already being recorded on this thread; "
-                                       "onnx::trace and onnx::save do not nest");
+    BURN_CHECK(t_recording == nullptr,
+               "[onnx export] a trace is already being recorded on this thread; "
+               "onnx::trace and onnx::save do not nest");
     t_recording = &rec;
 }
 
@@ -131,7 +132,8 @@ Device traced_device(const Device& device) {
     static std::once_flag once;
     std::call_once(once, [] {
         if (find_decorator("trace") < 0)
-            register_decorator(DecoratorEntry{"trace", [](const Device& d) -> Backend& { return backend_for(d); }});
+            register_decorator(
+                DecoratorEntry{"trace", [](const Device& d) -> Backend& { return trace_backend_for(d); }});
     });
     return device.base().decorate("trace");
 }

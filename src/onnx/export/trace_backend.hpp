@@ -22,7 +22,7 @@ struct TracedNode {
 /// their data can become an initializer.
 struct TracedValue {
     TensorMeta meta;
-    TensorRef inner;  // set for values no call produced
+    TensorRef inner;    // set for values no call produced
     int producer = -1;  // index of the producing node, -1 for none
     int output = 0;     // which output of the producer
 };
