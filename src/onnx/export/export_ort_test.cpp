@@ -7,55 +7,21 @@
 #include <gtest/gtest.h>
 
 #include <burn/onnx/export.hpp>
-#include <burn/store/npy.hpp>
-#include <burn/tensor/ops.hpp>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
-#include "fixture_root.hpp"
 #include "onnx/export/export_test_models.hpp"
+#include "onnx/export/export_test_util.hpp"
 
 namespace export_ort_test {
 
-namespace fs = std::filesystem;
 using namespace burn;
 using namespace export_test_models;
-
-std::string ort_node_path() {
-    const char* p = std::getenv("BURN_ORT_NODE_PATH");
-    if (!p || !fs::exists(fs::path(p) / "onnxruntime-node" / "package.json")) return "";
-    if (std::system("node --version > /dev/null 2>&1") != 0) return "";
-    return p;
-}
+using namespace export_test_util;
 
 fs::path work_dir(const std::string& name) {
     fs::path d = fs::temp_directory_path() / ("burn_export_ort_" + name);
     fs::create_directories(d);
     return d;
-}
-
-/// Runs model.onnx in onnxruntime on inputs and returns output 0.
-TensorData run_ort(const fs::path& dir, const std::string& model, const std::vector<TensorAny>& inputs) {
-    const fs::path script = burn::testing::fixture_root() / "onnx_export" / "ort_run.js";
-    std::string cmd = "NODE_PATH='" + ort_node_path() + "' node '" + script.string() + "' '" + model + "' '" +
-                      (dir / "out").string() + "'";
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const fs::path p = dir / ("in" + std::to_string(i) + ".npy");
-        write_npy(p.string(), ops::into_data(inputs[i]));
-        cmd += " '" + p.string() + "'";
-    }
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    return read_npy((dir / "out0.npy").string());
-}
-
-double max_diff(const TensorData& a, const TensorAny& b) {
-    EXPECT_EQ(a.shape(), b.shape());
-    auto x = a.convert(DType::f64).to_vec<double>();
-    auto y = ops::into_data(b).convert(DType::f64).to_vec<double>();
-    double m = 0;
-    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
-    return m;
 }
 
 /// Exports module at x (dynamic batch), runs it in onnxruntime at x and at x_other and compares.
@@ -69,7 +35,9 @@ void check_ort(const std::string& name, const M& module, const T& x, const T& x_
     opts.dynamic_batch = true;
     burn::onnx::save(module, x, model, opts);
     for (const T* in : {&x, &x_other}) {
-        const double diff = max_diff(run_ort(dir, model, {in->handle()}), module.forward(*in).handle());
+        auto outs = run_ort(dir, model, {in->handle()});
+        ASSERT_EQ(outs.size(), 1u) << "onnxruntime failed on " << model;
+        const double diff = max_diff(outs[0], ops::into_data(module.forward(*in).handle()));
         EXPECT_LE(diff, 1e-5) << name << " at batch " << in->shape()[0];
         std::cout << "[ort] " << name << " batch " << in->shape()[0] << ": max |ort - burn| = " << diff
                   << "\n";
