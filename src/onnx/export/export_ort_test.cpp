@@ -18,12 +18,6 @@ using namespace burn;
 using namespace export_test_models;
 using namespace export_test_util;
 
-fs::path work_dir(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("burn_export_ort_" + name);
-    fs::create_directories(d);
-    return d;
-}
-
 /// Exports module at x (dynamic batch), runs it in onnxruntime at x and at x_other and compares.
 template <class M, class T>
 void check_ort(const std::string& name, const M& module, const T& x, const T& x_other) {

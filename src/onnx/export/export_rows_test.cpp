@@ -34,8 +34,7 @@ void check_fn(const std::string& name, const burn::onnx::TraceFn& fn, const std:
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t i = 0; i < got.size(); ++i) EXPECT_LE(max_diff(got[i], want[i]), tol) << "output " << i;
     if (ort_node_path().empty()) return;
-    const fs::path dir = fs::temp_directory_path() / ("burn_export_rows_" + name);
-    fs::create_directories(dir);
+    const fs::path dir = work_dir("rows_" + name);
     const std::string path = (dir / "model.onnx").string();
     burn::onnx::write_model(bytes, path);
     auto ort = run_ort(dir, path, inputs, want.size());

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "onnx/export/export_test_models.hpp"
+#include "onnx/export/export_test_util.hpp"
 
 namespace export_test {
 
@@ -114,7 +115,8 @@ TEST(OnnxExport, NamesOpsetAndInitializers) {
     opts.input_names = {"images"};
     opts.output_names = {"logits"};
     opts.producer_name = "export-test";
-    const auto path = (std::filesystem::temp_directory_path() / "burn_export_names.onnx").string();
+    const auto dir = export_test_util::work_dir("names");
+    const auto path = (dir / "model.onnx").string();
     burn::onnx::save(m, Tensor<3>::zeros({2, 28, 28}, d), path, opts);
     auto model = burn::onnx::Model::load(path, d);
     EXPECT_EQ(model.opset(), 17);
@@ -122,7 +124,7 @@ TEST(OnnxExport, NamesOpsetAndInitializers) {
     ASSERT_EQ(model.inputs().size(), 1u);
     EXPECT_EQ(model.inputs()[0].name, "images");
     EXPECT_EQ(model.outputs()[0].name, "logits");
-    std::filesystem::remove(path);
+    std::filesystem::remove_all(dir);
     auto proto = parse(burn::onnx::trace_module(m, std::tuple{Tensor<3>::zeros({2, 28, 28}, d)}, opts));
     std::set<std::string> inits;
     for (const auto& t : proto.graph().initializer()) inits.insert(t.name());

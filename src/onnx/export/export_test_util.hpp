@@ -2,6 +2,8 @@
 // What the ONNX export suites share: the largest difference between two tensors, and onnxruntime
 // (npm onnxruntime-node under node, found through BURN_ORT_NODE_PATH) run on an exported model through
 // tests/fixtures/onnx_export/ort_run.js.
+#include <unistd.h>
+
 #include <burn/store/npy.hpp>
 #include <burn/tensor/ops.hpp>
 #include <cmath>
@@ -28,6 +30,14 @@ inline double max_diff(const TensorData& a, const TensorData& b) {
 }
 inline double max_diff(const TensorAny& a, const TensorAny& b) {
     return max_diff(ops::into_data(a), ops::into_data(b));
+}
+
+/// A fresh folder under the temporary directory for one test (the process id keeps concurrent runs
+/// apart); the caller removes it.
+inline fs::path work_dir(const std::string& name) {
+    fs::path d = fs::temp_directory_path() / ("burn_export_" + name + "_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
 }
 
 /// The node_modules folder holding onnxruntime-node, or "" when it or node is absent.
