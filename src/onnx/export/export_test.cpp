@@ -108,6 +108,20 @@ TEST(OnnxExport, DynamicBatchRunsAtAnotherBatch) {
     EXPECT_EQ(m.graph().input(0).type().tensor_type().shape().dim(1).dim_value(), 28);
 }
 
+TEST(OnnxExport, ModuleOnAnAutodiffDeviceExportsItsInferenceGraph) {
+    // the trace runs on the physical device: batch norm uses its running statistics, dropout is off
+    Device ad = Device::cpu().autodiff();
+    ad.seed(6);
+    auto m = make_poolnet(ad);
+    auto x = Tensor<4>::random({2, 3, 17, 17}, Distribution::Normal(0, 1), ad);
+    auto model = burn::onnx::Model::from_bytes(burn::onnx::trace_module(m, std::tuple{x}), Device::cpu());
+    auto on_cpu = m;
+    module::to_device(on_cpu, Device::cpu());
+    const auto x_cpu = x.to_device(Device::cpu());
+    auto got = model.run(std::vector<TensorAny>{x_cpu.handle()});
+    EXPECT_LE(max_diff(got[0], on_cpu.forward(x_cpu).handle()), 1e-5);
+}
+
 TEST(OnnxExport, NamesOpsetAndInitializers) {
     Device d = Device::cpu();
     auto m = make_mlp(d);
