@@ -37,7 +37,6 @@ void emit_slice(Emitter& e) {
         const int64_t size = x[static_cast<int>(d)];
         const bool batch = static_cast<int>(d) == e.in_batch(0);
         if (r.start == 0 && r.end == size && r.step == 1) continue;  // the whole dim
-        if (batch && r.start == 0 && r.step == 1 && r.end == size) continue;
         axes.push_back(static_cast<int64_t>(d));
         if (r.step > 0) {
             starts.push_back(r.start);
