@@ -34,6 +34,13 @@ if BURN_ONNX_REAL_DIR=$(bash "$BURN_ROOT/scripts/onnx_real_models.sh"); then
 else
     echo "scripts/test.sh: real ONNX models not exported; the OnnxReal tests will skip" >&2
 fi
+# onnxruntime-node 1.30.0 for the ONNX export suites (OnnxExportOrt.*, OnnxExportRows.*), installed once into
+# $BURN_BUILD_DIR/onnx-export/ort; without npm or its registry they skip onnxruntime with a message.
+if BURN_ORT_NODE_PATH=$(bash "$BURN_ROOT/scripts/onnx_export_ort.sh" --install-only); then
+    export BURN_ORT_NODE_PATH
+else
+    echo "scripts/test.sh: onnxruntime-node not installed; the ONNX export suites skip onnxruntime" >&2
+fi
 burn_configure
 burn_build
 ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
