@@ -5,10 +5,12 @@
 //   weight grad    dW[g]    = sum_n dy[n, g] (og x L) * col(x[n, g])^T         (images batched along L)
 // with Kg = C/groups * kernel volume and L the output's spatial volume. A 1x1 kernel with stride 1 and
 // no padding skips im2col (x itself is the column matrix). Images run in parallel with a serial GEMM
-// each; f16/bf16 compute in f32.
+// each; f16/bf16 compute in f32. The f32 forward goes to oneDNN first when the build has it
+// (dnnl_conv.cpp).
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/dnnl_conv.hpp"
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
 
@@ -400,6 +402,12 @@ void conv_weight_grad(const Geo& g, const T* x, const T* dy, T* dw) {
 
 TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
+    if (dt == DType::f32 && call.shape.numel() > 0 && dnnl_conv_available()) {
+        auto y = alloc(call.shape, dt, in[0]->device);
+        if (dnnl_conv_forward(call.attrs<attrs::Conv>(), as_cpu(in[0]), as_cpu(in[1]),
+                              in.size() > 2 ? &as_cpu(in[2]) : nullptr, *y))
+            return {y};
+    }
     TensorRef x = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
     TensorRef b = in.size() > 2 ? nn::to_compute(in[2]) : nullptr;
     const Geo g = conv_geometry(call.attrs<attrs::Conv>(), x->shape, w->shape, call.shape);
