@@ -1,9 +1,10 @@
 // f32 convolution forward through oneDNN (dnnl_conv.hpp). oneDNN's fast kernels read and write
-// channel-blocked layouts (nChw16c, OIhw16i16o, Goihw16g): the primitive is created with "any"
-// layouts and the activations are reordered in and out on each call, while the reordered weights are
-// cached. Primitives are cached by geometry. A call is split into dense parts (ranges of images;
-// for one image, ranges of output channels or of groups) that run on burn's threads, each through a
-// single-threaded primitive (see run_part for why oneDNN's own OpenMP team is not used).
+// channel-blocked or channels-last layouts (nChw16c, nhwc, OIhw16i16o, Goihw16g): the primitive is
+// created with "any" layouts and the activations are reordered in and out on each call (but for 1x1
+// kernels, which stay in NCHW), while the reordered weights are cached. Primitives are cached by geometry. A
+// call is split into dense parts (ranges of images; for one image, ranges of output channels or of groups)
+// that run on burn's threads, each through a single-threaded primitive (see run_part for why oneDNN's own
+// OpenMP team is not used).
 //
 // Weight cache safety: an entry keeps a reference to the weight tensor's storage. The CPU backend
 // only overwrites a buffer in place when its tensor holds the only reference to the storage
@@ -110,8 +111,17 @@ std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims
     p->user_src = memory::desc(src, kF32, plain_tag(rank));
     p->user_dst = memory::desc(dst, kF32, plain_tag(rank));
     p->user_wei = memory::desc(wei, kF32, plain_weight_tag(rank, groups > 1));
-    const memory::desc any_src(src, kF32, Tag::any), any_dst(dst, kF32, Tag::any),
-        any_wei(wei, kF32, Tag::any), bias_md(bias ? memory::dims{ys[1]} : memory::dims{}, kF32, Tag::x);
+    bool pointwise = true;
+    for (int i = 0; i < s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        pointwise = pointwise && ws[i + 2] == 1 && a.stride[k] == 1 && a.pad_begin[k] == 0 && pad_r[k] == 0;
+    }
+    // A 1x1 convolution reads and writes the plain layout (oneDNN runs it as a GEMM): the reorders in
+    // and out cost more than a blocked kernel saves (mobilenet_v2 batch 8: 136 against 228 ms, best
+    // of 10, on the loaded 2-core machine of docs/performance.md).
+    const Tag act = pointwise && groups == 1 ? plain_tag(rank) : Tag::any;
+    const memory::desc any_src(src, kF32, act), any_dst(dst, kF32, act), any_wei(wei, kF32, Tag::any),
+        bias_md(bias ? memory::dims{ys[1]} : memory::dims{}, kF32, Tag::x);
     try {
         const dnnl::convolution_forward::desc d(
             dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_src, any_wei,
