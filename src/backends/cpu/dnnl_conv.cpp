@@ -341,6 +341,7 @@ bool dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor
         parts.push_back(whole);
     }
     State& st = state();
+    if (omp_get_max_threads() != 1) omp_set_num_threads(1);  // weight reorders too (see run_part)
     std::vector<Ready> ready;
     {
         std::lock_guard<std::mutex> lock(st.mu);

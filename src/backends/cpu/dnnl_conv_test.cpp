@@ -22,7 +22,7 @@ struct DnnlCase {
     bool bias;
 };
 
-std::vector<float> random_values(int64_t n, std::mt19937& rng) {
+std::vector<float> dnnl_test_values(int64_t n, std::mt19937& rng) {
     std::uniform_real_distribution<float> d(-1.f, 1.f);
     std::vector<float> v(static_cast<std::size_t>(n));
     for (auto& x : v) x = d(rng);
@@ -30,8 +30,9 @@ std::vector<float> random_values(int64_t n, std::mt19937& rng) {
 }
 
 /// y [N, O, out...] in float64, straight from the definition.
-std::vector<double> naive_conv(const DnnlCase& t, const std::vector<float>& x, const std::vector<float>& w,
-                               const std::vector<float>& b, std::array<int64_t, 3>& out) {
+std::vector<double> dnnl_naive_conv(const DnnlCase& t, const std::vector<float>& x,
+                                    const std::vector<float>& w, const std::vector<float>& b,
+                                    std::array<int64_t, 3>& out) {
     std::array<int64_t, 3> in{1, 1, 1}, k{1, 1, 1}, st{1, 1, 1}, pl{0, 0, 0}, dl{1, 1, 1};
     int64_t in_vol = 1, k_vol = 1, out_vol = 1;
     out = {1, 1, 1};
@@ -65,8 +66,8 @@ std::vector<double> naive_conv(const DnnlCase& t, const std::vector<float>& x, c
     return y;
 }
 
-TensorAny run_conv(const DnnlCase& t, const TensorAny& x, const TensorAny& w,
-                   const std::optional<TensorAny>& b) {
+TensorAny dnnl_run_conv(const DnnlCase& t, const TensorAny& x, const TensorAny& w,
+                        const std::optional<TensorAny>& b) {
     auto opts = [&](auto tag) {
         constexpr std::size_t N = decltype(tag)::value;
         ConvOptions<N> o;
@@ -102,7 +103,7 @@ const std::vector<DnnlCase>& dnnl_cases() {
     return cases;
 }
 
-void check_cases(const char* path) {
+void dnnl_check_cases(const char* path) {
     std::mt19937 rng(7);
     const Device dev = Device::cpu();
     for (const DnnlCase& t : dnnl_cases()) {
@@ -116,14 +117,15 @@ void check_cases(const char* path) {
             xn *= t.in[static_cast<std::size_t>(i)];
             wn *= t.k[static_cast<std::size_t>(i)];
         }
-        const auto xv = random_values(xn, rng), wv = random_values(wn, rng), bv = random_values(t.o, rng);
+        const auto xv = dnnl_test_values(xn, rng), wv = dnnl_test_values(wn, rng),
+                   bv = dnnl_test_values(t.o, rng);
         std::array<int64_t, 3> out{};
-        const auto ref = naive_conv(t, xv, wv, bv, out);
+        const auto ref = dnnl_naive_conv(t, xv, wv, bv, out);
         const TensorAny x = ops::from_data(TensorData(xv, xs), dev),
                         w = ops::from_data(TensorData(wv, ws), dev);
         std::optional<TensorAny> b;
         if (t.bias) b = ops::from_data(TensorData(bv, Dims{t.o}), dev);
-        const auto y = ops::into_data(run_conv(t, x, w, b)).to_vec<float>();
+        const auto y = ops::into_data(dnnl_run_conv(t, x, w, b)).to_vec<float>();
         ASSERT_EQ(y.size(), ref.size());
         for (std::size_t i = 0; i < y.size(); ++i)
             ASSERT_NEAR(y[i], ref[i], 1e-4 * (1 + std::abs(ref[i]))) << i;
@@ -132,19 +134,19 @@ void check_cases(const char* path) {
 
 TEST(CpuDnnlConv, ForwardMatchesFloat64Reference) {
     if (!dnnl_conv_available()) GTEST_SKIP() << "this build has no oneDNN (BURN_DNNL)";
-    check_cases("oneDNN");
+    dnnl_check_cases("oneDNN");
 }
 
 TEST(CpuDnnlConv, Im2colPathMatchesFloat64Reference) {
     set_dnnl_conv_enabled(false);
-    check_cases("im2col");
+    dnnl_check_cases("im2col");
     set_dnnl_conv_enabled(true);
 }
 
 TEST(CpuDnnlConv, WeightCacheFollowsNewAndUniqueWeights) {
     const Device dev = Device::cpu();
     std::mt19937 rng(3);
-    const auto xv = random_values(2 * 16 * 8 * 8, rng), wv = random_values(32 * 16 * 9, rng);
+    const auto xv = dnnl_test_values(2 * 16 * 8 * 8, rng), wv = dnnl_test_values(32 * 16 * 9, rng);
     const TensorAny x = ops::from_data(TensorData(xv, Dims{2, 16, 8, 8}), dev);
     TensorAny w = ops::from_data(TensorData(wv, Dims{32, 16, 3, 3}), dev);
     ConvOptions<2> o;
@@ -158,7 +160,8 @@ TEST(CpuDnnlConv, WeightCacheFollowsNewAndUniqueWeights) {
         ASSERT_NEAR(y2[i], 2 * y1[i], 1e-5 * (1 + std::abs(y1[i]))) << i;
     // A fresh tensor (maybe the freed buffer of an earlier one) with other values.
     w = TensorAny();
-    const TensorAny w3 = ops::from_data(TensorData(random_values(32 * 16 * 9, rng), Dims{32, 16, 3, 3}), dev);
+    const TensorAny w3 =
+        ops::from_data(TensorData(dnnl_test_values(32 * 16 * 9, rng), Dims{32, 16, 3, 3}), dev);
     const auto y3 = ops::into_data(ops::conv2d(x, w3, std::nullopt, o)).to_vec<float>();
     set_dnnl_conv_enabled(false);
     const auto y3_ref = ops::into_data(ops::conv2d(x, w3, std::nullopt, o)).to_vec<float>();
