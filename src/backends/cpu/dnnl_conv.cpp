@@ -24,7 +24,6 @@
 #include <dnnl.hpp>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "platform/env.hpp"
@@ -60,7 +59,7 @@ struct Prim {
 /// Everything oneDNN: the engine, the primitive cache and its lock.
 struct State {
     dnnl::engine eng{dnnl::engine::kind::cpu, 0};
-    std::mutex mu;
+    platform::Mutex mu;
     std::map<std::vector<int64_t>, std::shared_ptr<Prim>> prims;  // null: unsupported geometry
     int64_t weight_bytes = 0;
 };
@@ -344,7 +343,7 @@ bool dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor
     if (omp_get_max_threads() != 1) omp_set_num_threads(1);  // weight reorders too (see run_part)
     std::vector<Ready> ready;
     {
-        std::lock_guard<std::mutex> lock(st.mu);
+        platform::Lock lock(st.mu);
         for (const Part& q : parts) {
             ready.push_back(prepare_part(st, a, q, w.storage));
             if (!ready.back().prim) return false;  // nothing written yet
