@@ -5,10 +5,12 @@
 //   weight grad    dW[g]    = sum_n dy[n, g] (og x L) * col(x[n, g])^T         (images batched along L)
 // with Kg = C/groups * kernel volume and L the output's spatial volume. A 1x1 kernel with stride 1 and
 // no padding skips im2col (x itself is the column matrix). Images run in parallel with a serial GEMM
-// each; f16/bf16 compute in f32.
+// each; f16/bf16 compute in f32. The f32 forward goes to oneDNN first when the build has it
+// (dnnl_conv.cpp).
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/dnnl_conv.hpp"
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
 
@@ -402,6 +404,13 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
     TensorRef x = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
     TensorRef b = in.size() > 2 ? nn::to_compute(in[2]) : nullptr;
+    if (dt == DType::f32 && call.shape.numel() > 0 && dnnl_conv_available()) {
+        // Strided inputs arrive here as contiguous copies: they take the same path, and give the same
+        // bits, as their contiguous originals.
+        auto y = alloc(call.shape, dt, in[0]->device);
+        if (dnnl_conv_forward(call.attrs<attrs::Conv>(), as_cpu(x), as_cpu(w), b ? &as_cpu(b) : nullptr, *y))
+            return {y};
+    }
     const Geo g = conv_geometry(call.attrs<attrs::Conv>(), x->shape, w->shape, call.shape);
     auto y = alloc(call.shape, x->dtype, in[0]->device);
     if (call.shape.numel() > 0) {

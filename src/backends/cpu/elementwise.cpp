@@ -279,6 +279,35 @@ TensorRefs gelu_backward_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
+// clamp on contiguous f32/f64 (ReLU6 is Clip in ONNX models): compare-and-select on the compute type,
+// which vectorises; the generic functor converts the double bounds per element and tests isnan
+// first. NaN stays NaN here too: both comparisons are false for it.
+template <class T>
+void clamp_contiguous(const T* x, T* o, int64_t n, double lo_d, double hi_d) {
+    const T lo = T(lo_d), hi = T(hi_d);
+    platform::parallel_for(n, kGrain, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) {
+            const T v = x[i];
+            o[i] = v < lo ? lo : (v > hi ? hi : v);
+        }
+    });
+}
+
+TensorRefs clamp_kernel(const OpCall& call, TensorRefs& in) {
+    const DType dt = in[0]->dtype;
+    if ((dt != DType::f32 && dt != DType::f64) || !as_cpu(in[0]).is_contiguous())
+        return unary_kernel<fn::clamp_fn, kinds_of(BURN_KIND_N)>(call, in);
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    const CpuTensor& x = as_cpu(in[0]);
+    if (dt == DType::f32)
+        clamp_contiguous(x.data<float>(), out->data<float>(), x.shape.numel(), call.scalars[0],
+                         call.scalars[1]);
+    else
+        clamp_contiguous(x.data<double>(), out->data<double>(), x.shape.numel(), call.scalars[0],
+                         call.scalars[1]);
+    return {out};
+}
+
 }  // namespace
 
 void register_elementwise(KernelTable& t) {
@@ -294,6 +323,7 @@ void register_elementwise(KernelTable& t) {
     t[idx(OpId::name)] = &ternary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #include "burn/backend/elementwise.def"
     t[idx(OpId::gelu)] = &gelu_kernel;
+    t[idx(OpId::clamp)] = &clamp_kernel;
     t[idx(OpId::exp)] = &exp_kernel;
     t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
     t[idx(OpId::cast)] = &cast_kernel;

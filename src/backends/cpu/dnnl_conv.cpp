@@ -1,0 +1,393 @@
+// f32 convolution forward through oneDNN (dnnl_conv.hpp). oneDNN's fast kernels read and write
+// channel-blocked or channels-last layouts (nChw16c, nhwc, OIhw16i16o, Goihw16g): the primitive is
+// created with "any" layouts and the activations are reordered in and out on each call (but for 1x1
+// kernels, which stay in NCHW), while the reordered weights are cached. Primitives are cached by geometry. A
+// call is split into dense parts (ranges of images; for one image, ranges of output channels or of groups)
+// that run on burn's threads, each through a single-threaded primitive (see run_part for why oneDNN's own
+// OpenMP team is not used).
+//
+// Weight cache safety: an entry keeps a reference to the weight tensor's storage. The CPU backend
+// only overwrites a buffer in place when its tensor holds the only reference to the storage
+// (strided::Tensor::is_unique_dense), so a cached storage is never modified: an optimizer step
+// writes new buffers, and the entries of storages that only the cache still references are dropped
+// on the next lookup.
+#include "backends/cpu/dnnl_conv.hpp"
+
+#include "burn/build_config.hpp"
+
+#if defined(BURN_HAVE_DNNL) && BURN_EXCEPTIONS
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <dnnl.hpp>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "platform/env.hpp"
+#include "platform/parallel.hpp"
+#include "platform/sync.hpp"
+
+namespace burn::cpu {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+constexpr auto kF32 = memory::data_type::f32;
+
+std::atomic<int> g_enabled{-1};  // -1: not read yet from BURN_CPU_DNNL
+
+/// A cached weight reorder: the source storage (kept alive, hence never overwritten) and its copy in
+/// the primitive's layout.
+struct CachedWeights {
+    std::shared_ptr<Storage> source;
+    memory blocked;
+};
+
+struct Prim {
+    dnnl::convolution_forward::primitive_desc pd;
+    dnnl::convolution_forward conv;
+    dnnl::reorder to_blocked, to_plain;  // src in, dst out, when the layouts differ (no scratchpad)
+    memory::desc user_src, user_wei, user_dst, scratchpad;
+    bool reorder_src = false, reorder_wei = false, reorder_dst = false;
+    std::map<std::pair<const Storage*, int64_t>, CachedWeights> weights;
+};
+
+/// Everything oneDNN: the engine, the primitive cache and its lock.
+struct State {
+    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+    platform::Mutex mu;
+    std::map<std::vector<int64_t>, std::shared_ptr<Prim>> prims;  // null: unsupported geometry
+    int64_t weight_bytes = 0;
+};
+
+State& state() {
+    static State* s = new State();  // lives for the whole process (used from static destructors)
+    return *s;
+}
+
+/// Above this many cached weight bytes the cache is emptied before adding more.
+constexpr int64_t kWeightCacheBytes = int64_t(1) << 30;
+
+Tag plain_tag(int rank) {
+    return rank == 3 ? Tag::ncw : rank == 4 ? Tag::nchw : Tag::ncdhw;
+}
+Tag plain_weight_tag(int rank, bool grouped) {
+    if (grouped) return rank == 3 ? Tag::goiw : rank == 4 ? Tag::goihw : Tag::goidhw;
+    return rank == 3 ? Tag::oiw : rank == 4 ? Tag::oihw : Tag::oidhw;
+}
+
+/// The primitive for this geometry, made on first use; null when oneDNN has no kernel for it.
+std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims& ws, const Dims& ys,
+                                bool bias) {
+    const int rank = xs.rank(), s = rank - 2;
+    const int64_t groups = a.groups;
+    memory::dims src(xs.begin(), xs.end()), dst(ys.begin(), ys.end()), wei;
+    if (groups > 1) {
+        wei.push_back(groups);
+        wei.push_back(ws[0] / groups);
+        for (int i = 1; i < ws.rank(); ++i) wei.push_back(ws[i]);
+    } else {
+        wei.assign(ws.begin(), ws.end());
+    }
+    memory::dims strides, dil, pad_l, pad_r;
+    for (int i = 0; i < s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        strides.push_back(a.stride[k]);
+        dil.push_back(a.dilation[k] - 1);
+        pad_l.push_back(a.pad_begin[k]);
+        // The end padding that makes the output size exact (oneDNN checks it); negative when the
+        // output drops trailing input positions, which only some oneDNN kernels accept.
+        const int64_t r =
+            (ys[i + 2] - 1) * a.stride[k] + (ws[i + 2] - 1) * a.dilation[k] + 1 - xs[i + 2] - a.pad_begin[k];
+        if (r < 0) return nullptr;
+        pad_r.push_back(r);
+    }
+    auto p = std::make_shared<Prim>();
+    p->user_src = memory::desc(src, kF32, plain_tag(rank));
+    p->user_dst = memory::desc(dst, kF32, plain_tag(rank));
+    p->user_wei = memory::desc(wei, kF32, plain_weight_tag(rank, groups > 1));
+    bool pointwise = true;
+    for (int i = 0; i < s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        pointwise = pointwise && ws[i + 2] == 1 && a.stride[k] == 1 && a.pad_begin[k] == 0 && pad_r[k] == 0;
+    }
+    // A 1x1 convolution reads and writes the plain layout (oneDNN runs it as a GEMM): the reorders in
+    // and out cost more than a blocked kernel saves (mobilenet_v2 batch 8: 136 against 228 ms, best
+    // of 10, on the loaded 2-core machine of docs/performance.md).
+    const Tag act = pointwise && groups == 1 ? plain_tag(rank) : Tag::any;
+    const memory::desc any_src(src, kF32, act), any_dst(dst, kF32, act), any_wei(wei, kF32, Tag::any),
+        bias_md(bias ? memory::dims{ys[1]} : memory::dims{}, kF32, Tag::x);
+    try {
+        const dnnl::convolution_forward::desc d(
+            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_src, any_wei,
+            bias ? bias_md : memory::desc(), any_dst, strides, dil, pad_l, pad_r);
+        // Parts of one call can run the same primitive on several threads at once: each passes its
+        // own scratchpad (Debian's oneDNN shares a primitive's internal one between threads).
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        p->pd = dnnl::convolution_forward::primitive_desc(d, attr, state().eng);
+        p->conv = dnnl::convolution_forward(p->pd);
+        p->scratchpad = p->pd.scratchpad_desc();
+        p->reorder_src = p->pd.src_desc() != p->user_src;
+        p->reorder_wei = p->pd.weights_desc() != p->user_wei;
+        p->reorder_dst = p->pd.dst_desc() != p->user_dst;
+        const dnnl::engine& eng = state().eng;
+        if (p->reorder_src)
+            p->to_blocked =
+                dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->user_src, eng, p->pd.src_desc(), attr));
+        if (p->reorder_dst)
+            p->to_plain =
+                dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->pd.dst_desc(), eng, p->user_dst, attr));
+    } catch (const dnnl::error&) {
+        return nullptr;
+    }
+    return p;
+}
+
+/// A 64-byte aligned per-thread buffer of at least `bytes` (contents unspecified).
+void* scratch_bytes(int slot, std::size_t bytes) {
+    struct Buf {
+        void* p = nullptr;
+        std::size_t n = 0;
+        ~Buf() { std::free(p); }
+    };
+    static BURN_THREAD_LOCAL Buf bufs[3];
+    Buf& b = bufs[slot];
+    if (b.n < bytes) {
+        std::free(b.p);
+        b.n = (bytes + 63) / 64 * 64;
+        b.p = std::aligned_alloc(64, b.n);
+    }
+    return b.p;
+}
+
+/// The weights in the primitive's layout: cached by storage and offset (see the file comment). Call
+/// with the state's lock held.
+memory blocked_weights(State& st, Prim& p, const std::shared_ptr<Storage>& storage, const float* w) {
+    for (auto it = p.weights.begin(); it != p.weights.end();) {
+        if (it->second.source.use_count() == 1) {  // only the cache still references it
+            st.weight_bytes -= static_cast<int64_t>(it->second.blocked.get_desc().get_size());
+            it = p.weights.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    const auto key =
+        std::make_pair(static_cast<const Storage*>(storage.get()),
+                       static_cast<int64_t>(reinterpret_cast<const uint8_t*>(w) - storage->data));
+    auto it = p.weights.find(key);
+    if (it != p.weights.end()) return it->second.blocked;
+    const auto bytes = static_cast<int64_t>(p.pd.weights_desc().get_size());
+    if (st.weight_bytes + bytes > kWeightCacheBytes) {
+        for (auto& [k, q] : st.prims)
+            if (q) q->weights.clear();
+        st.weight_bytes = 0;
+    }
+    memory user(p.user_wei, st.eng, const_cast<float*>(w));
+    memory blocked(p.pd.weights_desc(), st.eng);
+    dnnl::stream strm(st.eng);
+    dnnl::reorder(user, blocked).execute(strm, user, blocked);
+    strm.wait();
+    p.weights.emplace(key, CachedWeights{storage, blocked});
+    st.weight_bytes += bytes;
+    return blocked;
+}
+
+/// One dense slice of a convolution: a range of images, or (one image) a range of output channels
+/// or of groups. Each slice is its own (cached) primitive, run on one thread.
+struct Part {
+    Dims xs, ws, ys;
+    int64_t groups = 1;
+    const float* x = nullptr;
+    const float* w = nullptr;
+    const float* b = nullptr;
+    float* y = nullptr;
+};
+
+/// A part's primitive and weights, ready to run; prim is null when oneDNN has no kernel for it.
+struct Ready {
+    std::shared_ptr<Prim> prim;
+    memory wei;
+};
+
+Ready prepare_part(State& st, const attrs::Conv& a, const Part& q,
+                   const std::shared_ptr<Storage>& w_storage) {
+    std::vector<int64_t> key(q.xs.begin(), q.xs.end());
+    key.insert(key.end(), q.ws.begin(), q.ws.end());
+    key.insert(key.end(), q.ys.begin(), q.ys.end());
+    for (int i = 0; i < 3; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        key.insert(key.end(), {a.stride[k], a.pad_begin[k], a.dilation[k]});
+    }
+    key.insert(key.end(), {q.groups, q.b != nullptr});
+    auto it = st.prims.find(key);
+    if (it == st.prims.end()) {
+        attrs::Conv pa = a;
+        pa.groups = q.groups;
+        it = st.prims.emplace(key, make_prim(pa, q.xs, q.ws, q.ys, q.b)).first;
+    }
+    Ready r{it->second, memory()};
+    if (r.prim && r.prim->reorder_wei) r.wei = blocked_weights(st, *r.prim, w_storage, q.w);
+    return r;
+}
+
+/// Runs one prepared part on the calling thread.
+void run_part(const State& st, const Part& q, const Ready& r) {
+    // Debian's oneDNN threads with OpenMP. Its team stays at one thread (the parts run on burn's
+    // threads): libgomp's idle workers spin for milliseconds after each parallel region, and on a
+    // machine with few cores that spinning starves the thread pool's next op.
+    if (omp_get_max_threads() != 1) omp_set_num_threads(1);
+    const Prim& p = *r.prim;
+    const dnnl::engine& eng = st.eng;
+    dnnl::stream strm(eng);
+    memory user_src(p.user_src, eng, const_cast<float*>(q.x));
+    memory user_dst(p.user_dst, eng, q.y);
+    memory src = user_src, dst = user_dst, wei = r.wei;
+    if (p.reorder_src) {
+        src = memory(p.pd.src_desc(), eng, scratch_bytes(0, p.pd.src_desc().get_size()));
+        p.to_blocked.execute(strm, user_src, src);
+    }
+    if (p.reorder_dst) dst = memory(p.pd.dst_desc(), eng, scratch_bytes(1, p.pd.dst_desc().get_size()));
+    if (!p.reorder_wei) wei = memory(p.user_wei, eng, const_cast<float*>(q.w));
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, src},
+        {DNNL_ARG_WEIGHTS, wei},
+        {DNNL_ARG_DST, dst},
+        {DNNL_ARG_SCRATCHPAD, memory(p.scratchpad, eng, scratch_bytes(2, p.scratchpad.get_size()))}};
+    if (q.b) args.emplace(DNNL_ARG_BIAS, memory(p.pd.bias_desc(), eng, const_cast<float*>(q.b)));
+    p.conv.execute(strm, args);
+    if (p.reorder_dst) {
+        p.to_plain.execute(strm, dst, user_dst);
+    }
+    strm.wait();
+}
+
+/// Splits [0, n) into `parts` ranges whose sizes are multiples of `unit` (but the last).
+std::vector<int64_t> split(int64_t n, int64_t parts, int64_t unit) {
+    const int64_t units = (n + unit - 1) / unit;
+    parts = std::max<int64_t>(1, std::min(parts, units));
+    std::vector<int64_t> cuts{0};
+    for (int64_t i = 1; i <= parts; ++i) cuts.push_back(std::min(n, units * i / parts * unit));
+    return cuts;
+}
+
+}  // namespace
+
+bool dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w, const CpuTensor* b,
+                       CpuTensor& y) {
+    const int rank = x.shape.rank();
+    if (!dnnl_conv_available() || rank < 3 || rank > 5 || x.dtype != DType::f32 || w.dtype != DType::f32 ||
+        (b && b->dtype != DType::f32) || !x.is_contiguous() || !w.is_contiguous() ||
+        (b && !b->is_contiguous()))
+        return false;
+    const int64_t n = x.shape[0], c = x.shape[1], o = y.shape[1], groups = a.groups;
+    const int64_t x_img = x.shape.numel() / std::max<int64_t>(1, n),
+                  y_img = y.shape.numel() / std::max<int64_t>(1, n);
+    const int64_t y_vol = y_img / std::max<int64_t>(1, o), x_vol = x_img / std::max<int64_t>(1, c);
+    const int64_t w_per_out = w.shape.numel() / std::max<int64_t>(1, o);
+    const int64_t threads = platform::threads();
+    std::vector<Part> parts;
+    const Part whole{x.shape,
+                     w.shape,
+                     y.shape,
+                     groups,
+                     x.data<float>(),
+                     w.data<float>(),
+                     b ? b->data<float>() : nullptr,
+                     y.data<float>()};
+    if (n > 1 || threads == 1) {
+        // Ranges of images: dense slices of x and y, all the weights.
+        const auto cuts = split(n, threads, 1);
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+            Part q = whole;
+            q.xs[0] = q.ys[0] = cuts[i + 1] - cuts[i];
+            q.x += cuts[i] * x_img;
+            q.y += cuts[i] * y_img;
+            parts.push_back(q);
+        }
+    } else if (n == 1 && groups == 1) {
+        // One image: ranges of output channels (16 at a time: oneDNN's block), all the input.
+        const auto cuts = split(o, threads, 16);
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+            Part q = whole;
+            q.ws[0] = q.ys[1] = cuts[i + 1] - cuts[i];
+            q.w += cuts[i] * w_per_out;
+            q.y += cuts[i] * y_vol;
+            if (q.b) q.b += cuts[i];
+            parts.push_back(q);
+        }
+    } else if (n == 1) {
+        // One image, grouped (depthwise too): ranges of groups, each with its own input channels.
+        const int64_t cg = c / groups, og = o / groups;
+        const auto cuts = split(groups, threads, std::max<int64_t>(1, 16 / std::max<int64_t>(1, og)));
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+            Part q = whole;
+            const int64_t g0 = cuts[i], gn = cuts[i + 1] - cuts[i];
+            q.groups = gn;
+            q.xs[1] = gn * cg;
+            q.ws[0] = q.ys[1] = gn * og;
+            q.x += g0 * cg * x_vol;
+            q.w += g0 * og * w_per_out;
+            q.y += g0 * og * y_vol;
+            if (q.b) q.b += g0 * og;
+            parts.push_back(q);
+        }
+    } else {
+        parts.push_back(whole);
+    }
+    State& st = state();
+    if (omp_get_max_threads() != 1) omp_set_num_threads(1);  // weight reorders too (see run_part)
+    std::vector<Ready> ready;
+    {
+        platform::Lock lock(st.mu);
+        for (const Part& q : parts) {
+            ready.push_back(prepare_part(st, a, q, w.storage));
+            if (!ready.back().prim) return false;  // nothing written yet
+        }
+    }
+    platform::parallel_for(static_cast<int64_t>(parts.size()), 1, [&](int64_t p0, int64_t p1) {
+        for (int64_t i = p0; i < p1; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            run_part(st, parts[k], ready[k]);
+        }
+    });
+    return true;
+}
+
+bool dnnl_conv_available() {
+    int on = g_enabled.load(std::memory_order_relaxed);
+    if (on < 0) {
+        const auto v = platform::env_var("BURN_CPU_DNNL");
+        on = !(v && *v == "0");
+        g_enabled.store(on, std::memory_order_relaxed);
+    }
+    return on != 0;
+}
+
+void set_dnnl_conv_enabled(bool on) {
+    g_enabled.store(on ? 1 : 0, std::memory_order_relaxed);
+}
+
+}  // namespace burn::cpu
+
+#else  // no oneDNN in this build
+
+namespace burn::cpu {
+
+bool dnnl_conv_forward(const attrs::Conv&, const CpuTensor&, const CpuTensor&, const CpuTensor*, CpuTensor&) {
+    return false;
+}
+
+bool dnnl_conv_available() {
+    return false;
+}
+
+void set_dnnl_conv_enabled(bool) {}
+
+}  // namespace burn::cpu
+
+#endif

@@ -1,0 +1,22 @@
+#pragma once
+// f32 convolution forward through oneDNN (Debian: libdnnl-dev) when the build found it (BURN_DNNL,
+// see docs/building.md); conv.cpp falls back to im2col + GEMM when dnnl_conv_forward returns false.
+#include <cstdint>
+
+#include "backends/cpu/kernels.hpp"
+
+namespace burn::cpu {
+
+/// y = conv(x, w) + b for contiguous f32 x [N, C, spatial...], w [O, C / groups, kernel...], b [O] or
+/// null, into the contiguous f32 y of `call.shape`. False (nothing written) when oneDNN is not built
+/// in, is turned off (BURN_CPU_DNNL=0) or cannot run this geometry; then the caller computes y itself.
+bool dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w, const CpuTensor* b,
+                       CpuTensor& y);
+
+/// Whether this build has the oneDNN path and it is on (see set_dnnl_conv_enabled).
+bool dnnl_conv_available();
+/// Turns the oneDNN path on or off for this process (default: on unless BURN_CPU_DNNL=0). For tests
+/// and benchmarks that compare it with im2col + GEMM.
+void set_dnnl_conv_enabled(bool on);
+
+}  // namespace burn::cpu
