@@ -46,7 +46,8 @@ double relative_error(const TensorAny& got, const TensorData& want) {
 
 /// forward(net, inputs) runs the generated struct; compares with PyTorch and with the runtime.
 template <class Net, class Forward>
-void check(const char* bpk, const std::string& stem, int opset, int inputs, int outputs, const Device& device, Forward forward) {
+void check(const char* bpk, const std::string& stem, int opset, int inputs, int outputs, const Device& device,
+           Forward forward) {
     const std::string model_file = stem + "_opset" + std::to_string(opset) + ".onnx";
     const auto t0 = std::chrono::steady_clock::now();
     const Net net = Net::load(bpk, device);
@@ -62,17 +63,19 @@ void check(const char* bpk, const std::string& stem, int opset, int inputs, int 
     double worst = 0, vs_runtime = 0;
     for (int i = 0; i < outputs; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        const double e = relative_error(got[k], read_npy(path_of(stem + "_out" + std::to_string(i) + ".npy")));
+        const double e =
+            relative_error(got[k], read_npy(path_of(stem + "_out" + std::to_string(i) + ".npy")));
         EXPECT_LT(e, 1e-4) << stem << " output " << i;
         worst = std::max(worst, e);
         vs_runtime = std::max(vs_runtime, relative_error(got[k], ops::into_data(want[k])));
     }
     EXPECT_LT(vs_runtime, 1e-6) << stem;
     using ms = std::chrono::duration<double, std::milli>;
-    std::printf("[ OnnxCodegenReal ] %s opset %d %s: worst rel err %.3g vs PyTorch, %.3g vs the runtime, "
-                "load %.0f ms, forward %.0f ms\n",
-                stem.c_str(), opset, device.backend_name().c_str(), worst, vs_runtime, ms(t1 - t0).count(),
-                ms(t2 - t1).count());
+    std::printf(
+        "[ OnnxCodegenReal ] %s opset %d %s: worst rel err %.3g vs PyTorch, %.3g vs the runtime, "
+        "load %.0f ms, forward %.0f ms\n",
+        stem.c_str(), opset, std::string(device.backend_name()).c_str(), worst, vs_runtime,
+        ms(t1 - t0).count(), ms(t2 - t1).count());
 }
 
 void all_models(const Device& d) {
@@ -85,7 +88,8 @@ void all_models(const Device& d) {
                                      [](const auto& n, const V& in) { return n.forward(in[0]); });
     check<real::TransformerOpset17>(BURN_ONNX_BPK_TransformerOpset17, "transformer", 17, 2, 1, d,
                                     [](const auto& n, const V& in) { return n.forward(in[0], in[1]); });
-    check<real::LstmOpset11>(BURN_ONNX_BPK_LstmOpset11, "lstm", 11, 1, 3, d, [](const auto& n, const V& in) { return n.forward(in[0]); });
+    check<real::LstmOpset11>(BURN_ONNX_BPK_LstmOpset11, "lstm", 11, 1, 3, d,
+                             [](const auto& n, const V& in) { return n.forward(in[0]); });
 }
 
 TEST(OnnxCodegenReal, Cpu) {

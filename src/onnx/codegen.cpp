@@ -22,7 +22,8 @@ void reject_subgraphs(const Graph& g) {
     for (const Node& n : g.nodes)
         for (const auto& entry : n.attrs)
             BURN_CHECK(!entry.second.g && entry.second.graphs.empty(), node_label(n), ": has the subgraph '",
-                       entry.first, "'; burn-onnx generate does not write code for If, Loop and Scan yet: run ",
+                       entry.first,
+                       "'; burn-onnx generate does not write code for If, Loop and Scan yet: run ",
                        "this model with burn::onnx::Model (the runtime) instead");
 }
 
@@ -102,7 +103,8 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
         for (std::size_t k = 0; k < st.out.size(); ++k)
             if (st.out[k] >= 0) onnx_name.emplace(st.out[k], st.node->outputs[k]);
     }
-    for (std::size_t i = 0; i < g.outputs.size(); ++i) onnx_name.emplace(plan.output_slots[i], g.outputs[i].name);
+    for (std::size_t i = 0; i < g.outputs.size(); ++i)
+        onnx_name.emplace(plan.output_slots[i], g.outputs[i].name);
 
     // Constants read at run time: weights (Param/Buffer fields) or literals, named after the initializer
     // when it has a real name, else after the module path of the node reading it and the input's role.
@@ -186,8 +188,9 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
 CodegenResult generate_code(const std::string& model_path, const std::string& out_dir,
                             const CodegenOptions& options) {
     const std::filesystem::path p(model_path);
-    const ModelIr ir = parse_model(platform::read_file(model_path, "onnx"),
-                                   p.has_parent_path() ? p.parent_path().string() : ".", p.filename().string());
+    const ModelIr ir =
+        parse_model(platform::read_file(model_path, "onnx"),
+                    p.has_parent_path() ? p.parent_path().string() : ".", p.filename().string());
     reject_subgraphs(ir.graph);
     const Device cpu = Device::cpu();
     const auto plan = compile(ir.graph, ir, cpu, p.filename().string(), LoadOptions{}, true);

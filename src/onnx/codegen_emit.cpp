@@ -10,7 +10,7 @@ namespace burn::onnx::detail {
 
 namespace {
 
-std::string list(const std::vector<int64_t>& v) {
+std::string emit_list(const std::vector<int64_t>& v) {
     std::ostringstream os;
     os << "{";
     for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
@@ -18,18 +18,19 @@ std::string list(const std::vector<int64_t>& v) {
     return os.str();
 }
 
-std::string relu(const EmitContext& e) {
+std::string emit_relu(const EmitContext& e) {
     return "burn::ops::relu(" + e.in[0] + ")";
 }
 
-std::string identity(const EmitContext& e) {
+std::string emit_identity(const EmitContext& e) {
     return e.in[0];
 }
 
 // Conv with a constant weight and explicit pads (auto_pad NOTSET): conv1d/2d/3d with the node's window.
-std::string conv(const EmitContext& e) {
+std::string emit_conv(const EmitContext& e) {
     const OpContext& c = e.op;
-    if (e.in.size() < 2 || e.known.size() < 2 || !e.known[1] || c.attr_string("auto_pad", "NOTSET") != "NOTSET")
+    if (e.in.size() < 2 || e.known.size() < 2 || !e.known[1] ||
+        c.attr_string("auto_pad", "NOTSET") != "NOTSET")
         return "";
     const TensorAny& w = *e.known[1];
     const int64_t s = w.rank() - 2;
@@ -49,14 +50,14 @@ std::string conv(const EmitContext& e) {
     std::ostringstream os;
     os << "burn::ops::conv" << dims << "d(" << e.in[0] << ", " << e.in[1] << ", "
        << (e.in.size() > 2 && !e.in[2].empty() ? e.in[2] : "std::nullopt") << ", burn::ConvOptions<" << dims
-       << ">{.stride = " << list(stride) << ", .padding = " << list(begin) << ", .dilation = " << list(dilation)
-       << ", .groups = " << c.attr_int("group", 1) << ", .padding_end = std::array<std::size_t, " << dims << ">"
-       << list(end) << "})";
+       << ">{.stride = " << emit_list(stride) << ", .padding = " << emit_list(begin)
+       << ", .dilation = " << emit_list(dilation) << ", .groups = " << c.attr_int("group", 1)
+       << ", .padding_end = std::array<std::size_t, " << dims << ">" << emit_list(end) << "})";
     return os.str();
 }
 
 // Gemm as a linear layer: alpha = beta = 1, A not transposed, B constant 2-D, C absent or constant 1-D.
-std::string gemm(const EmitContext& e) {
+std::string emit_gemm(const EmitContext& e) {
     const OpContext& c = e.op;
     if (c.attr_int("transA", 0) != 0 || c.attr_float("alpha", 1.0) != 1.0 || c.attr_float("beta", 1.0) != 1.0)
         return "";
@@ -73,10 +74,10 @@ std::string gemm(const EmitContext& e) {
 }  // namespace
 
 void add_emitters(OpTable& t) {
-    t.set_emitter("Relu", relu);
-    t.set_emitter("Identity", identity);
-    t.set_emitter("Conv", conv);
-    t.set_emitter("Gemm", gemm);
+    t.set_emitter("Relu", emit_relu);
+    t.set_emitter("Identity", emit_identity);
+    t.set_emitter("Conv", emit_conv);
+    t.set_emitter("Gemm", emit_gemm);
 }
 
 }  // namespace burn::onnx::detail

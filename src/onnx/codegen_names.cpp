@@ -10,14 +10,15 @@ namespace burn::onnx::detail {
 
 std::string sanitize(const std::string& name) {
     static const std::set<std::string> reserved = {
-        "alignas", "alignof", "and",    "asm",      "auto",     "bool",     "break",    "case",   "catch",
-        "char",    "class",   "const",  "continue", "default",  "delete",   "do",       "double", "else",
-        "enum",    "explicit", "export", "extern",  "false",    "float",    "for",      "friend", "goto",
-        "if",      "inline",  "int",    "long",     "mutable",  "namespace", "new",     "not",    "operator",
-        "or",      "private", "protected", "public", "register", "return",  "short",    "signed", "sizeof",
-        "static",  "struct",  "switch", "template", "this",     "throw",    "true",     "try",    "typedef",
-        "typename", "union",  "unsigned", "using",  "virtual",  "void",     "volatile", "while",  "xor",
-        "device",  "burn",    "std",    "load",     "forward",  "m"};
+        "alignas",   "alignof", "and",     "asm",      "auto",     "bool",    "break",     "case",
+        "catch",     "char",    "class",   "const",    "continue", "default", "delete",    "do",
+        "double",    "else",    "enum",    "explicit", "export",   "extern",  "false",     "float",
+        "for",       "friend",  "goto",    "if",       "inline",   "int",     "long",      "mutable",
+        "namespace", "new",     "not",     "operator", "or",       "private", "protected", "public",
+        "register",  "return",  "short",   "signed",   "sizeof",   "static",  "struct",    "switch",
+        "template",  "this",    "throw",   "true",     "try",      "typedef", "typename",  "union",
+        "unsigned",  "using",   "virtual", "void",     "volatile", "while",   "xor",       "device",
+        "burn",      "std",     "load",    "forward",  "m"};
     std::string out;
     for (const char ch : name) {
         const auto c = static_cast<unsigned char>(ch);
@@ -71,7 +72,8 @@ std::string input_role(const std::string& op, std::size_t i) {
     if (op == "MatMul" && i == 1) return "weight";
     if (op == "Add" && i == 1) return "bias";
     if (op == "LSTM" || op == "GRU" || op == "RNN") {
-        static const char* const names[] = {"x", "w", "r", "b", "sequence_lens", "initial_h", "initial_c", "p"};
+        static const char* const names[] = {"x",         "w",         "r", "b", "sequence_lens",
+                                            "initial_h", "initial_c", "p"};
         if (i < 8) return names[i];
     }
     return "in" + std::to_string(i);
@@ -113,8 +115,8 @@ std::string quote(const std::string& s) {
 
 std::string double_literal(double v) {
     if (std::isnan(v)) return "std::numeric_limits<double>::quiet_NaN()";
-    if (std::isinf(v)) return v > 0 ? "std::numeric_limits<double>::infinity()"
-                                     : "-std::numeric_limits<double>::infinity()";
+    if (std::isinf(v))
+        return v > 0 ? "std::numeric_limits<double>::infinity()" : "-std::numeric_limits<double>::infinity()";
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.17g", v);
     std::string s = buf;
@@ -123,7 +125,7 @@ std::string double_literal(double v) {
 }
 
 std::string dtype_expr(DType d) {
-    return d == DType::boolean ? "burn::DType::boolean" : std::string("burn::DType::") + name(d);
+    return d == DType::boolean ? "burn::DType::boolean" : "burn::DType::" + std::string(name(d));
 }
 
 }  // namespace burn::onnx::detail

@@ -41,9 +41,9 @@ struct Unit {
     const ModelIr* ir = nullptr;
     const Plan* plan = nullptr;
     std::string name, ns, source;
-    std::vector<Field> fields;      // Params and Buffers, in first-use order
-    std::vector<Field> fields_all;  // every constant read (fields and literals)
-    std::vector<std::size_t> literals;  // indices into fields_all
+    std::vector<Field> fields;            // Params and Buffers, in first-use order
+    std::vector<Field> fields_all;        // every constant read (fields and literals)
+    std::vector<std::size_t> literals;    // indices into fields_all
     std::map<int, std::size_t> field_of;  // slot -> index into fields_all
     std::vector<Group> groups;
     std::vector<std::string> inputs;  // the forward's parameters, in graph order

@@ -25,7 +25,7 @@ const OpEntry& NodeSpec::entry() const {
 }
 
 namespace {
-Attribute& put(Node& n, const std::string& name, Attribute::Kind kind) {
+Attribute& put_attr(Node& n, const std::string& name, Attribute::Kind kind) {
     Attribute& a = n.attrs[name];
     a = Attribute();
     a.kind = kind;
@@ -34,31 +34,31 @@ Attribute& put(Node& n, const std::string& name, Attribute::Kind kind) {
 }  // namespace
 
 NodeSpec& NodeSpec::i(const std::string& attr, int64_t value) {
-    put(*node_, attr, Attribute::Kind::i).i = value;
+    put_attr(*node_, attr, Attribute::Kind::i).i = value;
     return *this;
 }
 NodeSpec& NodeSpec::f(const std::string& attr, double value) {
-    put(*node_, attr, Attribute::Kind::f).f = value;
+    put_attr(*node_, attr, Attribute::Kind::f).f = value;
     return *this;
 }
 NodeSpec& NodeSpec::s(const std::string& attr, std::string value) {
-    put(*node_, attr, Attribute::Kind::s).s = std::move(value);
+    put_attr(*node_, attr, Attribute::Kind::s).s = std::move(value);
     return *this;
 }
 NodeSpec& NodeSpec::t(const std::string& attr, TensorData value) {
-    put(*node_, attr, Attribute::Kind::t).t = std::move(value);
+    put_attr(*node_, attr, Attribute::Kind::t).t = std::move(value);
     return *this;
 }
 NodeSpec& NodeSpec::ints(const std::string& attr, std::vector<int64_t> values) {
-    put(*node_, attr, Attribute::Kind::ints).ints = std::move(values);
+    put_attr(*node_, attr, Attribute::Kind::ints).ints = std::move(values);
     return *this;
 }
 NodeSpec& NodeSpec::floats(const std::string& attr, std::vector<double> values) {
-    put(*node_, attr, Attribute::Kind::floats).floats = std::move(values);
+    put_attr(*node_, attr, Attribute::Kind::floats).floats = std::move(values);
     return *this;
 }
 NodeSpec& NodeSpec::strings(const std::string& attr, std::vector<std::string> values) {
-    put(*node_, attr, Attribute::Kind::strings).strings = std::move(values);
+    put_attr(*node_, attr, Attribute::Kind::strings).strings = std::move(values);
     return *this;
 }
 NodeSpec& NodeSpec::outputs(std::vector<std::string> names) {

@@ -106,7 +106,7 @@ TEST(OnnxCodegen, WritesAReadableHeaderAndABurnpack) {
     EXPECT_NE(text.find("namespace my::models {"), std::string::npos);
     EXPECT_NE(text.find("struct Net {"), std::string::npos);
     EXPECT_NE(text.find("BURN_MODULE(Net, "), std::string::npos);
-    EXPECT_NE(text.find("burn::ops::conv2d("), std::string::npos) << text;   // a direct emitter
+    EXPECT_NE(text.find("burn::ops::conv2d("), std::string::npos) << text;        // a direct emitter
     EXPECT_NE(text.find("burn::onnx::NodeSpec(\"MaxPool\""), std::string::npos);  // the generic path
     EXPECT_NE(text.find("// /conv1/Conv (Conv)"), std::string::npos);
     EXPECT_GT(r.direct, 0u);
@@ -140,7 +140,8 @@ TEST(OnnxCodegen, Names) {
 }
 
 TEST(OnnxCodegen, CallRunsTheTableEntry) {
-    const TensorAny x = ops::from_data(TensorData(std::vector<float>{-1, 2, -3, 4}, Dims{2, 2}), Device::cpu());
+    const TensorAny x =
+        ops::from_data(TensorData(std::vector<float>{-1, 2, -3, 4}, Dims{2, 2}), Device::cpu());
     const auto y = call(NodeSpec("LeakyRelu", 13, "lrelu").f("alpha", 0.5), {x}, Device::cpu());
     ASSERT_EQ(y.size(), 1u);
     EXPECT_EQ(ops::into_data(y[0]).to_vec<float>(), (std::vector<float>{-0.5f, 2, -1.5f, 4}));
@@ -166,13 +167,19 @@ TEST(OnnxCodegen, EmittersWriteTheDirectCallOrDeclineForTheGenericPath) {
     spec.ints("pads", {1, 0, 2, 0}).ints("strides", {2, 1});
     const detail::OpContext op(spec.node(), 13, Device::cpu(), none);
     const std::string e = conv->emit(detail::EmitContext{op, {"x", "w", ""}, {nullptr, &w, nullptr}});
-    EXPECT_EQ(e, "burn::ops::conv2d(x, w, std::nullopt, burn::ConvOptions<2>{.stride = {2, 1}, .padding = {1, 0}, "
-                 ".dilation = {1, 1}, .groups = 1, .padding_end = std::array<std::size_t, 2>{2, 0}})");
+    EXPECT_EQ(
+        e,
+        "burn::ops::conv2d(x, w, std::nullopt, burn::ConvOptions<2>{.stride = {2, 1}, .padding = {1, 0}, "
+        ".dilation = {1, 1}, .groups = 1, .padding_end = std::array<std::size_t, 2>{2, 0}})");
     // the same conv computed both ways
-    const TensorAny x = ops::random(Dims{1, 2, 7, 6}, Distribution::Uniform(-1, 1), DType::f32, Device::cpu());
+    const TensorAny x =
+        ops::random(Dims{1, 2, 7, 6}, Distribution::Uniform(-1, 1), DType::f32, Device::cpu());
     const TensorAny direct = ops::conv2d(x, w, std::nullopt,
-                                         ConvOptions<2>{.stride = {2, 1}, .padding = {1, 0}, .dilation = {1, 1},
-                                                        .groups = 1, .padding_end = std::array<std::size_t, 2>{2, 0}});
+                                         ConvOptions<2>{.stride = {2, 1},
+                                                        .padding = {1, 0},
+                                                        .dilation = {1, 1},
+                                                        .groups = 1,
+                                                        .padding_end = std::array<std::size_t, 2>{2, 0}});
     expect_same(direct, call(spec, {x, w}, Device::cpu())[0]);
     // a weight computed at run time or auto_pad: left to the generic call
     EXPECT_EQ(conv->emit(detail::EmitContext{op, {"x", "w"}, {nullptr, nullptr}}), "");

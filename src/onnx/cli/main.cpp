@@ -22,13 +22,14 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage:\n"
-                 "  burn-onnx info MODEL.onnx\n"
-                 "  burn-onnx run MODEL.onnx -i NAME=FILE.npy [-i ...] -o OUTDIR [--device cpu|cuda]\n"
-                 "  burn-onnx check DIR... [--device cpu|cuda] [--quiet]   ONNX backend-test folders\n"
-                 "  burn-onnx ops                       the op types this build runs\n"
-                 "  burn-onnx generate MODEL.onnx --out DIR [--name StructName] [--namespace ns]\n"
-                 "                                      C++ code: DIR/<Name>.hpp and its weights DIR/<Name>.bpk\n";
+    std::cerr
+        << "usage:\n"
+           "  burn-onnx info MODEL.onnx\n"
+           "  burn-onnx run MODEL.onnx -i NAME=FILE.npy [-i ...] -o OUTDIR [--device cpu|cuda]\n"
+           "  burn-onnx check DIR... [--device cpu|cuda] [--quiet]   ONNX backend-test folders\n"
+           "  burn-onnx ops                       the op types this build runs\n"
+           "  burn-onnx generate MODEL.onnx --out DIR [--name StructName] [--namespace ns]\n"
+           "                                      C++ code: DIR/<Name>.hpp and its weights DIR/<Name>.bpk\n";
     return 2;
 }
 
@@ -160,8 +161,8 @@ int generate(int argc, char** argv) {
     try {
         const auto r = burn::onnx::detail::generate_code(model_path, out_dir, options);
         std::cout << r.header << ": struct " << r.name << ", " << r.nodes << " statements (" << r.direct
-                  << " direct burn calls), " << r.params << " params, " << r.buffers << " buffers, " << r.literals
-                  << " inline constants\n"
+                  << " direct burn calls), " << r.params << " params, " << r.buffers << " buffers, "
+                  << r.literals << " inline constants\n"
                   << r.burnpack << "\n";
         return 0;
     } catch (const burn::Error& e) {
