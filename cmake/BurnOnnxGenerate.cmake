@@ -1,9 +1,10 @@
-# burn_onnx_generate(TARGET MODEL.onnx [NAME StructName] [NAMESPACE ns])
+# burn_onnx_generate(TARGET MODEL.onnx [NAME StructName] [NAMESPACE ns] [NO_DEFINITION])
 #
 # Runs `burn-onnx generate` at build time (docs/onnx.md, "Code generation"): MODEL.onnx becomes
 # <binary dir>/burn_onnx_generated/<Name>/<Name>.hpp (a BURN_MODULE struct) and <Name>.bpk (its
 # weights). TARGET gets that folder as an include directory, builds after the files (regenerated when
-# the model or burn-onnx changes), and the compile definition BURN_ONNX_BPK_<Name>="<path of the .bpk>".
+# the model or burn-onnx changes), and the compile definition BURN_ONNX_BPK_<Name>="<path of the .bpk>"
+# (NO_DEFINITION leaves it out: an absolute path on every compile line defeats compiler caches).
 # NAME defaults to the model file's stem in CamelCase (resnet18.onnx -> Resnet18). The variable
 # <Name>_BURNPACK is set in the caller's scope to the .bpk path.
 #
@@ -12,7 +13,7 @@
 set(_BURN_ONNX_GENERATE_LIST_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(burn_onnx_generate target model)
-  cmake_parse_arguments(ARG "" "NAME;NAMESPACE" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_DEFINITION" "NAME;NAMESPACE" "" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "burn_onnx_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS} (takes NAME and NAMESPACE)")
   endif()
@@ -70,6 +71,8 @@ function(burn_onnx_generate target model)
   add_custom_target(${_gen_target} DEPENDS "${_hpp}" "${_bpk}")
   add_dependencies(${target} ${_gen_target})
   target_include_directories(${target} PRIVATE "${_dir}")
-  target_compile_definitions(${target} PRIVATE "BURN_ONNX_BPK_${ARG_NAME}=\"${_bpk}\"")
+  if(NOT ARG_NO_DEFINITION)
+    target_compile_definitions(${target} PRIVATE "BURN_ONNX_BPK_${ARG_NAME}=\"${_bpk}\"")
+  endif()
   set(${ARG_NAME}_BURNPACK "${_bpk}" PARENT_SCOPE)
 endfunction()

@@ -2,6 +2,7 @@
 // the files (codegen.hpp). The text of the struct is written by codegen_write.cpp.
 #include "onnx/codegen.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -109,11 +110,26 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
     // Constants read at run time: weights (Param/Buffer fields) or literals, named after the initializer
     // when it has a real name, else after the module path of the node reading it and the input's role.
     Namer fields;
+    // compile() numbers the graph inputs' slots first, then the initializers' in name order
+    std::vector<std::pair<int, std::string>> init_slots;
+    for (const auto& entry : g.initializers)
+        init_slots.emplace_back(static_cast<int>(g.inputs.size() + init_slots.size()), entry.first);
     auto add_constant = [&](int slot, const Node* reader, std::size_t index) {
         if (u.field_of.count(slot)) return;
         const TensorAny& v = plan.constants[static_cast<std::size_t>(slot)];
-        const std::string& name = onnx_name.at(slot);
-        const bool init = g.initializers.count(name) != 0;
+        // a value folded into the very tensor of another (Identity of a shared weight) reads that one
+        for (std::size_t i = 0; i < u.fields_all.size(); ++i)
+            if (u.fields_all[i].value->same(v)) {
+                u.field_of[slot] = i;
+                return;
+            }
+        std::string name = onnx_name.at(slot);
+        bool init = g.initializers.count(name) != 0;
+        for (std::size_t i = 0; i < init_slots.size() && !init; ++i)
+            if (plan.constants[static_cast<std::size_t>(init_slots[i].first)].same(v)) {
+                name = init_slots[i].second;
+                init = true;
+            }
         Field f;
         f.slot = slot;
         f.value = &v;
@@ -169,6 +185,7 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
         u.expr[f.slot] = f.name;
     }
     for (const Field& f : u.fields) u.expr[f.slot] = u.access(f) + ".val().handle()";
+    for (const auto& [slot, i] : u.field_of) u.expr[slot] = u.expr.at(u.fields_all[i].slot);
     for (const Step& st : plan.steps) {
         StepNames sn;
         sn.spec = locals.take(sanitize(st.node->name) + "_spec");

@@ -21,6 +21,11 @@
 #include "MlpGen.hpp"
 #endif
 
+namespace burn::testing {
+/// The .bpk that burn_onnx_generate wrote for a fixture model (tests/onnx_codegen_paths.cpp).
+std::string onnx_generated_bpk(const std::string& name);
+}  // namespace burn::testing
+
 namespace burn::onnx::codegen_test {
 namespace {
 
@@ -61,19 +66,22 @@ void check_generated(const std::string& bpk, const std::string& model_file, cons
 }
 
 TEST(OnnxCodegen, CnnMatchesPyTorchAndRuntime) {
-    check_generated<burn_gen::CnnGen>(BURN_ONNX_BPK_CnnGen, "cnn_opset13.onnx", "cnn", 1);
+    check_generated<burn_gen::CnnGen>(burn::testing::onnx_generated_bpk("CnnGen"), "cnn_opset13.onnx", "cnn",
+                                      1);
 }
 
 TEST(OnnxCodegen, MlpMatchesPyTorchAndRuntime) {
-    check_generated<burn_gen::MlpGen>(BURN_ONNX_BPK_MlpGen, "mlp_opset11.onnx", "mlp", 2);
+    check_generated<burn_gen::MlpGen>(burn::testing::onnx_generated_bpk("MlpGen"), "mlp_opset11.onnx", "mlp",
+                                      2);
 }
 
 TEST(OnnxCodegen, EncoderMatchesPyTorchAndRuntime) {
-    check_generated<burn_gen::EncoderGen>(BURN_ONNX_BPK_EncoderGen, "encoder_opset17.onnx", "encoder", 1);
+    check_generated<burn_gen::EncoderGen>(burn::testing::onnx_generated_bpk("EncoderGen"),
+                                          "encoder_opset17.onnx", "encoder", 1);
 }
 
 TEST(OnnxCodegen, FieldsAreNamedAfterTheModel) {
-    const auto net = burn_gen::CnnGen::load(BURN_ONNX_BPK_CnnGen, Device::cpu());
+    const auto net = burn_gen::CnnGen::load(burn::testing::onnx_generated_bpk("CnnGen"), Device::cpu());
     std::vector<std::string> names;
     net.visit_params([&](const std::string& path, const auto&) { names.push_back(path); });
     // initializers with real names keep them; "onnx::Conv_25" is named after its node (/conv1/Conv)
@@ -83,7 +91,7 @@ TEST(OnnxCodegen, FieldsAreNamedAfterTheModel) {
 
 TEST(OnnxCodegen, GeneratedModelRunsOnAnAutodiffDeviceWithGradients) {
     const Device ad = Device::cpu().autodiff();
-    const auto net = burn_gen::MlpGen::load(BURN_ONNX_BPK_MlpGen, ad);
+    const auto net = burn_gen::MlpGen::load(burn::testing::onnx_generated_bpk("MlpGen"), ad);
     const TensorAny x = ops::to_device(npy("mlp_in0.npy"), ad);
     const TensorAny loss = ops::sum(net.forward(x)[0]);
     auto grads = ops::backward(loss);
