@@ -107,8 +107,9 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
     for (std::size_t i = 0; i < g.outputs.size(); ++i)
         onnx_name.emplace(plan.output_slots[i], g.outputs[i].name);
 
-    // Constants read at run time: weights (Param/Buffer fields) or literals, named after the initializer
-    // when it has a real name, else after the module path of the node reading it and the input's role.
+    // Constants read at run time: weights (Param/Buffer fields) or literals. Weights are named after the
+    // initializer when it has a real name, else after the module path of the node reading it and the
+    // input's role; literals after their ONNX value (a Constant node's output).
     Namer fields;
     // compile() numbers the graph inputs' slots first, then the initializers' in name order
     std::vector<std::pair<int, std::string>> init_slots;
@@ -143,8 +144,8 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
             f.kind = Field::Kind::buffer;
         BURN_CHECK(v.rank() <= 8, "[onnx] burn-onnx generate: constant '", name, "' has rank ", v.rank());
         std::string want;
-        if (init && !is_auto_name(name)) {
-            want = sanitize(name);
+        if ((init && !is_auto_name(name)) || (!init && f.kind == Field::Kind::literal)) {
+            want = sanitize(name);  // a named weight, or a Constant node's output
         } else if (reader) {
             const std::string path = module_path(reader->name);
             want = sanitize((path.empty() ? reader->name : path) + "_" + input_role(reader->op_type, index));
@@ -152,6 +153,16 @@ Unit analyse(const ModelIr& ir, const Plan& plan) {
             want = sanitize(name);
         }
         if (f.kind == Field::Kind::literal) {
+            // equal small constants (every Clip's 0 and 6 in MobileNetV2) are written once
+            const TensorData data = ops::into_data(v);
+            for (std::size_t i : u.literals) {
+                const TensorData other = ops::into_data(*u.fields_all[i].value);
+                if (other.dtype() == data.dtype() && other.shape() == data.shape() &&
+                    other.bytes() == data.bytes()) {
+                    u.field_of[slot] = i;
+                    return;
+                }
+            }
             f.name = want;  // a local: named with the locals below
             u.literals.push_back(u.fields_all.size());
         } else {
