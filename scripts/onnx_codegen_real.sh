@@ -3,7 +3,8 @@
 # (scripts/onnx_real_models.sh), configures the build with -DBURN_ONNX_REAL_DIR, builds
 # burn_onnx_codegen_real (burn-onnx generate writes resnet18, mobilenet_v2, squeezenet1_1, the
 # TransformerEncoder and the LSTM as C++ at build time) and runs it: every generated struct must match
-# PyTorch to 1e-4 relative and the runtime to 1e-6, on the CPU and on CUDA when there is a GPU.
+# PyTorch to 1e-4 relative and the runtime to 1e-6, on the CPU and on CUDA when there is a GPU. CI runs
+# the same program through ctest (onnx_codegen_real) when scripts/test.sh has exported the models.
 #   scripts/onnx_codegen_real.sh [REAL_DIR]      (build: $BURN_BUILD_DIR, default build-release)
 set -euo pipefail
 # shellcheck source=scripts/common.sh
