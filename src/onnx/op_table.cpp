@@ -104,7 +104,16 @@ TensorAny OpContext::constant(const TensorData& data) const {
 // ---- the table
 
 void OpTable::add(std::string op_type, int since, OpFn run, std::string domain) {
-    entries_.push_back({std::move(domain), std::move(op_type), since, run});
+    entries_.push_back({std::move(domain), std::move(op_type), since, run, nullptr});
+}
+
+void OpTable::set_emitter(const std::string& op_type, EmitFn emit, const std::string& domain) {
+    for (OpEntry& e : entries_)
+        if (e.domain == domain && e.op_type == op_type) {
+            e.emit = emit;
+            return;
+        }
+    BURN_THROW("[onnx] an emitter for '", op_type, "', which the op table lacks: add the op first");
 }
 
 const OpEntry* OpTable::find(const std::string& domain, const std::string& op_type) const {
@@ -142,6 +151,7 @@ const OpTable& op_table() {
         add_reorder_ops(t);
         add_random_ops(t);
         add_control_ops(t);
+        add_emitters(t);
         return t;
     }();
     return table;

@@ -81,16 +81,29 @@ class OpContext {
 
 using OpFn = std::vector<TensorAny> (*)(const OpContext&);
 
+/// What an emitter (below) sees of a node when `burn-onnx generate` writes code for it.
+struct EmitContext {
+    const OpContext& op;                  // the node's attributes, with the op's defaults (no inputs)
+    std::vector<std::string> in;          // C++ expressions (burn::TensorAny) of the inputs; "" = omitted
+    std::vector<const TensorAny*> known;  // input i's value when it is a constant, else nullptr
+};
+/// Writes a direct burn call (a C++ expression of type burn::TensorAny) computing the node's single
+/// output exactly as the entry's run does, or returns "" to leave the node to burn::onnx::call.
+using EmitFn = std::string (*)(const EmitContext&);
+
 struct OpEntry {
     std::string domain;   // "" for ai.onnx
     std::string op_type;  // "Conv"
     int since = 1;        // the oldest opset whose semantics the function implements
     OpFn run = nullptr;
+    EmitFn emit = nullptr;  // optional: generated code calls burn directly (codegen_emit.cpp)
 };
 
 class OpTable {
   public:
     void add(std::string op_type, int since, OpFn run, std::string domain = "");
+    /// Gives the (existing) entry of op_type an emitter for generated code.
+    void set_emitter(const std::string& op_type, EmitFn emit, const std::string& domain = "");
     /// The entry for op_type in domain, or nullptr.
     const OpEntry* find(const std::string& domain, const std::string& op_type) const;
     std::vector<std::string> names(const std::string& domain = "") const;
@@ -120,5 +133,7 @@ void add_norm_ops(OpTable& t);
 void add_reorder_ops(OpTable& t);
 void add_random_ops(OpTable& t);
 void add_control_ops(OpTable& t);
+// Direct-call emitters for the code generator (codegen_emit.cpp).
+void add_emitters(OpTable& t);
 
 }  // namespace burn::onnx::detail

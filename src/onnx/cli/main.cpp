@@ -4,6 +4,8 @@
 //                                         writes OUTDIR/<output name>.npy for every graph output
 //   burn-onnx check DIR... [--device D] [--quiet]
 //                                         runs ONNX backend-test case folders, one line per case
+//   burn-onnx generate M --out DIR [--name StructName] [--namespace ns]
+//                                         writes DIR/<Name>.hpp (a BURN_MODULE struct) and DIR/<Name>.bpk
 #include <burn/burn.hpp>
 #include <burn/onnx/conformance.hpp>
 #include <burn/onnx/model.hpp>
@@ -15,14 +17,19 @@
 #include <string>
 #include <vector>
 
+#include "onnx/codegen.hpp"
+
 namespace {
 
 int usage() {
-    std::cerr << "usage:\n"
-                 "  burn-onnx info MODEL.onnx\n"
-                 "  burn-onnx run MODEL.onnx -i NAME=FILE.npy [-i ...] -o OUTDIR [--device cpu|cuda]\n"
-                 "  burn-onnx check DIR... [--device cpu|cuda] [--quiet]   ONNX backend-test folders\n"
-                 "  burn-onnx ops                       the op types this build runs\n";
+    std::cerr
+        << "usage:\n"
+           "  burn-onnx info MODEL.onnx\n"
+           "  burn-onnx run MODEL.onnx -i NAME=FILE.npy [-i ...] -o OUTDIR [--device cpu|cuda]\n"
+           "  burn-onnx check DIR... [--device cpu|cuda] [--quiet]   ONNX backend-test folders\n"
+           "  burn-onnx ops                       the op types this build runs\n"
+           "  burn-onnx generate MODEL.onnx --out DIR [--name StructName] [--namespace ns]\n"
+           "                                      C++ code: DIR/<Name>.hpp and its weights DIR/<Name>.bpk\n";
     return 2;
 }
 
@@ -136,6 +143,34 @@ int check(int argc, char** argv) {
     return counts.count("FAILED") || counts.count("ERROR") ? 1 : 0;
 }
 
+int generate(int argc, char** argv) {
+    std::string model_path = argv[2], out_dir;
+    burn::onnx::detail::CodegenOptions options;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if ((a == "-o" || a == "--out") && i + 1 < argc)
+            out_dir = argv[++i];
+        else if (a == "--name" && i + 1 < argc)
+            options.name = argv[++i];
+        else if (a == "--namespace" && i + 1 < argc)
+            options.ns = argv[++i];
+        else
+            return usage();
+    }
+    if (out_dir.empty()) return usage();
+    try {
+        const auto r = burn::onnx::detail::generate_code(model_path, out_dir, options);
+        std::cout << r.header << ": struct " << r.name << ", " << r.nodes << " statements (" << r.direct
+                  << " direct burn calls), " << r.params << " params, " << r.buffers << " buffers, "
+                  << r.literals << " inline constants\n"
+                  << r.burnpack << "\n";
+        return 0;
+    } catch (const burn::Error& e) {
+        std::cerr << e.what() << "\n";
+        return 1;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -149,5 +184,6 @@ int main(int argc, char** argv) {
     if (cmd == "info") return info(argv[2]);
     if (cmd == "run") return run(argc, argv);
     if (cmd == "check") return check(argc, argv);
+    if (cmd == "generate") return generate(argc, argv);
     return usage();
 }
