@@ -22,6 +22,7 @@
 #include "burn/onnx/model.hpp"
 #include "burn/store/npy.hpp"
 #include "cuda_test_util.hpp"
+#include "relative_error.hpp"
 
 namespace burn::onnx::codegen_real {
 namespace {
@@ -30,19 +31,7 @@ std::string path_of(const std::string& file) {
     return (std::filesystem::path(BURN_ONNX_REAL_DIR_PATH) / file).string();
 }
 
-// max |got - want| / max(max |want|, 1e-6), in double
-double relative_error(const TensorAny& got, const TensorData& want) {
-    const auto g = ops::into_data(got).convert(DType::f64).to_vec<double>();
-    const auto w = want.convert(DType::f64).to_vec<double>();
-    if (g.size() != w.size()) return INFINITY;
-    double diff = 0, scale = 1e-6;
-    for (std::size_t i = 0; i < g.size(); ++i) {
-        if (!std::isfinite(g[i])) return INFINITY;
-        diff = std::max(diff, std::abs(g[i] - w[i]));
-        scale = std::max(scale, std::abs(w[i]));
-    }
-    return diff / scale;
-}
+using burn::testing::relative_error;
 
 /// forward(net, inputs) runs the generated struct; compares with PyTorch and with the runtime.
 template <class Net, class Forward>

@@ -5,39 +5,9 @@
 //
 //   NODE_PATH=DIR/node_modules node ort_bench.js MODEL.onnx INPUT.npy OUT.npy THREADS WARMUP RUNS
 "use strict";
-const fs = require("fs");
+const path = require("path");
 const ort = require("onnxruntime-node");
-
-function readNpy(path) {
-  const buf = fs.readFileSync(path);
-  if (buf.readUInt8(0) !== 0x93 || buf.toString("latin1", 1, 6) !== "NUMPY")
-    throw new Error(`${path}: not a .npy file`);
-  const major = buf.readUInt8(6);
-  const headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
-  const start = (major === 1 ? 10 : 12) + headerLen;
-  const header = buf.toString("latin1", major === 1 ? 10 : 12, start);
-  if (!/'descr':\s*'<f4'/.test(header) || /'fortran_order':\s*True/.test(header))
-    throw new Error(`${path}: expected little-endian float32 in C order, header ${header}`);
-  const shape = header.match(/'shape':\s*\(([^)]*)\)/)[1].split(",").map((s) => s.trim()).filter((s) => s).map(Number);
-  const n = shape.reduce((a, b) => a * b, 1);
-  const data = new Float32Array(n);
-  for (let i = 0; i < n; i++) data[i] = buf.readFloatLE(start + 4 * i);
-  return new ort.Tensor("float32", data, shape);
-}
-
-function writeNpy(path, tensor) {
-  const shape = tensor.dims.length === 1 ? `(${tensor.dims[0]},)` : `(${tensor.dims.join(", ")})`;
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
-  header += " ".repeat(63 - ((10 + header.length) % 64)) + "\n";  // data on a 64-byte boundary
-  const head = Buffer.alloc(10);
-  head.writeUInt8(0x93, 0);
-  head.write("NUMPY", 1, "latin1");
-  head.writeUInt8(1, 6);
-  head.writeUInt8(0, 7);
-  head.writeUInt16LE(header.length, 8);
-  const data = Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength);
-  fs.writeFileSync(path, Buffer.concat([head, Buffer.from(header, "latin1"), data]));
-}
+const { readNpy, writeNpy } = require(path.join(__dirname, "../../tests/fixtures/onnx_export/npy.js"));
 
 async function main() {
   const [model, input, out, threads, warmup, runs] = process.argv.slice(2);

@@ -27,6 +27,7 @@
 #include "burn/store/npy.hpp"
 #include "cuda_test_util.hpp"
 #include "platform/env.hpp"
+#include "relative_error.hpp"
 
 namespace burn::onnx::real_models_test {
 namespace {
@@ -69,19 +70,7 @@ std::string path_of(const std::string& dir, const std::string& file) {
     return (std::filesystem::path(dir) / file).string();
 }
 
-// max |got - want| / max(max |want|, 1e-6) over the whole tensor, in double
-double relative_error(const TensorAny& got, const TensorData& want) {
-    const auto g = ops::into_data(got).convert(DType::f64).to_vec<double>();
-    const auto w = want.convert(DType::f64).to_vec<double>();
-    if (g.size() != w.size()) return INFINITY;
-    double diff = 0, scale = 1e-6;
-    for (std::size_t i = 0; i < g.size(); ++i) {
-        if (!std::isfinite(g[i])) return INFINITY;
-        diff = std::max(diff, std::abs(g[i] - w[i]));
-        scale = std::max(scale, std::abs(w[i]));
-    }
-    return diff / scale;
-}
+using burn::testing::relative_error;
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
