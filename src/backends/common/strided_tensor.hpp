@@ -43,6 +43,50 @@ struct Tensor : TensorImpl {
         }
         return true;
     }
+    /// Every element in one run of numel() slots from offset, in some order of the dims (row-major is
+    /// one, channels-last another): positive strides without gaps or overlaps. Size-1 dims may have any
+    /// stride.
+    bool is_dense() const {
+        int64_t st[kMaxRank], sz[kMaxRank];
+        int n = 0;
+        for (int d = 0; d < shape.rank(); ++d) {
+            if (shape[d] == 1) continue;
+            if (shape[d] == 0) return true;
+            int i = n++;  // insertion sort by stride, ascending
+            for (; i > 0 && st[i - 1] > strides[d]; --i) {
+                st[i] = st[i - 1];
+                sz[i] = sz[i - 1];
+            }
+            st[i] = strides[d];
+            sz[i] = shape[d];
+        }
+        int64_t expected = 1;
+        for (int i = 0; i < n; ++i) {
+            if (st[i] != expected) return false;
+            expected *= sz[i];
+        }
+        return true;
+    }
+    /// Dense with dim 1 (channels) innermost and the others row-major: [N, C, S...] laid out as
+    /// [N, S..., C] (PyTorch's channels_last). Rank 3 to 5 only.
+    bool is_channels_last() const {
+        if (shape.rank() < 3 || shape.rank() > 5) return false;
+        const Dims want = channels_last_strides(shape);
+        for (int d = 0; d < shape.rank(); ++d)
+            if (shape[d] != 1 && strides[d] != want[d]) return false;
+        return true;
+    }
+    /// The strides of the channels-last layout of shape (rank 3 to 5; see is_channels_last).
+    static Dims channels_last_strides(const Dims& shape) {
+        Dims st = Dims::filled(shape.rank(), 1);
+        int64_t expected = shape[1];
+        for (int d = shape.rank() - 1; d >= 2; --d) {
+            st[d] = expected;
+            expected *= shape[d];
+        }
+        st[0] = expected;
+        return st;
+    }
     /// Contiguous from the storage's start and the only user of it (ref_count: the caller's handle's
     /// use count): safe to overwrite in place.
     bool is_unique_dense(long ref_count) const {

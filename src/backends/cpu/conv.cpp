@@ -402,15 +402,18 @@ void conv_weight_grad(const Geo& g, const T* x, const T* dy, T* dw) {
 
 TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     const DType dt = call.dtype;
-    TensorRef x = nn::to_compute(in[0]), w = nn::to_compute(in[1]);
+    TensorRef w = nn::to_compute(in[1]);
     TensorRef b = in.size() > 2 ? nn::to_compute(in[2]) : nullptr;
     if (dt == DType::f32 && call.shape.numel() > 0 && dnnl_conv_available()) {
-        // Strided inputs arrive here as contiguous copies: they take the same path, and give the same
-        // bits, as their contiguous originals.
-        auto y = alloc(call.shape, dt, in[0]->device);
-        if (dnnl_conv_forward(call.attrs<attrs::Conv>(), as_cpu(x), as_cpu(w), b ? &as_cpu(b) : nullptr, *y))
+        // A channels-last input (what this path returns for 2-D) goes in as it is; other strided inputs
+        // as contiguous copies, which take the same path, and give the same bits, as their originals.
+        const CpuTensor& x0 = as_cpu(in[0]);
+        const TensorRef xd = x0.dtype == DType::f32 && x0.is_channels_last() ? in[0] : nn::to_compute(in[0]);
+        if (auto y = dnnl_conv_forward(call.attrs<attrs::Conv>(), as_cpu(xd), as_cpu(w),
+                                       b ? &as_cpu(b) : nullptr, call.shape))
             return {y};
     }
+    TensorRef x = nn::to_compute(in[0]);
     const Geo g = conv_geometry(call.attrs<attrs::Conv>(), x->shape, w->shape, call.shape);
     auto y = alloc(call.shape, x->dtype, in[0]->device);
     if (call.shape.numel() > 0) {

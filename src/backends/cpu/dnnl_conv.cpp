@@ -1,10 +1,14 @@
-// f32 convolution forward through oneDNN (dnnl_conv.hpp). oneDNN's fast kernels read and write
-// channel-blocked or channels-last layouts (nChw16c, nhwc, OIhw16i16o, Goihw16g): the primitive is
-// created with "any" layouts and the activations are reordered in and out on each call (but for 1x1
-// kernels, which stay in NCHW), while the reordered weights are cached. Primitives are cached by geometry. A
-// call is split into dense parts (ranges of images; for one image, ranges of output channels or of groups)
-// that run on burn's threads, each through a single-threaded primitive (see run_part for why oneDNN's own
-// OpenMP team is not used).
+// f32 convolution forward through oneDNN (dnnl_conv.hpp). oneDNN's fast f32 kernels on x86 read and
+// write channels-last activations (nhwc; brgconv, and brdgmm for depthwise). A 2-D convolution therefore
+// returns its output channels-last (a CpuTensor with permuted strides, like PyTorch's channels_last
+// memory format) and takes a channels-last input as it is: a chain of convolutions and the elementwise
+// ops between them (which keep the layout, elementwise.cpp) reorders only the first input. The exception
+// is a 1x1 convolution of a row-major input, which oneDNN runs as a GEMM in that layout and which stays
+// row-major; 1-D and 3-D convolutions keep the row-major layout too and reorder in and out of oneDNN's
+// choice on each call. The reordered weights are cached, primitives by geometry. A call is split into
+// dense parts (ranges of images; for one image, ranges of output rows, or of output channels or of
+// groups when row-major) that run on burn's threads, each through a single-threaded primitive (see
+// run_part for why oneDNN's own OpenMP team is not used).
 //
 // Weight cache safety: an entry keeps a reference to the weight tensor's storage. The CPU backend
 // only overwrites a buffer in place when its tensor holds the only reference to the storage
@@ -75,14 +79,19 @@ constexpr int64_t kWeightCacheBytes = int64_t(1) << 30;
 Tag plain_tag(int rank) {
     return rank == 3 ? Tag::ncw : rank == 4 ? Tag::nchw : Tag::ncdhw;
 }
+Tag channels_last_tag(int rank) {
+    return rank == 3 ? Tag::nwc : rank == 4 ? Tag::nhwc : Tag::ndhwc;
+}
 Tag plain_weight_tag(int rank, bool grouped) {
     if (grouped) return rank == 3 ? Tag::goiw : rank == 4 ? Tag::goihw : Tag::goidhw;
     return rank == 3 ? Tag::oiw : rank == 4 ? Tag::oihw : Tag::oidhw;
 }
 
-/// The primitive for this geometry, made on first use; null when oneDNN has no kernel for it.
+/// The primitive for this geometry, made on first use; null when oneDNN has no kernel for it. x_cl: the
+/// caller's x is channels-last; y_cl: the output is (then the primitive reads and writes channels-last
+/// and x_cl must hold too).
 std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims& ws, const Dims& ys,
-                                bool bias) {
+                                bool bias, bool x_cl, bool y_cl) {
     const int rank = xs.rank(), s = rank - 2;
     const int64_t groups = a.groups;
     memory::dims src(xs.begin(), xs.end()), dst(ys.begin(), ys.end()), wei;
@@ -100,52 +109,63 @@ std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims
         dil.push_back(a.dilation[k] - 1);
         pad_l.push_back(a.pad_begin[k]);
         // The end padding that makes the output size exact (oneDNN checks it); negative when the
-        // output drops trailing input positions, which only some oneDNN kernels accept.
-        const int64_t r =
-            (ys[i + 2] - 1) * a.stride[k] + (ws[i + 2] - 1) * a.dilation[k] + 1 - xs[i + 2] - a.pad_begin[k];
-        if (r < 0) return nullptr;
-        pad_r.push_back(r);
+        // output drops trailing input positions (a 1x1 with stride 2 on an even size), which only some
+        // oneDNN kernels accept (the others throw: no primitive).
+        pad_r.push_back((ys[i + 2] - 1) * a.stride[k] + (ws[i + 2] - 1) * a.dilation[k] + 1 - xs[i + 2] -
+                        a.pad_begin[k]);
     }
     auto p = std::make_shared<Prim>();
-    p->user_src = memory::desc(src, kF32, plain_tag(rank));
-    p->user_dst = memory::desc(dst, kF32, plain_tag(rank));
+    p->user_src = memory::desc(src, kF32, x_cl ? channels_last_tag(rank) : plain_tag(rank));
+    p->user_dst = memory::desc(dst, kF32, y_cl ? channels_last_tag(rank) : plain_tag(rank));
     p->user_wei = memory::desc(wei, kF32, plain_weight_tag(rank, groups > 1));
     bool pointwise = true;
     for (int i = 0; i < s; ++i) {
         const auto k = static_cast<std::size_t>(i);
         pointwise = pointwise && ws[i + 2] == 1 && a.stride[k] == 1 && a.pad_begin[k] == 0 && pad_r[k] == 0;
     }
-    // A 1x1 convolution reads and writes the plain layout (oneDNN runs it as a GEMM): the reorders in
-    // and out cost more than a blocked kernel saves (mobilenet_v2 batch 8: 136 against 228 ms, best
-    // of 10, on the loaded 2-core machine of docs/performance.md).
-    const Tag act = pointwise && groups == 1 ? plain_tag(rank) : Tag::any;
-    const memory::desc any_src(src, kF32, act), any_dst(dst, kF32, act), any_wei(wei, kF32, Tag::any),
+    // A 1x1 convolution of row-major activations reads and writes the plain layout (oneDNN runs it as a
+    // GEMM): the reorders in and out cost more than a blocked kernel saves (mobilenet_v2 batch 8: 136 against
+    // 228 ms, best of 10, on the loaded 2-core machine of docs/performance.md).
+    const memory::desc any_wei(wei, kF32, Tag::any),
         bias_md(bias ? memory::dims{ys[1]} : memory::dims{}, kF32, Tag::x);
-    try {
-        const dnnl::convolution_forward::desc d(
-            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_src, any_wei,
-            bias ? bias_md : memory::desc(), any_dst, strides, dil, pad_l, pad_r);
-        // Parts of one call can run the same primitive on several threads at once: each passes its
-        // own scratchpad (Debian's oneDNN shares a primitive's internal one between threads).
-        dnnl::primitive_attr attr;
-        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        p->pd = dnnl::convolution_forward::primitive_desc(d, attr, state().eng);
-        p->conv = dnnl::convolution_forward(p->pd);
-        p->scratchpad = p->pd.scratchpad_desc();
-        p->reorder_src = p->pd.src_desc() != p->user_src;
-        p->reorder_wei = p->pd.weights_desc() != p->user_wei;
-        p->reorder_dst = p->pd.dst_desc() != p->user_dst;
-        const dnnl::engine& eng = state().eng;
-        if (p->reorder_src)
-            p->to_blocked =
-                dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->user_src, eng, p->pd.src_desc(), attr));
-        if (p->reorder_dst)
-            p->to_plain =
-                dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->pd.dst_desc(), eng, p->user_dst, attr));
-    } catch (const dnnl::error&) {
-        return nullptr;
+    // The primitive with activations in layout act (Tag::any: oneDNN's choice); false when it has none.
+    auto make_desc = [&](const std::shared_ptr<Prim>& p, Tag act) {
+        const memory::desc any_src(src, kF32, act), any_dst(dst, kF32, act);
+        try {
+            const dnnl::convolution_forward::desc d(
+                dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any_src, any_wei,
+                bias ? bias_md : memory::desc(), any_dst, strides, dil, pad_l, pad_r);
+            // Parts of one call can run the same primitive on several threads at once: each passes its
+            // own scratchpad (Debian's oneDNN shares a primitive's internal one between threads).
+            dnnl::primitive_attr attr;
+            attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+            p->pd = dnnl::convolution_forward::primitive_desc(d, attr, state().eng);
+            p->conv = dnnl::convolution_forward(p->pd);
+            p->scratchpad = p->pd.scratchpad_desc();
+            p->reorder_src = p->pd.src_desc() != p->user_src;
+            p->reorder_wei = p->pd.weights_desc() != p->user_wei;
+            p->reorder_dst = p->pd.dst_desc() != p->user_dst;
+            const dnnl::engine& eng = state().eng;
+            if (p->reorder_src)
+                p->to_blocked = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(eng, p->user_src, eng, p->pd.src_desc(), attr));
+            if (p->reorder_dst)
+                p->to_plain = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(eng, p->pd.dst_desc(), eng, p->user_dst, attr));
+        } catch (const dnnl::error&) {
+            return false;
+        }
+        return true;
+    };
+    // Channels-last in and out when asked, else (should oneDNN have no kernel for that) its choice,
+    // with reorders.
+    for (const Tag act : {y_cl                       ? channels_last_tag(rank)
+                          : pointwise && groups == 1 ? plain_tag(rank)
+                                                     : Tag::any,
+                          Tag::any}) {
+        if (make_desc(p, act)) return p;
     }
-    return p;
+    return nullptr;
 }
 
 /// A 64-byte aligned per-thread buffer of at least `bytes` (contents unspecified).
@@ -197,15 +217,13 @@ memory blocked_weights(State& st, Prim& p, const std::shared_ptr<Storage>& stora
     return blocked;
 }
 
-/// One dense slice of a convolution: a range of images, or (one image) a range of output channels
-/// or of groups. Each slice is its own (cached) primitive, run on one thread.
+/// One dense slice of a convolution: a range of images, or (one image) a range of output rows, output
+/// channels or groups. Each slice is its own (cached) primitive, run on one thread. Offsets in elements
+/// from the tensors' first elements.
 struct Part {
+    attrs::Conv a;  // the call's, with this part's groups and (a range of rows) top padding
     Dims xs, ws, ys;
-    int64_t groups = 1;
-    const float* x = nullptr;
-    const float* w = nullptr;
-    const float* b = nullptr;
-    float* y = nullptr;
+    int64_t x_off = 0, w_off = 0, b_off = 0, y_off = 0;
 };
 
 /// A part's primitive and weights, ready to run; prim is null when oneDNN has no kernel for it.
@@ -214,8 +232,8 @@ struct Ready {
     memory wei;
 };
 
-Ready prepare_part(State& st, const attrs::Conv& a, const Part& q,
-                   const std::shared_ptr<Storage>& w_storage) {
+Ready prepare_part(State& st, const Part& q, bool bias, bool x_cl, bool y_cl, const CpuTensor& w) {
+    const attrs::Conv& a = q.a;
     std::vector<int64_t> key(q.xs.begin(), q.xs.end());
     key.insert(key.end(), q.ws.begin(), q.ws.end());
     key.insert(key.end(), q.ys.begin(), q.ys.end());
@@ -223,20 +241,26 @@ Ready prepare_part(State& st, const attrs::Conv& a, const Part& q,
         const auto k = static_cast<std::size_t>(i);
         key.insert(key.end(), {a.stride[k], a.pad_begin[k], a.dilation[k]});
     }
-    key.insert(key.end(), {q.groups, q.b != nullptr});
+    key.insert(key.end(), {a.groups, bias, x_cl, y_cl});
     auto it = st.prims.find(key);
-    if (it == st.prims.end()) {
-        attrs::Conv pa = a;
-        pa.groups = q.groups;
-        it = st.prims.emplace(key, make_prim(pa, q.xs, q.ws, q.ys, q.b)).first;
-    }
+    if (it == st.prims.end())
+        it = st.prims.emplace(key, make_prim(a, q.xs, q.ws, q.ys, bias, x_cl, y_cl)).first;
     Ready r{it->second, memory()};
-    if (r.prim && r.prim->reorder_wei) r.wei = blocked_weights(st, *r.prim, w_storage, q.w);
+    if (r.prim && r.prim->reorder_wei)
+        r.wei = blocked_weights(st, *r.prim, w.storage, w.data<float>() + q.w_off);
     return r;
 }
 
+/// The tensors' first elements.
+struct Bases {
+    const float* x;
+    const float* w;
+    const float* b;
+    float* y;
+};
+
 /// Runs one prepared part on the calling thread.
-void run_part(const State& st, const Part& q, const Ready& r) {
+void run_part(const State& st, const Part& q, const Ready& r, const Bases& t) {
     // Debian's oneDNN threads with OpenMP. Its team stays at one thread (the parts run on burn's
     // threads): libgomp's idle workers spin for milliseconds after each parallel region, and on a
     // machine with few cores that spinning starves the thread pool's next op.
@@ -244,21 +268,21 @@ void run_part(const State& st, const Part& q, const Ready& r) {
     const Prim& p = *r.prim;
     const dnnl::engine& eng = st.eng;
     dnnl::stream strm(eng);
-    memory user_src(p.user_src, eng, const_cast<float*>(q.x));
-    memory user_dst(p.user_dst, eng, q.y);
+    memory user_src(p.user_src, eng, const_cast<float*>(t.x + q.x_off));
+    memory user_dst(p.user_dst, eng, t.y + q.y_off);
     memory src = user_src, dst = user_dst, wei = r.wei;
     if (p.reorder_src) {
         src = memory(p.pd.src_desc(), eng, scratch_bytes(0, p.pd.src_desc().get_size()));
         p.to_blocked.execute(strm, user_src, src);
     }
     if (p.reorder_dst) dst = memory(p.pd.dst_desc(), eng, scratch_bytes(1, p.pd.dst_desc().get_size()));
-    if (!p.reorder_wei) wei = memory(p.user_wei, eng, const_cast<float*>(q.w));
+    if (!p.reorder_wei) wei = memory(p.user_wei, eng, const_cast<float*>(t.w + q.w_off));
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, src},
         {DNNL_ARG_WEIGHTS, wei},
         {DNNL_ARG_DST, dst},
         {DNNL_ARG_SCRATCHPAD, memory(p.scratchpad, eng, scratch_bytes(2, p.scratchpad.get_size()))}};
-    if (q.b) args.emplace(DNNL_ARG_BIAS, memory(p.pd.bias_desc(), eng, const_cast<float*>(q.b)));
+    if (t.b) args.emplace(DNNL_ARG_BIAS, memory(p.pd.bias_desc(), eng, const_cast<float*>(t.b + q.b_off)));
     p.conv.execute(strm, args);
     if (p.reorder_dst) {
         p.to_plain.execute(strm, dst, user_dst);
@@ -275,87 +299,149 @@ std::vector<int64_t> split(int64_t n, int64_t parts, int64_t unit) {
     return cuts;
 }
 
-}  // namespace
-
-bool dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w, const CpuTensor* b,
-                       CpuTensor& y) {
-    const int rank = x.shape.rank();
-    if (!dnnl_conv_available() || rank < 3 || rank > 5 || x.dtype != DType::f32 || w.dtype != DType::f32 ||
-        (b && b->dtype != DType::f32) || !x.is_contiguous() || !w.is_contiguous() ||
-        (b && !b->is_contiguous()))
-        return false;
-    const int64_t n = x.shape[0], c = x.shape[1], o = y.shape[1], groups = a.groups;
-    const int64_t x_img = x.shape.numel() / std::max<int64_t>(1, n),
-                  y_img = y.shape.numel() / std::max<int64_t>(1, n);
+/// The parts of a call (see Part) for the thread count; y_cl: channels-last x and y.
+std::vector<Part> make_parts(const attrs::Conv& a, const Dims& xs, const Dims& ws, const Dims& ys,
+                             bool y_cl) {
+    const int64_t n = xs[0], c = xs[1], o = ys[1], groups = a.groups;
+    const int64_t x_img = xs.numel() / std::max<int64_t>(1, n), y_img = ys.numel() / std::max<int64_t>(1, n);
     const int64_t y_vol = y_img / std::max<int64_t>(1, o), x_vol = x_img / std::max<int64_t>(1, c);
-    const int64_t w_per_out = w.shape.numel() / std::max<int64_t>(1, o);
+    const int64_t w_per_out = ws.numel() / std::max<int64_t>(1, o);
     const int64_t threads = platform::threads();
+    const Part whole{a, xs, ws, ys};
     std::vector<Part> parts;
-    const Part whole{x.shape,
-                     w.shape,
-                     y.shape,
-                     groups,
-                     x.data<float>(),
-                     w.data<float>(),
-                     b ? b->data<float>() : nullptr,
-                     y.data<float>()};
     if (n > 1 || threads == 1) {
-        // Ranges of images: dense slices of x and y, all the weights.
+        // Ranges of images: dense slices of x and y in either layout, all the weights.
         const auto cuts = split(n, threads, 1);
         for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
             Part q = whole;
             q.xs[0] = q.ys[0] = cuts[i + 1] - cuts[i];
-            q.x += cuts[i] * x_img;
-            q.y += cuts[i] * y_img;
+            q.x_off = cuts[i] * x_img;
+            q.y_off = cuts[i] * y_img;
             parts.push_back(q);
         }
-    } else if (n == 1 && groups == 1) {
+    } else if (y_cl) {
+        // One channels-last image: ranges of output rows, each with the input rows it reads (dense in
+        // that layout) and the top padding that remains.
+        const auto cuts = split(ys[2], threads, 1);
+        const int64_t st = a.stride[0], pt = a.pad_begin[0], reach = (ws[2] - 1) * a.dilation[0] + 1;
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+            const int64_t lo = cuts[i] * st - pt, hi = (cuts[i + 1] - 1) * st - pt + reach;
+            const int64_t i0 = std::max<int64_t>(0, lo), i1 = std::min(xs[2], hi);
+            if (i1 <= i0) return {whole};  // rows that read padding only: one part
+            Part q = whole;
+            q.a.pad_begin[0] = i0 - lo;
+            q.xs[2] = i1 - i0;
+            q.ys[2] = cuts[i + 1] - cuts[i];
+            q.x_off = i0 * (x_img / xs[2]);
+            q.y_off = cuts[i] * (y_img / ys[2]);
+            parts.push_back(q);
+        }
+    } else if (groups == 1) {
         // One image: ranges of output channels (16 at a time: oneDNN's block), all the input.
         const auto cuts = split(o, threads, 16);
         for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
             Part q = whole;
             q.ws[0] = q.ys[1] = cuts[i + 1] - cuts[i];
-            q.w += cuts[i] * w_per_out;
-            q.y += cuts[i] * y_vol;
-            if (q.b) q.b += cuts[i];
+            q.w_off = q.b_off = cuts[i];
+            q.w_off *= w_per_out;
+            q.y_off = cuts[i] * y_vol;
             parts.push_back(q);
         }
-    } else if (n == 1) {
+    } else {
         // One image, grouped (depthwise too): ranges of groups, each with its own input channels.
         const int64_t cg = c / groups, og = o / groups;
         const auto cuts = split(groups, threads, std::max<int64_t>(1, 16 / std::max<int64_t>(1, og)));
         for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
             Part q = whole;
             const int64_t g0 = cuts[i], gn = cuts[i + 1] - cuts[i];
-            q.groups = gn;
+            q.a.groups = gn;
             q.xs[1] = gn * cg;
             q.ws[0] = q.ys[1] = gn * og;
-            q.x += g0 * cg * x_vol;
-            q.w += g0 * og * w_per_out;
-            q.y += g0 * og * y_vol;
-            if (q.b) q.b += g0 * og;
+            q.x_off = g0 * cg * x_vol;
+            q.w_off = g0 * og * w_per_out;
+            q.y_off = g0 * og * y_vol;
+            q.b_off = g0 * og;
             parts.push_back(q);
         }
-    } else {
-        parts.push_back(whole);
     }
+    return parts;
+}
+
+/// x reordered into the channels-last layout (one oneDNN reorder per image, in parallel).
+std::shared_ptr<CpuTensor> channels_last_copy(const CpuTensor& x) {
+    auto out = alloc(x.shape, x.dtype, x.device);
+    out->strides = CpuTensor::channels_last_strides(x.shape);
+    const int64_t n = x.shape[0], img = x.shape.numel() / std::max<int64_t>(1, n);
+    memory::dims d(x.shape.begin(), x.shape.end());
+    d[0] = 1;
+    const memory::desc from(d, kF32, plain_tag(x.shape.rank())),
+        to(d, kF32, channels_last_tag(x.shape.rank()));
+    const float* src = x.data<float>();
+    float* dst = out->data<float>();
+    const dnnl::engine& eng = state().eng;
+    const dnnl::reorder r(dnnl::reorder::primitive_desc(eng, from, eng, to));
+    platform::parallel_for(n, 1, [&](int64_t i0, int64_t i1) {
+        if (omp_get_max_threads() != 1) omp_set_num_threads(1);
+        dnnl::stream strm(eng);
+        for (int64_t i = i0; i < i1; ++i) {
+            memory a(from, eng, const_cast<float*>(src + i * img)), b(to, eng, dst + i * img);
+            r.execute(strm, a, b);
+        }
+        strm.wait();
+    });
+    return out;
+}
+
+/// The convolution with y channels-last or not; null (nothing computed) when a part has no kernel.
+std::shared_ptr<CpuTensor> forward(const attrs::Conv& a, const CpuTensor& x, bool x_cl, const CpuTensor& w,
+                                   const CpuTensor* b, const Dims& y_shape, bool y_cl) {
+    const std::vector<Part> parts = make_parts(a, x.shape, w.shape, y_shape, y_cl);
     State& st = state();
     if (omp_get_max_threads() != 1) omp_set_num_threads(1);  // weight reorders too (see run_part)
     std::vector<Ready> ready;
     {
         platform::Lock lock(st.mu);
         for (const Part& q : parts) {
-            ready.push_back(prepare_part(st, a, q, w.storage));
-            if (!ready.back().prim) return false;  // nothing written yet
+            ready.push_back(prepare_part(st, q, b != nullptr, x_cl || y_cl, y_cl, w));
+            if (!ready.back().prim) return nullptr;
         }
     }
+    std::shared_ptr<CpuTensor> x_copy;
+    if (y_cl && !x_cl) x_copy = channels_last_copy(x);
+    auto y = alloc(y_shape, DType::f32, x.device);
+    if (y_cl) y->strides = CpuTensor::channels_last_strides(y_shape);
+    const Bases bases{x_copy ? x_copy->data<float>() : x.data<float>(), w.data<float>(),
+                      b ? b->data<float>() : nullptr, y->data<float>()};
     platform::parallel_for(static_cast<int64_t>(parts.size()), 1, [&](int64_t p0, int64_t p1) {
         for (int64_t i = p0; i < p1; ++i) {
             const auto k = static_cast<std::size_t>(i);
-            run_part(st, parts[k], ready[k]);
+            run_part(st, parts[k], ready[k], bases);
         }
     });
-    return true;
+    return y;
+}
+
+}  // namespace
+
+std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w,
+                                             const CpuTensor* b, const Dims& y_shape) {
+    const int rank = x.shape.rank();
+    const bool x_cl = !x.is_contiguous() && x.is_channels_last();
+    if (!dnnl_conv_available() || rank < 3 || rank > 5 || x.dtype != DType::f32 || w.dtype != DType::f32 ||
+        (b && b->dtype != DType::f32) || !(x.is_contiguous() || x_cl) || !w.is_contiguous() ||
+        (b && !b->is_contiguous()) || y_shape.numel() == 0)
+        return nullptr;
+    bool pointwise = a.groups == 1;
+    for (int i = 2; i < rank; ++i) {
+        const auto k = static_cast<std::size_t>(i - 2);
+        pointwise = pointwise && w.shape[i] == 1 && a.stride[k] == 1 && a.pad_begin[k] == 0 &&
+                    y_shape[i] == x.shape[i];
+    }
+    // 2-D: channels-last out (see the file comment), but for a 1x1 of a row-major input
+    if (rank == 4 && (x_cl || !pointwise)) {
+        if (auto y = forward(a, x, x_cl, w, b, y_shape, true)) return y;
+    }
+    return forward(a, x, x_cl, w, b, y_shape, false);
 }
 
 bool dnnl_conv_available() {
@@ -378,8 +464,9 @@ void set_dnnl_conv_enabled(bool on) {
 
 namespace burn::cpu {
 
-bool dnnl_conv_forward(const attrs::Conv&, const CpuTensor&, const CpuTensor&, const CpuTensor*, CpuTensor&) {
-    return false;
+std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv&, const CpuTensor&, const CpuTensor&,
+                                             const CpuTensor*, const Dims&) {
+    return nullptr;
 }
 
 bool dnnl_conv_available() {

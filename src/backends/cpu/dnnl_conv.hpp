@@ -2,16 +2,19 @@
 // f32 convolution forward through oneDNN (Debian: libdnnl-dev) when the build found it (BURN_DNNL,
 // see docs/building.md); conv.cpp falls back to im2col + GEMM when dnnl_conv_forward returns false.
 #include <cstdint>
+#include <memory>
 
 #include "backends/cpu/kernels.hpp"
 
 namespace burn::cpu {
 
-/// y = conv(x, w) + b for contiguous f32 x [N, C, spatial...], w [O, C / groups, kernel...], b [O] or
-/// null, into the contiguous f32 y of `call.shape`. False (nothing written) when oneDNN is not built
-/// in, is turned off (BURN_CPU_DNNL=0) or cannot run this geometry; then the caller computes y itself.
-bool dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w, const CpuTensor* b,
-                       CpuTensor& y);
+/// y = conv(x, w) + b for f32 x [N, C, spatial...] (contiguous or channels-last:
+/// CpuTensor::is_channels_last), contiguous w [O, C / groups, kernel...] and b [O] or null. A 2-D
+/// convolution's y is channels-last (but for a 1x1 of a contiguous x), other ranks' contiguous. Null
+/// (nothing computed) when oneDNN is not built in, is turned off (BURN_CPU_DNNL=0) or cannot run this
+/// geometry; then the caller computes y itself.
+std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w,
+                                             const CpuTensor* b, const Dims& y_shape);
 
 /// Whether this build has the oneDNN path and it is on (see set_dnnl_conv_enabled).
 bool dnnl_conv_available();

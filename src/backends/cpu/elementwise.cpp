@@ -285,10 +285,15 @@ TensorRefs gelu_backward_kernel(const OpCall& call, TensorRefs& in) {
 template <class T>
 void clamp_contiguous(const T* x, T* o, int64_t n, double lo_d, double hi_d) {
     const T lo = T(lo_d), hi = T(hi_d);
-    platform::parallel_for(n, kGrain, [&](int64_t b, int64_t e) {
+    // By value: captured by reference, the bounds and pointers are reloaded after every store (o may
+    // alias them) and the loop stays scalar, with branches.
+    platform::parallel_for(n, kGrain, [x, o, lo, hi](int64_t b, int64_t e) {
+        const T* __restrict xs = x;
+        T* __restrict os = o;
         for (int64_t i = b; i < e; ++i) {
-            const T v = x[i];
-            o[i] = v < lo ? lo : (v > hi ? hi : v);
+            const T v = xs[i];
+            const T up = v < lo ? lo : v;  // NaN stays NaN: both comparisons are false for it
+            os[i] = up > hi ? hi : up;
         }
     });
 }
@@ -308,9 +313,53 @@ TensorRefs clamp_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
+// Operands dense in one order that is not row-major (channels-last activations of the convolutions,
+// dnnl_conv.cpp), and scalars broadcast to them: the rows below run on 1-D views of their buffers, and
+// the output keeps that order, as PyTorch's elementwise ops keep a memory format. Every other case goes to
+// the row's kernel as is.
+KernelTable g_rows{};  // the elementwise rows' own kernels
+
+bool same_dense_layout(const CpuTensor& a, const CpuTensor& b) {
+    if (a.shape != b.shape) return false;
+    for (int d = 0; d < a.shape.rank(); ++d)
+        if (a.shape[d] != 1 && a.strides[d] != b.strides[d]) return false;
+    return true;
+}
+/// One value broadcast to every position (a scalar operand: x * 2).
+bool is_broadcast_scalar(const CpuTensor& t) {
+    return all_zero(t.strides);
+}
+
+TensorRefs dense_layout(const OpCall& call, TensorRefs& in) {
+    const Kernel row = g_rows[static_cast<std::size_t>(idx(call.op))];
+    if (in.empty() || !in[0]) return row(call, in);
+    const CpuTensor& x = as_cpu(in[0]);
+    if (x.is_contiguous() || x.shape != call.shape || !x.is_dense() || call.shape.numel() == 0)
+        return row(call, in);
+    for (std::size_t i = 1; i < in.size(); ++i)
+        if (!in[i] || !(same_dense_layout(x, as_cpu(in[i])) || is_broadcast_scalar(as_cpu(in[i]))))
+            return row(call, in);
+    const Dims shape = x.shape, strides = x.strides;
+    const int64_t n = shape.numel();
+    OpCall flat = call;
+    flat.shape = Dims{n};
+    TensorRefs views;
+    views.reserve(in.size());
+    for (TensorRef& t : in) {
+        const CpuTensor& v = as_cpu(t);
+        views.push_back(Strided::view_of(v, Dims{n}, Dims{is_broadcast_scalar(v) ? 0 : 1}, v.offset));
+        t.reset();  // a buffer handed over stays reusable in place through its view
+    }
+    TensorRefs out = row(flat, views);
+    const CpuTensor& y = as_cpu(out[0]);
+    out[0] = Strided::view_of(y, shape, strides, y.offset);
+    return out;
+}
+
 }  // namespace
 
 void register_elementwise(KernelTable& t) {
+    const KernelTable before = t;
 #define BURN_UNARY(name, kinds, body, vjp, domain) \
     t[idx(OpId::name)] = &unary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #define BURN_UNARY_PRED(name, kinds, body, domain) \
@@ -327,6 +376,12 @@ void register_elementwise(KernelTable& t) {
     t[idx(OpId::exp)] = &exp_kernel;
     t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
     t[idx(OpId::cast)] = &cast_kernel;
+    // every row above keeps a dense non-row-major layout (dense_layout)
+    for (std::size_t i = 0; i < t.size(); ++i)
+        if (t[i] && t[i] != before[i] && t[i] != &dense_layout) {
+            g_rows[i] = t[i];
+            t[i] = &dense_layout;
+        }
     t[idx(OpId::copy)] = &Strided::copy;
 }
 

@@ -10,6 +10,7 @@
 
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
+#include "backends/cpu/pool_channels_last.hpp"
 
 #if defined(__GNUC__)
 #define BURN_POOL_INLINE __attribute__((always_inline)) inline
@@ -236,6 +237,7 @@ void max_pool_forward(const OpCall& call, const Planes& p, const T* x, T* y, int
 }
 
 TensorRefs max_pool2d_kernel(const OpCall& call, TensorRefs& in) {
+    if (TensorRefs cl = max_pool2d_channels_last(call, in[0]); !cl.empty()) return cl;
     TensorRef x = nn::to_compute(in[0]);
     const Planes p = planes_of(x->shape, call.shape);
     auto y = alloc(call.shape, x->dtype, in[0]->device);
