@@ -117,10 +117,14 @@ TEST(CpuChannelsLast, ElementwiseOpsKeepTheLayout) {
     same(sum, ops::add(a, b));
     EXPECT_EQ(ops::into_data(lt).to_vec<bool>(), ops::into_data(ops::lower(a, b)).to_vec<bool>());
     same(w, ops::where(ops::lower(a, b), a, b));
-    // mixed layouts take the general path: right values, row-major out
-    const TensorAny mixed = ops::add(acl, b);
-    EXPECT_FALSE(is_cl(mixed));
-    same(mixed, ops::add(a, b));
+    // mixed layouts: the row-major kernel on contiguous copies, row-major out
+    for (const TensorAny& mixed :
+         {ops::add(acl, b), ops::add(a, bcl), ops::where(ops::lower(a, bcl), acl, b)}) {
+        EXPECT_TRUE(as_cpu(mixed.ref()).is_contiguous());
+    }
+    same(ops::add(acl, b), ops::add(a, b));
+    same(ops::sub(a, bcl), ops::sub(a, b));
+    same(ops::where(ops::lower(a, bcl), acl, b), ops::where(ops::lower(a, b), a, b));
     // in place: the handed-over buffer is reused and keeps its layout
     TensorAny owned = to_channels_last(a);
     const void* buf = as_cpu(owned.ref()).storage.get();

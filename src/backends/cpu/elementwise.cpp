@@ -334,11 +334,30 @@ TensorRefs dense_layout(const OpCall& call, TensorRefs& in) {
     const Kernel row = g_rows[static_cast<std::size_t>(idx(call.op))];
     if (in.empty() || !in[0]) return row(call, in);
     const CpuTensor& x = as_cpu(in[0]);
-    if (x.is_contiguous() || x.shape != call.shape || !x.is_dense() || call.shape.numel() == 0)
+    if (x.shape != call.shape || call.shape.numel() == 0) return row(call, in);
+    if (x.is_contiguous()) {
+        // a channels-last operand beside a row-major one: see "Mixed layouts" below
+        for (std::size_t i = 1; i < in.size(); ++i)
+            if (in[i] && in[i]->shape == x.shape && !as_cpu(in[i]).is_contiguous() &&
+                as_cpu(in[i]).is_dense())
+                in[i] = contiguous(in[i]);
         return row(call, in);
-    for (std::size_t i = 1; i < in.size(); ++i)
-        if (!in[i] || !(same_dense_layout(x, as_cpu(in[i])) || is_broadcast_scalar(as_cpu(in[i]))))
-            return row(call, in);
+    }
+    if (!x.is_dense()) return row(call, in);
+    for (std::size_t i = 1; i < in.size(); ++i) {
+        if (!in[i]) return row(call, in);
+        const CpuTensor& t = as_cpu(in[i]);
+        if (same_dense_layout(x, t) || is_broadcast_scalar(t)) continue;
+        // Mixed layouts (a training step's relu_backward: channels-last x, row-major g): the row-major
+        // kernel on contiguous copies, much faster than strided loops that gather along the channels,
+        // and a row-major result for the backward kernels that follow.
+        if (t.is_contiguous() && t.shape == x.shape) {
+            for (TensorRef& u : in)
+                if (!as_cpu(u).is_contiguous() && !is_broadcast_scalar(as_cpu(u)) && as_cpu(u).is_dense())
+                    u = contiguous(u);
+        }
+        return row(call, in);
+    }
     const Dims shape = x.shape, strides = x.strides;
     const int64_t n = shape.numel();
     OpCall flat = call;
