@@ -197,6 +197,14 @@ attrs::Conv sample(std::type_identity<attrs::Conv>) {
     c.shape = Dims{2, 8, 3, 4, 5};
     return c;
 }
+attrs::ConvFused sample(std::type_identity<attrs::ConvFused>) {
+    attrs::ConvFused f;
+    f.conv = sample(std::type_identity<attrs::Conv>{});
+    f.residual = true;
+    f.lo = 0;
+    f.hi = 6;
+    return f;
+}
 attrs::MaxPool2d sample(std::type_identity<attrs::MaxPool2d>) {
     return {{{2, 3}, {1, 2}, {1, 0}, {2, 1}}, Dims{1, 2, 3, 4}};
 }

@@ -1,7 +1,10 @@
-// Op-database entries of the convolutions: conv (conv1d/2d/3d), conv_transpose (the conv_backward_input
-// row) and conv_backward_weight, each against a naive float64 loop over every output and kernel tap.
-// The pools and interpolate are in op_db_pool.cpp (registered from here).
+// Op-database entries of the convolutions: conv (conv1d/2d/3d), conv_fused, conv_transpose (the
+// conv_backward_input row) and conv_backward_weight, each against a naive float64 loop over every output and
+// kernel tap. The pools and interpolate are in op_db_pool.cpp (registered from here).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
 
 #include "op_db.hpp"
 #include "ops/module_ops_internal.hpp"
@@ -434,10 +437,87 @@ void add_conv_backward_weight(std::vector<OpEntry>& db) {
     db.push_back(std::move(e));
 }
 
+// conv_fused: ints = conv's, then {has bias, has residual}; reals = {lo, hi}.
+TensorAny conv_fused_forward(V in, A a) {
+    const std::vector<int64_t> conv_ints(a.ints.begin(), a.ints.end() - 2);
+    const Geo g = geo_of(conv_ints);
+    const bool bias = a.ints[a.ints.size() - 2] != 0, residual = a.ints.back() != 0;
+    attrs::Conv spec;
+    spec.spatial = g.s;
+    for (int i = 0; i < g.s; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        spec.stride[k] = g.stride[i], spec.pad_begin[k] = g.pa[i], spec.pad_end[k] = g.pb[i],
+        spec.dilation[k] = g.dil[i];
+    }
+    spec.groups = g.groups;
+    return ops::detail::conv_fused(in[0], in[1], bias ? std::optional<TensorAny>(in[2]) : std::nullopt,
+                                   residual ? std::optional<TensorAny>(in.back()) : std::nullopt, spec,
+                                   conv_out_shape(g, in[0].shape(), in[1].shape()), a.reals[0], a.reals[1]);
+}
+
+TensorData conv_fused_reference(In in, A a) {
+    const bool residual = a.ints.back() != 0;
+    Args conv = a;
+    conv.ints.resize(conv.ints.size() - 2);
+    conv.dtype = value_dtype(a.dtype);
+    const std::vector<TensorData> conv_in(in.begin(), in.end() - (residual ? 1 : 0));
+    ref::Host y = ref::host(conv_reference(conv_in, conv));
+    const double lo = a.reals[0], hi = a.reals[1];
+    for (std::size_t i = 0; i < y.v.size(); ++i) {
+        if (residual) y.v[i] += ref::host(in.back()).v[i];
+        y.v[i] = std::min(std::max(y.v[i], lo), hi);
+    }
+    return ref::to_data(y, value_dtype(a.dtype));
+}
+
+void add_conv_fused(std::vector<OpEntry>& db) {
+    OpEntry e = entry("conv_fused", {OpId::conv_fused}, kFloat);
+    e.samples = [](DType dt) {
+        InputGen g{"conv_fused", dt};
+        const double inf = std::numeric_limits<double>::infinity();
+        auto s = [&](Dims x, Dims w, bool bias, bool residual, Dims y, std::vector<int64_t> ints, double lo,
+                     double hi, std::string desc) {
+            std::vector<TensorData> in{g(x, Domain::small), g(w, Domain::small)};
+            if (bias) in.push_back(g(Dims{w[0]}, Domain::small));
+            if (residual) in.push_back(g(y, Domain::small));
+            ints.insert(ints.end(), {bias, residual});
+            return sample(Tag::basic, std::move(in), std::move(ints), {lo, hi}, std::move(desc));
+        };
+        return std::vector<Sample>{
+            s({2, 3, 5, 5}, {4, 3, 3, 3}, true, false, {}, ints_of(2, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1), 0,
+              inf, "3x3 + ReLU"),
+            s({2, 4, 5, 5}, {4, 4, 1, 1}, true, true, {2, 4, 5, 5},
+              ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), 0, inf, "1x1 + residual + ReLU"),
+            s({1, 4, 6, 6}, {4, 1, 3, 3}, true, false, {}, ints_of(2, {2, 2}, {1, 1}, {1, 1}, {1, 1}, 4),
+              -0.2, 0.3, "depthwise stride 2 + clip"),
+            s({2, 3, 6, 5}, {5, 3, 3, 2}, false, true, {2, 5, 4, 4},
+              ints_of(2, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), -inf, inf, "no bias, residual only"),
+            s({2, 3, 9}, {4, 3, 3}, true, true, {2, 4, 5}, ints_of(1, {2}, {1}, {1}, {1}, 1), -inf, 0.1,
+              "1-D, upper bound only")};
+    };
+    e.forward = conv_fused_forward;
+    e.reference = conv_fused_reference;
+    e.tol = conv_tol;
+    e.differentiable = true;
+    e.grad_inputs = {0, 1, 2, 3};
+    const auto t = [](const Device& d, Dims s) { return ops::full(s, 1, DType::f32, d); };
+    e.bad = {bad("residual of the wrong shape", "[conv_fused]",
+                 [=](const Device& d) {
+                     ops::detail::conv_fused(t(d, {1, 2, 4, 4}), t(d, {3, 2, 3, 3}), std::nullopt,
+                                             t(d, {1, 3, 4, 4}), attrs::Conv{}, Dims{1, 3, 2, 2}, 0, 6);
+                 }),
+             bad("bounds out of order", "[conv_fused]", [=](const Device& d) {
+                 ops::detail::conv_fused(t(d, {1, 2, 4, 4}), t(d, {3, 2, 3, 3}), std::nullopt, std::nullopt,
+                                         attrs::Conv{}, Dims{1, 3, 2, 2}, 1, 0);
+             })};
+    db.push_back(std::move(e));
+}
+
 }  // namespace
 
 void add_conv_entries(std::vector<OpEntry>& db) {
     add_conv(db);
+    add_conv_fused(db);
     add_conv_transpose(db);
     add_conv_backward_weight(db);
     add_pool_entries(db);

@@ -4,6 +4,7 @@
 // onnxruntime's and PyTorch's.
 //
 //   burn_onnx_bench MODEL.onnx INPUT.npy [--out OUT.npy] [--device D] [--threads N] [--warmup W] [--runs R]
+//                   [--no-fuse]   (LoadOptions::fuse_ops off: every node as written)
 //   D: a device as Device::parse reads it ("cpu", "cuda", "cuda:1"); each timed run ends with a sync.
 #include <algorithm>
 #include <burn/burn.hpp>
@@ -21,6 +22,7 @@ using namespace burn;
 int main(int argc, char** argv) {
     std::string model_path, input_path, out_path, device_name = "cpu";
     int threads = 0, warmup = 3, runs = 20;
+    onnx::LoadOptions options;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -34,6 +36,8 @@ int main(int argc, char** argv) {
             warmup = std::max(0, std::atoi(argv[++i]));
         } else if (a == "--runs" && has_value) {
             runs = std::max(1, std::atoi(argv[++i]));
+        } else if (a == "--no-fuse") {
+            options.fuse_ops = false;
         } else if (a.rfind("--", 0) != 0 && model_path.empty()) {
             model_path = a;
         } else if (a.rfind("--", 0) != 0 && input_path.empty()) {
@@ -46,13 +50,13 @@ int main(int argc, char** argv) {
     if (model_path.empty() || input_path.empty()) {
         std::fprintf(stderr,
                      "usage: burn_onnx_bench MODEL.onnx INPUT.npy [--out OUT.npy] [--device D] [--threads N] "
-                     "[--warmup W] [--runs R]\n");
+                     "[--warmup W] [--runs R] [--no-fuse]\n");
         return 2;
     }
     try {
         if (threads > 0) set_num_threads(threads);
         const Device device = Device::parse(device_name);
-        const auto model = onnx::Model::load(model_path, device);
+        const auto model = onnx::Model::load(model_path, device, options);
         const TensorAny x = ops::from_data(read_npy(input_path), device);
         TensorAny y;
         for (int r = 0; r < warmup; ++r) y = model.run({x})[0];

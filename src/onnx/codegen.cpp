@@ -221,7 +221,9 @@ CodegenResult generate_code(const std::string& model_path, const std::string& ou
                     p.has_parent_path() ? p.parent_path().string() : ".", p.filename().string());
     reject_subgraphs(ir.graph);
     const Device cpu = Device::cpu();
-    const auto plan = compile(ir.graph, ir, cpu, p.filename().string(), LoadOptions{}, true);
+    LoadOptions as_written;  // the generated code names and calls the file's own nodes
+    as_written.fuse_ops = false;
+    const auto plan = compile(ir.graph, ir, cpu, p.filename().string(), as_written, true);
     Unit u = analyse(ir, *plan);
     u.name = options.name.empty() ? camel(p.stem().string()) : options.name;
     BURN_CHECK(sanitize(u.name) == u.name, "[onnx] burn-onnx generate: --name '", u.name,

@@ -151,6 +151,7 @@ const OpTable& op_table() {
         add_reorder_ops(t);
         add_random_ops(t);
         add_control_ops(t);
+        add_fused_ops(t);
         add_emitters(t);
         return t;
     }();

@@ -133,6 +133,7 @@ void add_norm_ops(OpTable& t);
 void add_reorder_ops(OpTable& t);
 void add_random_ops(OpTable& t);
 void add_control_ops(OpTable& t);
+void add_fused_ops(OpTable& t);  // com.microsoft FusedConv (ops_fused.cpp)
 // Direct-call emitters for the code generator (codegen_emit.cpp).
 void add_emitters(OpTable& t);
 

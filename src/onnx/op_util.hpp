@@ -1,5 +1,5 @@
 #pragma once
-// Helpers the op entries share: numpy broadcasting across ranks, scalars, dtype rules.
+// Helpers the op entries share: numpy broadcasting across ranks, scalars, dtype rules, windows.
 #include <vector>
 
 #include "onnx/op_table.hpp"
@@ -21,5 +21,15 @@ void check_same_dtype(const OpContext& c, const TensorAny& a, const TensorAny& b
 TensorAny as_2d(const OpContext& c, const TensorAny& x, int64_t axis);
 /// Dims from host ints.
 Dims dims_of(const std::vector<int64_t>& v);
+
+/// The spatial geometry of a conv or pool node: kernel, strides, dilations and the begin/end pads
+/// after auto_pad.
+struct Window {
+    int s = 0;
+    std::vector<int64_t> kernel, stride, dilation, pad_begin, pad_end;
+};
+/// The node's window over x [N, C, spatial...] for a kernel of the given size: strides, dilations and
+/// pads (auto_pad resolved) from its attributes, checked.
+Window window_of(const OpContext& c, const TensorAny& x, std::vector<int64_t> kernel);
 
 }  // namespace burn::onnx::detail

@@ -12,59 +12,6 @@ namespace {
 
 using Outs = std::vector<TensorAny>;
 
-/// The spatial geometry of a conv or pool node: kernel, strides, dilations and the begin/end pads
-/// after auto_pad.
-struct Window {
-    int s = 0;
-    std::vector<int64_t> kernel, stride, dilation, pad_begin, pad_end;
-};
-
-Window window_of(const OpContext& c, const TensorAny& x, std::vector<int64_t> kernel) {
-    Window w;
-    w.s = static_cast<int>(x.rank()) - 2;
-    c.check(w.s >= 1 && w.s <= 3, "needs an input of rank 3 to 5 ([N, C, spatial...]), got ", x.shape());
-    w.kernel = std::move(kernel);
-    c.check(static_cast<int>(w.kernel.size()) == w.s, "kernel_shape has ", w.kernel.size(), " dims for ", w.s,
-            " spatial dims");
-    w.stride = c.attr_ints("strides", std::vector<int64_t>(static_cast<std::size_t>(w.s), 1));
-    w.dilation = c.attr_ints("dilations", std::vector<int64_t>(static_cast<std::size_t>(w.s), 1));
-    c.check(static_cast<int>(w.stride.size()) == w.s && static_cast<int>(w.dilation.size()) == w.s,
-            "strides and dilations need one entry per spatial dim");
-    const std::string auto_pad = c.attr_string("auto_pad", "NOTSET");
-    w.pad_begin.assign(static_cast<std::size_t>(w.s), 0);
-    w.pad_end.assign(static_cast<std::size_t>(w.s), 0);
-    if (auto_pad == "NOTSET") {
-        const std::vector<int64_t> pads =
-            c.attr_ints("pads", std::vector<int64_t>(2 * static_cast<std::size_t>(w.s), 0));
-        c.check(static_cast<int>(pads.size()) == 2 * w.s, "pads has ", pads.size(), " entries, expected ",
-                2 * w.s);
-        for (int i = 0; i < w.s; ++i) {
-            w.pad_begin[static_cast<std::size_t>(i)] = pads[static_cast<std::size_t>(i)];
-            w.pad_end[static_cast<std::size_t>(i)] = pads[static_cast<std::size_t>(i + w.s)];
-        }
-    } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-        for (int i = 0; i < w.s; ++i) {
-            const auto k = static_cast<std::size_t>(i);
-            const int64_t in = x.shape()[i + 2], out = (in + w.stride[k] - 1) / w.stride[k];
-            const int64_t total =
-                std::max<int64_t>(0, (out - 1) * w.stride[k] + (w.kernel[k] - 1) * w.dilation[k] + 1 - in);
-            const int64_t small = total / 2, big = total - small;
-            w.pad_begin[k] = auto_pad == "SAME_UPPER" ? small : big;
-            w.pad_end[k] = auto_pad == "SAME_UPPER" ? big : small;
-        }
-    } else {
-        c.check(auto_pad == "VALID", "auto_pad '", auto_pad,
-                "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
-    }
-    for (int i = 0; i < w.s; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        c.check(w.stride[k] >= 1 && w.dilation[k] >= 1 && w.kernel[k] >= 1 && w.pad_begin[k] >= 0 &&
-                    w.pad_end[k] >= 0,
-                "strides, dilations and the kernel must be positive and pads non-negative");
-    }
-    return w;
-}
-
 template <std::size_t N>
 std::array<std::size_t, N> arr(const std::vector<int64_t>& v) {
     std::array<std::size_t, N> a{};

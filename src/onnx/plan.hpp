@@ -41,6 +41,7 @@ struct Plan {
     std::vector<int> param_slots;
     std::vector<TensorAny> param_values;
     std::vector<Step> steps;
+    std::vector<std::unique_ptr<Node>> owned_nodes;  // nodes the plan wrote itself (fuse.cpp)
     std::size_t num_slots = 0;
 
     /// Runs the graph on its inputs (in the graph's order, already checked by the caller) and the

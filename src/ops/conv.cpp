@@ -1,6 +1,7 @@
 // Frontend of the convolutions: conv1d/2d/3d and conv_transpose1d/2d/3d over the ops.def rows conv,
 // conv_backward_input (which is also the transposed convolution) and conv_backward_weight.
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "ops/infer.hpp"
@@ -92,6 +93,28 @@ TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const 
     }
     auto c = make(OpId::conv, with_shape(spec, out_shape), metas(x, w));
     return run1(c, take(std::move(x), std::move(w)));
+}
+
+TensorAny conv_fused(TensorAny x, TensorAny w, std::optional<TensorAny> b, std::optional<TensorAny> residual,
+                     const attrs::Conv& spec, const Dims& out_shape, double lo, double hi) {
+    const char* op = "conv_fused";
+    check_spec(spec, op);
+    check_operands(x, "input", w, spec.spatial, op);
+    check_bias(b, x, w.shape()[0], op);
+    if (residual) check_defined(*residual, op);
+    attrs::ConvFused a;
+    a.conv = with_shape(spec, out_shape);
+    a.residual = residual.has_value();
+    a.lo = lo;
+    a.hi = hi;
+    std::vector<TensorMeta> in{meta(x), meta(w)};
+    TensorRefs refs = take(std::move(x), std::move(w));
+    for (std::optional<TensorAny>* t : {&b, &residual})
+        if (*t) {
+            in.push_back(meta(**t));
+            refs.push_back(std::move(**t).ref());
+        }
+    return run1(make(OpId::conv_fused, a, in), std::move(refs));
 }
 
 TensorAny conv_backward_input(TensorAny g, TensorAny w, const attrs::Conv& spec, const Dims& x_shape) {
@@ -308,6 +331,20 @@ Outs infer_conv(const OpCall& c, Metas in) {
                         "] (one value per output channel), got ", describe(b));
     }
     return {{x.dtype, v.shape}};
+}
+
+Outs infer_conv_fused(const OpCall& c, Metas in) {
+    const auto v = c.attrs<attrs::ConvFused>();
+    check_arity(c, in, v.residual ? 3 : 2, v.residual ? 4 : 3);
+    const Outs y = infer_conv(make_call(OpId::conv, v.conv), in.first(in.size() - (v.residual ? 1 : 0)));
+    if (v.residual) {
+        const TensorMeta& r = in.back();
+        BURN_CHECK_KIND(r.dtype == y[0].dtype && r.shape == y[0].shape, shape, "[conv_fused] residual ",
+                        describe(r), " must have the output's dtype and shape ", describe(y[0]));
+    }
+    BURN_CHECK(!std::isnan(v.lo) && !std::isnan(v.hi) && v.lo <= v.hi, "[conv_fused] clamp bounds [", v.lo,
+               ", ", v.hi, "] must be ordered numbers");
+    return y;
 }
 
 Outs infer_conv_backward_input(const OpCall& c, Metas in) {

@@ -5,6 +5,7 @@
 // weight gradient of tap k is sum_n g x slice^T. Positions past the input read as zero, as in the
 // kernels (backends/cpu/conv.cpp); f16/bf16 compute in f32.
 #include <algorithm>
+#include <cmath>
 
 #include "ops/decompose.hpp"
 #include "ops/decompose_prim.hpp"
@@ -149,9 +150,26 @@ Outputs conv_backward_weight(const OpCall& c, const Inputs& in) {
     return {down(reshape(cat(taps, 2), c.shape), c.dtype)};
 }
 
+// conv_fused: conv's decomposition, then + residual, then clamp's (skipped for infinite bounds).
+Outputs conv_fused(const OpCall& c, const Inputs& in) {
+    const auto a = c.attrs<attrs::ConvFused>();
+    OpCall conv_c = make_call(OpId::conv, a.conv);
+    conv_c.dtype = c.dtype;
+    TensorAny y = conv(conv_c, Inputs(in.begin(), in.end() - (a.residual ? 1 : 0)))[0];
+    if (a.residual) y = add(y, in.back());
+    if (!std::isinf(a.lo) || !std::isinf(a.hi)) {
+        OpCall clamp_c = make_call(OpId::clamp, attrs::Clamp{a.lo, a.hi});
+        clamp_c.dtype = c.dtype;
+        clamp_c.shape = c.shape;
+        y = decomposition(OpId::clamp)(clamp_c, {y})[0];
+    }
+    return {y};
+}
+
 }  // namespace
 
 void add_conv_decompositions(DecompositionTable& t) {
+    t.set(OpId::conv_fused, conv_fused);
     t.set(OpId::conv, conv);
     t.set(OpId::conv_backward_input, conv_backward_input);
     t.set(OpId::conv_backward_weight, conv_backward_weight);

@@ -27,6 +27,10 @@ TensorAny conv_transpose_nd(TensorAny x, TensorAny w, std::optional<TensorAny> b
 TensorAny conv_call(TensorAny x, TensorAny w, std::optional<TensorAny> b, const attrs::Conv& spec,
                     const Dims& out_shape);
 TensorAny conv_backward_input(TensorAny g, TensorAny w, const attrs::Conv& spec, const Dims& x_shape);
+/// The conv_fused row (ops.def): clamp(conv(x, w) + b + residual, lo, hi); residual has the output's
+/// meta. ONNX's FusedConv (src/onnx/fuse.cpp) runs through it; a backend without its kernel decomposes it.
+TensorAny conv_fused(TensorAny x, TensorAny w, std::optional<TensorAny> b, std::optional<TensorAny> residual,
+                     const attrs::Conv& spec, const Dims& out_shape, double lo, double hi);
 TensorAny conv_backward_weight(TensorAny x, TensorAny g, const attrs::Conv& spec, const Dims& w_shape);
 
 /// A 2-D pool's geometry (1-D pools use height 1).

@@ -239,28 +239,56 @@ Sort Sort::decode(const OpCall& c) {
     return {c.ints[0], c.ints[1] != 0, c.ints.size() > 2 ? c.ints[2] : -1};
 }
 
-void Conv::encode(OpCall& c) const {
-    BURN_CHECK(spatial >= 1 && spatial <= 3, "[", c.op, "] attrs::Conv has ", spatial,
+namespace {
+/// Conv's ints (and shape) into c; shared with ConvFused.
+void put_conv(const Conv& v, OpCall& c) {
+    BURN_CHECK(v.spatial >= 1 && v.spatial <= 3, "[", c.op, "] attrs::Conv has ", v.spatial,
                " spatial dims; 1 to 3 are supported");
     c.ints.clear();
-    c.ints.reserve(static_cast<std::size_t>(4 * spatial + 1));
-    for (const auto* a : {&stride, &pad_begin, &pad_end, &dilation})
-        for (int i = 0; i < spatial; ++i) c.ints.push_back((*a)[static_cast<std::size_t>(i)]);
-    c.ints.push_back(groups);
-    c.shape = shape;
+    c.ints.reserve(static_cast<std::size_t>(4 * v.spatial + 2));
+    for (const auto* a : {&v.stride, &v.pad_begin, &v.pad_end, &v.dilation})
+        for (int i = 0; i < v.spatial; ++i) c.ints.push_back((*a)[static_cast<std::size_t>(i)]);
+    c.ints.push_back(v.groups);
+    c.shape = v.shape;
 }
-Conv Conv::decode(const OpCall& c) {
-    check_decode<Conv>(c, 5, 13);
-    BURN_CHECK((c.ints.size() - 1) % 4 == 0, "[", c.op, "] malformed attributes: attrs::Conv needs 4 ints ",
-               "per spatial dim and groups, the call has ", c.ints.size());
+/// Conv from the first n ints of c (4 per spatial dim and groups).
+Conv get_conv(const OpCall& c, std::size_t n) {
+    BURN_CHECK(n >= 5 && n <= 13 && (n - 1) % 4 == 0, "[", c.op,
+               "] malformed attributes: a convolution needs 4 ints ",
+               "per spatial dim and groups, the call has ", n);
     Conv v;
-    v.spatial = static_cast<int>((c.ints.size() - 1) / 4);
+    v.spatial = static_cast<int>((n - 1) / 4);
     std::size_t k = 0;
     for (auto* a : {&v.stride, &v.pad_begin, &v.pad_end, &v.dilation})
         for (int i = 0; i < v.spatial; ++i) (*a)[static_cast<std::size_t>(i)] = c.ints[k++];
-    v.groups = c.ints.back();
+    v.groups = c.ints[n - 1];
     v.shape = c.shape;
     return v;
+}
+}  // namespace
+
+void ConvFused::encode(OpCall& c) const {
+    put_conv(conv, c);
+    c.ints.push_back(residual ? 1 : 0);
+    c.scalars[0] = lo;
+    c.scalars[1] = hi;
+}
+ConvFused ConvFused::decode(const OpCall& c) {
+    check_decode<ConvFused>(c, 6, 14);
+    ConvFused v;
+    v.conv = get_conv(c, c.ints.size() - 1);
+    v.residual = c.ints.back() != 0;
+    v.lo = c.scalars[0];
+    v.hi = c.scalars[1];
+    return v;
+}
+
+void Conv::encode(OpCall& c) const {
+    put_conv(*this, c);
+}
+Conv Conv::decode(const OpCall& c) {
+    check_decode<Conv>(c, 5, 13);
+    return get_conv(c, c.ints.size());
 }
 
 namespace {

@@ -12,6 +12,7 @@
 /// dtype: on those rows the caller chooses output 0's extent or dtype, and infer checks it against the
 /// inputs. Not included by the tensor headers (OpId stays out of them).
 #include <array>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -220,6 +221,20 @@ struct Conv {
         return a.spatial == b.spatial && a.stride == b.stride && a.pad_begin == b.pad_begin &&
                a.pad_end == b.pad_end && a.dilation == b.dilation && a.groups == b.groups &&
                a.shape == b.shape;
+    }
+};
+
+/// conv_fused: a convolution, then + residual (an input when `residual`), then clamp to [lo, hi]
+/// (infinite bounds: none; [0, inf) is ReLU). ints = conv's, then residual (0 or 1); scalars = {lo, hi}.
+struct ConvFused {
+    static constexpr std::string_view kName = "ConvFused";
+    Conv conv;
+    bool residual = false;
+    double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+    void encode(OpCall& c) const;
+    static ConvFused decode(const OpCall& c);
+    friend bool operator==(const ConvFused& a, const ConvFused& b) {
+        return a.conv == b.conv && a.residual == b.residual && a.lo == b.lo && a.hi == b.hi;
     }
 };
 

@@ -460,6 +460,10 @@ TensorRefs conv_backward_weight_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
+TensorRefs conv_row_kernel(const OpCall& call, TensorRefs& in) {
+    return conv_kernel(call, in);
+}
+
 void register_conv(KernelTable& t) {
     t[idx(OpId::conv)] = &conv_kernel;
     t[idx(OpId::conv_backward_input)] = &conv_backward_input_kernel;

@@ -73,6 +73,7 @@ CpuBackend::CpuBackend() {
     register_index(table_);
     register_matmul(table_);
     register_conv(table_);
+    register_conv_fused(table_);
     register_pool(table_);
     register_interpolate(table_);
     register_optim(table_);

@@ -24,7 +24,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <dnnl.hpp>
 #include <map>
 #include <memory>
@@ -87,11 +89,23 @@ Tag plain_weight_tag(int rank, bool grouped) {
     return rank == 3 ? Tag::oiw : rank == 4 ? Tag::oihw : Tag::oidhw;
 }
 
+/// oneDNN's post-ops for an epilogue: sum (the residual, already in dst), then relu or clip.
+dnnl::post_ops post_ops_of(const ConvEpilogue& e) {
+    dnnl::post_ops po;
+    if (e.residual) po.append_sum(1.f);
+    if (e.lo == 0 && std::isinf(e.hi) && e.hi > 0)
+        po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    else if (!std::isinf(e.lo) || !std::isinf(e.hi))
+        po.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, static_cast<float>(e.lo),
+                          static_cast<float>(e.hi));
+    return po;
+}
+
 /// The primitive for this geometry, made on first use; null when oneDNN has no kernel for it. x_cl: the
 /// caller's x is channels-last; y_cl: the output is (then the primitive reads and writes channels-last
 /// and x_cl must hold too).
 std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims& ws, const Dims& ys,
-                                bool bias, bool x_cl, bool y_cl) {
+                                bool bias, bool x_cl, bool y_cl, const ConvEpilogue* epi) {
     const int rank = xs.rank(), s = rank - 2;
     const int64_t groups = a.groups;
     memory::dims src(xs.begin(), xs.end()), dst(ys.begin(), ys.end()), wei;
@@ -139,12 +153,16 @@ std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims
             // own scratchpad (Debian's oneDNN shares a primitive's internal one between threads).
             dnnl::primitive_attr attr;
             attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-            p->pd = dnnl::convolution_forward::primitive_desc(d, attr, state().eng);
+            dnnl::primitive_attr conv_attr = attr;
+            if (epi) conv_attr.set_post_ops(post_ops_of(*epi));
+            p->pd = dnnl::convolution_forward::primitive_desc(d, conv_attr, state().eng);
             p->conv = dnnl::convolution_forward(p->pd);
             p->scratchpad = p->pd.scratchpad_desc();
             p->reorder_src = p->pd.src_desc() != p->user_src;
             p->reorder_wei = p->pd.weights_desc() != p->user_wei;
             p->reorder_dst = p->pd.dst_desc() != p->user_dst;
+            // the sum post-op reads the residual from dst: it must be the caller's y itself
+            if (p->reorder_dst && epi && epi->residual) return false;
             const dnnl::engine& eng = state().eng;
             if (p->reorder_src)
                 p->to_blocked = dnnl::reorder(
@@ -232,7 +250,8 @@ struct Ready {
     memory wei;
 };
 
-Ready prepare_part(State& st, const Part& q, bool bias, bool x_cl, bool y_cl, const CpuTensor& w) {
+Ready prepare_part(State& st, const Part& q, bool bias, bool x_cl, bool y_cl, const CpuTensor& w,
+                   const ConvEpilogue* epi) {
     const attrs::Conv& a = q.a;
     std::vector<int64_t> key(q.xs.begin(), q.xs.end());
     key.insert(key.end(), q.ws.begin(), q.ws.end());
@@ -241,10 +260,16 @@ Ready prepare_part(State& st, const Part& q, bool bias, bool x_cl, bool y_cl, co
         const auto k = static_cast<std::size_t>(i);
         key.insert(key.end(), {a.stride[k], a.pad_begin[k], a.dilation[k]});
     }
-    key.insert(key.end(), {a.groups, bias, x_cl, y_cl});
+    key.insert(key.end(), {a.groups, bias, x_cl, y_cl, epi != nullptr});
+    if (epi) {
+        int64_t bounds[2];
+        std::memcpy(bounds, &epi->lo, sizeof(double));
+        std::memcpy(bounds + 1, &epi->hi, sizeof(double));
+        key.insert(key.end(), {epi->residual != nullptr, bounds[0], bounds[1]});
+    }
     auto it = st.prims.find(key);
     if (it == st.prims.end())
-        it = st.prims.emplace(key, make_prim(a, q.xs, q.ws, q.ys, bias, x_cl, y_cl)).first;
+        it = st.prims.emplace(key, make_prim(a, q.xs, q.ws, q.ys, bias, x_cl, y_cl, epi)).first;
     Ready r{it->second, memory()};
     if (r.prim && r.prim->reorder_wei)
         r.wei = blocked_weights(st, *r.prim, w.storage, w.data<float>() + q.w_off);
@@ -392,9 +417,23 @@ std::shared_ptr<CpuTensor> channels_last_copy(const CpuTensor& x) {
     return out;
 }
 
+/// y = r, the sum post-op's operand: a parallel memcpy when both have one dense layout (copy_region's
+/// strided loops gather a channels-last tensor element by element).
+void preload(const CpuTensor& r, CpuTensor& y) {
+    bool same = r.is_dense();
+    for (int d = 0; d < y.shape.rank() && same; ++d) same = y.shape[d] == 1 || r.strides[d] == y.strides[d];
+    if (!same) return copy_region(r, y, y.strides, y.offset);
+    const float* src = r.data<float>();
+    float* dst = y.data<float>();
+    platform::parallel_for(y.shape.numel(), 1 << 16, [&](int64_t b, int64_t e) {
+        std::memcpy(dst + b, src + b, static_cast<std::size_t>(e - b) * sizeof(float));
+    });
+}
+
 /// The convolution with y channels-last or not; null (nothing computed) when a part has no kernel.
 std::shared_ptr<CpuTensor> forward(const attrs::Conv& a, const CpuTensor& x, bool x_cl, const CpuTensor& w,
-                                   const CpuTensor* b, const Dims& y_shape, bool y_cl) {
+                                   const CpuTensor* b, const Dims& y_shape, bool y_cl,
+                                   const ConvEpilogue* epi) {
     const std::vector<Part> parts = make_parts(a, x.shape, w.shape, y_shape, y_cl);
     State& st = state();
     if (omp_get_max_threads() != 1) omp_set_num_threads(1);  // weight reorders too (see run_part)
@@ -402,7 +441,7 @@ std::shared_ptr<CpuTensor> forward(const attrs::Conv& a, const CpuTensor& x, boo
     {
         platform::Lock lock(st.mu);
         for (const Part& q : parts) {
-            ready.push_back(prepare_part(st, q, b != nullptr, x_cl || y_cl, y_cl, w));
+            ready.push_back(prepare_part(st, q, b != nullptr, x_cl || y_cl, y_cl, w, epi));
             if (!ready.back().prim) return nullptr;
         }
     }
@@ -410,6 +449,7 @@ std::shared_ptr<CpuTensor> forward(const attrs::Conv& a, const CpuTensor& x, boo
     if (y_cl && !x_cl) x_copy = channels_last_copy(x);
     auto y = alloc(y_shape, DType::f32, x.device);
     if (y_cl) y->strides = CpuTensor::channels_last_strides(y_shape);
+    if (epi && epi->residual) preload(*epi->residual, *y);
     const Bases bases{x_copy ? x_copy->data<float>() : x.data<float>(), w.data<float>(),
                       b ? b->data<float>() : nullptr, y->data<float>()};
     platform::parallel_for(static_cast<int64_t>(parts.size()), 1, [&](int64_t p0, int64_t p1) {
@@ -424,7 +464,8 @@ std::shared_ptr<CpuTensor> forward(const attrs::Conv& a, const CpuTensor& x, boo
 }  // namespace
 
 std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w,
-                                             const CpuTensor* b, const Dims& y_shape) {
+                                             const CpuTensor* b, const Dims& y_shape,
+                                             const ConvEpilogue* epi) {
     const int rank = x.shape.rank();
     const bool x_cl = !x.is_contiguous() && x.is_channels_last();
     if (!dnnl_conv_available() || rank < 3 || rank > 5 || x.dtype != DType::f32 || w.dtype != DType::f32 ||
@@ -439,9 +480,9 @@ std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv& a, const CpuTens
     }
     // 2-D: channels-last out (see the file comment), but for a 1x1 of a row-major input
     if (rank == 4 && (x_cl || !pointwise)) {
-        if (auto y = forward(a, x, x_cl, w, b, y_shape, true)) return y;
+        if (auto y = forward(a, x, x_cl, w, b, y_shape, true, epi)) return y;
     }
-    return forward(a, x, x_cl, w, b, y_shape, false);
+    return forward(a, x, x_cl, w, b, y_shape, false, epi);
 }
 
 bool dnnl_conv_available() {
@@ -465,7 +506,7 @@ void set_dnnl_conv_enabled(bool on) {
 namespace burn::cpu {
 
 std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv&, const CpuTensor&, const CpuTensor&,
-                                             const CpuTensor*, const Dims&) {
+                                             const CpuTensor*, const Dims&, const ConvEpilogue*) {
     return nullptr;
 }
 

@@ -13,8 +13,16 @@ namespace burn::cpu {
 /// convolution's y is channels-last (but for a 1x1 of a contiguous x), other ranks' contiguous. Null
 /// (nothing computed) when oneDNN is not built in, is turned off (BURN_CPU_DNNL=0) or cannot run this
 /// geometry; then the caller computes y itself.
+/// What conv_fused adds after the convolution: + residual (the output's shape, any layout), then a
+/// clamp to [lo, hi] (oneDNN post-ops: sum, then relu or clip).
+struct ConvEpilogue {
+    const CpuTensor* residual = nullptr;
+    double lo = 0, hi = 0;
+};
+
 std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv& a, const CpuTensor& x, const CpuTensor& w,
-                                             const CpuTensor* b, const Dims& y_shape);
+                                             const CpuTensor* b, const Dims& y_shape,
+                                             const ConvEpilogue* epilogue = nullptr);
 
 /// Whether this build has the oneDNN path and it is on (see set_dnnl_conv_enabled).
 bool dnnl_conv_available();

@@ -24,7 +24,10 @@ void register_scan(KernelTable& t);
 void register_sort(KernelTable& t);
 void register_index(KernelTable& t);
 void register_matmul(KernelTable& t);
-void register_conv(KernelTable& t);         // conv.cpp
+void register_conv(KernelTable& t);        // conv.cpp
+void register_conv_fused(KernelTable& t);  // conv_fused.cpp
+/// The conv row's kernel (conv.cpp), for conv_fused's.
+TensorRefs conv_row_kernel(const OpCall& call, TensorRefs& in);
 void register_pool(KernelTable& t);         // pool.cpp
 void register_interpolate(KernelTable& t);  // interpolate.cpp
 void register_optim(KernelTable& t);        // optim.cpp: fused optimizer updates
