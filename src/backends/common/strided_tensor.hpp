@@ -67,6 +67,13 @@ struct Tensor : TensorImpl {
         }
         return true;
     }
+    /// The same shape and strides as o on every dim of size > 1: one layout.
+    bool same_layout(const Tensor& o) const {
+        if (shape != o.shape) return false;
+        for (int d = 0; d < shape.rank(); ++d)
+            if (shape[d] != 1 && strides[d] != o.strides[d]) return false;
+        return true;
+    }
     /// Dense with dim 1 (channels) innermost and the others row-major: [N, C, S...] laid out as
     /// [N, S..., C] (PyTorch's channels_last). Rank 3 to 5 only.
     bool is_channels_last() const {

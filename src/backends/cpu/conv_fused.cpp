@@ -13,12 +13,6 @@ namespace burn::cpu {
 
 namespace {
 
-bool same_strides(const CpuTensor& a, const CpuTensor& b) {
-    for (int d = 0; d < a.shape.rank(); ++d)
-        if (a.shape[d] != 1 && a.strides[d] != b.strides[d]) return false;
-    return true;
-}
-
 template <class T>
 void epilogue(T* y, const T* r, int64_t n, double lo_d, double hi_d) {
     using C = compute_t<T>;
@@ -52,7 +46,7 @@ TensorRefs conv_fused_kernel(const OpCall& call, TensorRefs& in) {
     TensorRefs conv_in(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n_conv));
     TensorRef y = conv_row_kernel(conv, conv_in)[0];  // a new tensor, dense (row-major or channels-last)
     if (call.shape.numel() == 0) return {y};
-    if (residual && !same_strides(as_cpu(y), as_cpu(residual))) {
+    if (residual && !as_cpu(y).same_layout(as_cpu(residual))) {
         y = contiguous(y);
         residual = contiguous(residual);
     }

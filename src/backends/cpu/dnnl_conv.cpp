@@ -420,9 +420,7 @@ std::shared_ptr<CpuTensor> channels_last_copy(const CpuTensor& x) {
 /// y = r, the sum post-op's operand: a parallel memcpy when both have one dense layout (copy_region's
 /// strided loops gather a channels-last tensor element by element).
 void preload(const CpuTensor& r, CpuTensor& y) {
-    bool same = r.is_dense();
-    for (int d = 0; d < y.shape.rank() && same; ++d) same = y.shape[d] == 1 || r.strides[d] == y.strides[d];
-    if (!same) return copy_region(r, y, y.strides, y.offset);
+    if (!r.is_dense() || !r.same_layout(y)) return copy_region(r, y, y.strides, y.offset);
     const float* src = r.data<float>();
     float* dst = y.data<float>();
     platform::parallel_for(y.shape.numel(), 1 << 16, [&](int64_t b, int64_t e) {

@@ -319,12 +319,6 @@ TensorRefs clamp_kernel(const OpCall& call, TensorRefs& in) {
 // the row's kernel as is.
 KernelTable g_rows{};  // the elementwise rows' own kernels
 
-bool same_dense_layout(const CpuTensor& a, const CpuTensor& b) {
-    if (a.shape != b.shape) return false;
-    for (int d = 0; d < a.shape.rank(); ++d)
-        if (a.shape[d] != 1 && a.strides[d] != b.strides[d]) return false;
-    return true;
-}
 /// One value broadcast to every position (a scalar operand: x * 2).
 bool is_broadcast_scalar(const CpuTensor& t) {
     return all_zero(t.strides);
@@ -347,7 +341,7 @@ TensorRefs dense_layout(const OpCall& call, TensorRefs& in) {
     for (std::size_t i = 1; i < in.size(); ++i) {
         if (!in[i]) return row(call, in);
         const CpuTensor& t = as_cpu(in[i]);
-        if (same_dense_layout(x, t) || is_broadcast_scalar(t)) continue;
+        if (x.same_layout(t) || is_broadcast_scalar(t)) continue;
         // Mixed layouts (a training step's relu_backward: channels-last x, row-major g): the row-major
         // kernel on contiguous copies, much faster than strided loops that gather along the channels,
         // and a row-major result for the backward kernels that follow.
