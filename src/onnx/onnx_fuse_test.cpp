@@ -9,6 +9,7 @@
 #include <random>
 
 #include "burn/onnx/model.hpp"
+#include "cuda_test_util.hpp"
 #include "onnx/op_table.hpp"
 #include "onnx/plan.hpp"
 #include "onnx/proto.hpp"
@@ -120,6 +121,60 @@ TEST(OnnxFuse, FusedPlanMatchesTheNodesAsWritten) {
     // the clip binds: some outputs are 0 and some 6
     const auto y = ops::into_data(a.at("y")).to_vec<float>();
     EXPECT_NE(std::count(y.begin(), y.end(), 0.f), 0);
+}
+
+/// x [2, 8, 9, 9]: a MobileNet block, Clip(DepthwiseConv3x3(x) + b, 0, 6) -> Conv1x1 -> + x.
+std::string depthwise_model() {
+    ::onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    Graph* g = m.mutable_graph();
+    g->set_name("block");
+    value(g->add_input(), "x", {2, 8, 9, 9});
+    value(g->add_output(), "y", {2, 8, 9, 9});
+    init(g, "wd", {8, 1, 3, 3}, 11);
+    init(g, "bd", {8}, 12);
+    init(g, "wp", {8, 8, 1, 1}, 13);
+    init(g, "bp", {8}, 14);
+    init(g, "lo", {}, 0);
+    init(g, "hi", {}, 6);
+    auto* dw = node(g, "Conv", {"x", "wd", "bd"}, {"d"});
+    ints(dw, "pads", {1, 1, 1, 1});
+    auto* gr = dw->add_attribute();
+    gr->set_name("group");
+    gr->set_type(::onnx::AttributeProto::INT);
+    gr->set_i(8);
+    node(g, "Clip", {"d", "lo", "hi"}, {"r"});
+    node(g, "Conv", {"r", "wp", "bp"}, {"p"});
+    node(g, "Add", {"p", "x"}, {"y"});
+    std::string s;
+    m.SerializeToString(&s);
+    return s;
+}
+
+/// On CUDA the chains fuse too (conv_fused: the depthwise kernel with its epilogue, or cuDNN / the GEMM and
+/// one epilogue pass) and give the CPU's unfused outputs.
+TEST(OnnxFuse, FusedPlanOnCudaMatchesTheCpu) {
+    REQUIRE_CUDA();
+    [[maybe_unused]] const cuda_test::ExactDeviceMath exact;
+    LoadOptions off;
+    off.fuse_ops = false;
+    const struct {
+        std::string bytes;
+        Dims shape;
+        std::vector<const char*> outs;
+    } cases[] = {{chain_model(), {2, 4, 6, 6}, {"y", "c3", "r3"}}, {depthwise_model(), {2, 8, 9, 9}, {"y"}}};
+    for (const auto& c : cases) {
+        const TensorAny x = input(c.shape, 21);
+        const auto want = Model::from_bytes(c.bytes, Device::cpu(), "", "m", off).run({{"x", x}});
+        const auto got = Model::from_bytes(c.bytes, Device::cuda()).run({{"x", x.to_device(Device::cuda())}});
+        for (const char* o : c.outs)
+            ops::into_data(got.at(o)).assert_approx_eq(ops::into_data(want.at(o)), 1e-5, 1e-6);
+    }
+}
+
+TEST(OnnxFuse, DepthwiseBlockFusesIntoTwoSteps) {
+    EXPECT_EQ(step_ops(depthwise_model(), true), (std::vector<std::string>{"FusedConv", "FusedConv"}));
 }
 
 /// FusedConv written in a file (as onnxruntime's optimiser saves it) against the nodes it stands for.

@@ -275,9 +275,11 @@ std::shared_ptr<Plan> compile(const Graph& g, const ModelIr& ir, const Device& d
         plan->steps.push_back(std::move(st));
     }
     for (const ValueInfo& v : g.outputs) plan->output_slots.push_back(slot.at(v.name));
-    // Conv chains into FusedConv where the fused row has a kernel: the CPU (autodiff records the
-    // separate ops anyway, and CUDA would run conv_fused's decomposition)
-    if (options.fuse_ops && !device.is_autodiff() && device.backend_name() == "cpu") fuse_conv_chains(*plan);
+    // Conv chains into FusedConv where the fused row has a kernel: the CPU and CUDA (autodiff records
+    // the separate ops anyway; another backend would run conv_fused's decomposition)
+    const std::string backend(device.backend_name());
+    if (options.fuse_ops && !device.is_autodiff() && (backend == "cpu" || backend == "cuda"))
+        fuse_conv_chains(*plan);
     // Free each value after its last reader.
     std::vector<int> last(plan->num_slots, -1);
     for (std::size_t k = 0; k < plan->steps.size(); ++k) {

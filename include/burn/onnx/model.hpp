@@ -38,9 +38,9 @@ struct LoadOptions {
     /// loads with the stores like a module. Nodes that read them are then not folded. Off, or on any
     /// other device, initializers are constants.
     bool train_initializers = true;
-    /// On a CPU device (not autodiff), Conv -> (Add) -> (Relu | Clip) chains whose intermediate values
-    /// nothing else reads run as one fused convolution (com.microsoft FusedConv: oneDNN post-ops), as
-    /// onnxruntime does. Off: every node runs as written.
+    /// On a CPU or CUDA device (not autodiff), Conv -> (Add) -> (Relu | Clip) chains whose intermediate
+    /// values nothing else reads run as one fused convolution (com.microsoft FusedConv: burn's conv_fused
+    /// row), as onnxruntime does. Off: every node runs as written.
     bool fuse_ops = true;
 };
 

@@ -1,6 +1,8 @@
-// Convolutions on CUDA: through cuDNN when it loads (cudnn_conv.cpp: any spatial rank, f32/f64/f16/bf16),
-// else 1-D and 2-D convolution and their adjoints as im2col + cuBLAS (groups loop; batched gemms write
-// [N, O, L] directly; f16/bf16 widened to f32). Also the window copy and bias kernels of the cuDNN path.
+// Convolutions on CUDA: depthwise ones forward by the direct kernel (conv_direct.cu); others through
+// cuDNN when it loads (cudnn_conv.cpp: any spatial rank, f32/f64/f16/bf16), else 1-D and 2-D convolution
+// and their adjoints as im2col + cuBLAS (groups loop; batched gemms write [N, O, L] directly; a pointwise
+// one multiplies x itself; f16/bf16 widened to f32). conv_fused: the convolution, then its epilogue.
+// Also the window copy and bias kernels of the cuDNN path.
 #include <cmath>
 #include <cstdio>
 
@@ -101,27 +103,38 @@ TensorRefs conv_kernel(const OpCall& call, TensorRefs& in) {
     cudaStream_t s = ctx().stream;
     const bool bias = in.size() > 2;
     TensorRef br = bias ? contiguous(in[2]) : TensorRef();
+    // A pointwise convolution's im2col matrix is x itself.
+    const bool direct = g.groups == 1 && g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 &&
+                        g.pw == 0 && g.oh == g.h && g.ow == g.w;
     dispatch_float(call.dtype, [&](auto tag) {
         using T = decltype(tag);
         if (bias) {
             bias_fill_k<T>
                 <<<blocks_for(ny), kThreads, 0, s>>>(as_cuda(br).data<T>(), y->data<T>(), g.o, g.l, ny);
-        } else {
+        } else if (g.ck == 0) {
             BURN_CUDA_CHECK(cudaMemsetAsync(y->raw(), 0, ny * sizeof(T), s));
         }
         if (g.ck == 0) return;
-        auto col = scratch(static_cast<std::size_t>(g.n * g.ck * g.l) * sizeof(T));
-        T* cp = static_cast<T*>(col->data);
+        std::shared_ptr<Storage> col;
+        T* cp = nullptr;
+        const T* bp = x.data<T>();
+        if (!direct) {
+            col = scratch(static_cast<std::size_t>(g.n * g.ck * g.l) * sizeof(T));
+            cp = static_cast<T*>(col->data);
+            bp = cp;
+        }
         for (int64_t gi = 0; gi < g.groups; ++gi) {
             const int64_t total = g.n * g.ck * g.l;
-            im2col_k<T><<<blocks_for(total), kThreads, 0, s>>>(x.data<T>(), cp, g, gi * g.cg, g.ck * g.l, g.l,
-                                                               total);
-            BURN_CUDA_LAUNCHED();
-            // y[n][og rows of group] (og x L) = W_g (og x ck) * col[n] (ck x L)
+            if (!direct) {
+                im2col_k<T><<<blocks_for(total), kThreads, 0, s>>>(x.data<T>(), cp, g, gi * g.cg, g.ck * g.l,
+                                                                   g.l, total);
+                BURN_CUDA_LAUNCHED();
+            }
+            // y[n][og rows of group] (og x L) = W_g (og x ck) * col[n] (ck x L), onto the bias if any
             MatRef a{w.data<T>() + gi * g.og * g.ck, g.ck, 1, 0};
-            MatRef b{cp, g.l, 1, g.ck * g.l};
+            MatRef b{bp, g.l, 1, g.ck * g.l};
             gemm(call.dtype, g.og, g.l, g.ck, a, b, y->data<T>() + gi * g.og * g.l, g.l, g.o * g.l, g.n, 1.0,
-                 1.0);
+                 bias ? 1.0 : 0.0);
         }
     });
     BURN_CUDA_LAUNCHED();
@@ -223,6 +236,44 @@ TensorRefs conv_dispatch(const OpCall& call, TensorRefs& in) {
     return widening<Im2col>(call, in);
 }
 
+/// The forward convolution: the direct depthwise kernel, cuDNN, or im2col + GEMM.
+TensorRefs conv_forward(const OpCall& call, TensorRefs& in) {
+    const auto a = call.attrs<attrs::Conv>();
+    if (direct::depthwise_handles(a, in[0]->shape, in[1]->shape)) {
+        direct::Epilogue e;
+        if (in.size() > 2) e.bias = contiguous(in[2]);
+        return {direct::depthwise(call.shape, call.dtype, a, in[0], in[1], e)};
+    }
+    return conv_dispatch<cudnn::Dir::forward, &conv_kernel>(call, in);
+}
+
+/// conv_fused: the depthwise kernel with the whole epilogue, else the convolution without its bias and
+/// one epilogue pass (bias, residual, clamp) over the new output.
+TensorRefs conv_fused_kernel(const OpCall& call, TensorRefs& in) {
+    const auto a = call.attrs<attrs::ConvFused>();
+    const std::size_t n_conv = in.size() - (a.residual ? 1 : 0);
+    direct::Epilogue e;
+    if (n_conv > 2) e.bias = contiguous(in[2]);
+    if (a.residual) e.residual = contiguous(in.back());
+    e.lo = a.lo;
+    e.hi = a.hi;
+    if (direct::depthwise_handles(a.conv, in[0]->shape, in[1]->shape))
+        return {direct::depthwise(call.shape, call.dtype, a.conv, in[0], in[1], e)};
+    OpCall conv = make_call(OpId::conv, a.conv);
+    conv.dtype = call.dtype;
+    TensorRefs conv_in{in[0], in[1]};
+    TensorRef y = conv_dispatch<cudnn::Dir::forward, &conv_kernel>(conv, conv_in)[0];
+    direct::apply_epilogue(y, e);
+    return {y};
+}
+
+bool conv_fused_ok(const OpCall& call, const TensorRefs& in) {
+    const auto a = call.attrs<attrs::ConvFused>();
+    OpCall conv = make_call(OpId::conv, a.conv);
+    conv.dtype = call.dtype;
+    return conv_ok(conv, in);
+}
+
 // ---- helpers of the cuDNN path
 
 struct Window {
@@ -276,6 +327,12 @@ void window_copy(DType d, const void* src, const Dims& src_shape, void* dst, con
     BURN_CUDA_LAUNCHED();
 }
 
+bool pointwise(const attrs::Conv& a, const Dims& x, const Dims& w, const Dims& y) {
+    return a.spatial == 2 && a.groups == 1 && w.rank() == 4 && w[2] == 1 && w[3] == 1 && a.stride[0] == 1 &&
+           a.stride[1] == 1 && a.pad_begin[0] == 0 && a.pad_begin[1] == 0 && y.rank() == 4 && x.rank() == 4 &&
+           y[2] == x[2] && y[3] == x[3];
+}
+
 void add_bias(DType d, void* y, const void* bias, int64_t o, int64_t l, int64_t total) {
     if (total == 0 || l == 0) return;
     dispatch_float_ew(d, [&](auto tag) {
@@ -289,7 +346,8 @@ void add_bias(DType d, void* y, const void* bias, int64_t o, int64_t l, int64_t 
 }  // namespace cudnn
 
 void register_conv(KernelTable& t) {
-    t[idx(OpId::conv)] = {&conv_dispatch<cudnn::Dir::forward, &conv_kernel>, &conv_ok};
+    t[idx(OpId::conv)] = {&conv_forward, &conv_ok};
+    t[idx(OpId::conv_fused)] = {&conv_fused_kernel, &conv_fused_ok};
     t[idx(OpId::conv_backward_input)] = {
         &conv_dispatch<cudnn::Dir::backward_data, &conv_backward_input_kernel>, &conv_ok};
     t[idx(OpId::conv_backward_weight)] = {

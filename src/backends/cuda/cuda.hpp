@@ -47,6 +47,12 @@ bool use_cudnn();
 /// per-call cost loses (default 2^23; BURN_CUDA_CUDNN_MIN_MACS at start; 0: every one on cuDNN).
 void set_cudnn_min_macs(int64_t macs);
 int64_t cudnn_min_macs();
+/// f32/f64 pointwise convolutions (1x1 kernel, stride 1, no padding, groups 1) with at most this many
+/// multiply-adds run as one batched GEMM on x itself (no im2col copy) instead of through cuDNN, whose
+/// per-call host cost dominates at these sizes (default 2^28; BURN_CUDA_CONV1X1_GEMM_MAX_MACS at
+/// start; 0: every one on cuDNN). They then follow the matmul's TF32 setting, not the convolutions'.
+void set_pointwise_gemm_max_macs(int64_t macs);
+int64_t pointwise_gemm_max_macs();
 struct CudnnStatus {
     bool compiled = false;     // built with cudnn.h (BURN_CUDNN)
     bool enabled = false;      // use_cudnn()

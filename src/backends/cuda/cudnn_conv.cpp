@@ -1,9 +1,9 @@
 // Convolutions through cuDNN 9's convolution API (cudnnConvolutionForward / BackwardData /
 // BackwardFilter on Nd descriptors), with the library loaded lazily (cudnn_library.cpp). One handle
-// per device on the device's stream; the algorithm (cuDNN's heuristics, or cudnnFind with
-// BURN_CUDA_CUDNN_BENCHMARK=1) and the descriptors are chosen once per geometry + dtype + math mode
-// and cached; the workspace comes from the caching allocator. Padding that cuDNN cannot express
-// (begin != end, or a transposed convolution's extra output padding) goes through a zero-padded
+// per device on the device's stream; the algorithm (cudnnFind for the forward, cuDNN's heuristics for
+// the backward; BURN_CUDA_CUDNN_BENCHMARK changes that) and the descriptors are chosen once per geometry +
+// dtype + math mode and cached; the workspace comes from the caching allocator. Padding that cuDNN cannot
+// express (begin != end, or a transposed convolution's extra output padding) goes through a zero-padded
 // window of the input.
 #include <algorithm>
 #include <cstdio>
@@ -198,7 +198,7 @@ Plan make_plan(Dir dir, DType dt, const Geometry& g, bool tf32) {
             p.ok = choose<cudnnConvolutionFwdAlgoPerf_t>(
                 p, strict,
                 [&](cudnnConvolutionFwdAlgoPerf_t* r, int* n) {
-                    return benchmark()
+                    return benchmark(true)
                                ? a.cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, 16, n, r)
                                : a.cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, 16, n, r);
                 },
@@ -211,10 +211,10 @@ Plan make_plan(Dir dir, DType dt, const Geometry& g, bool tf32) {
             p.ok = choose<cudnnConvolutionBwdDataAlgoPerf_t>(
                 p, strict,
                 [&](cudnnConvolutionBwdDataAlgoPerf_t* r, int* n) {
-                    return benchmark() ? a.cudnnFindConvolutionBackwardDataAlgorithm(h, p.w, p.y, p.conv, p.x,
-                                                                                     16, n, r)
-                                       : a.cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p.w, p.y, p.conv,
-                                                                                       p.x, 16, n, r);
+                    return benchmark(false) ? a.cudnnFindConvolutionBackwardDataAlgorithm(h, p.w, p.y, p.conv,
+                                                                                          p.x, 16, n, r)
+                                            : a.cudnnGetConvolutionBackwardDataAlgorithm_v7(
+                                                  h, p.w, p.y, p.conv, p.x, 16, n, r);
                 },
                 [&](int algo, std::size_t* b) {
                     return a.cudnnGetConvolutionBackwardDataWorkspaceSize(
@@ -225,10 +225,10 @@ Plan make_plan(Dir dir, DType dt, const Geometry& g, bool tf32) {
             p.ok = choose<cudnnConvolutionBwdFilterAlgoPerf_t>(
                 p, strict,
                 [&](cudnnConvolutionBwdFilterAlgoPerf_t* r, int* n) {
-                    return benchmark() ? a.cudnnFindConvolutionBackwardFilterAlgorithm(h, p.x, p.y, p.conv,
-                                                                                       p.w, 16, n, r)
-                                       : a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, p.x, p.y, p.conv,
-                                                                                         p.w, 16, n, r);
+                    return benchmark(false) ? a.cudnnFindConvolutionBackwardFilterAlgorithm(
+                                                  h, p.x, p.y, p.conv, p.w, 16, n, r)
+                                            : a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+                                                  h, p.x, p.y, p.conv, p.w, 16, n, r);
                 },
                 [&](int algo, std::size_t* b) {
                     return a.cudnnGetConvolutionBackwardFilterWorkspaceSize(
@@ -272,8 +272,11 @@ bool handles(const OpCall& call, const TensorRefs& in) {
     const Dims& w = call.op == OpId::conv_backward_weight ? call.shape : in[1]->shape;
     // im2col loops over the groups (an im2col launch and a gemm each): a depthwise convolution of
     // MobileNetV2 made hundreds of launches per call (97 ms per batch-1 forward against PyTorch's 3 ms).
-    if (call.attrs<attrs::Conv>().groups > 1) return true;
+    const auto a = call.attrs<attrs::Conv>();
+    if (a.groups > 1) return true;
     const int64_t macs = w[0] > 0 ? y.numel() * (w.numel() / w[0]) : 0;
+    if (pointwise(a, call.op == OpId::conv_backward_input ? call.shape : in[0]->shape, w, y))
+        return macs > pointwise_gemm_max_macs();
     return macs >= cudnn_min_macs();  // small ones: im2col
 }
 

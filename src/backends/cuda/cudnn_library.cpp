@@ -31,13 +31,25 @@ bool env_flag(const char* name, bool fallback) {
 
 bool g_use_cudnn = env_flag("BURN_CUDA_CUDNN", true);
 bool g_tf32_conv = env_flag("BURN_CUDA_CONV_TF32", true);
-const bool g_benchmark = env_flag("BURN_CUDA_CUDNN_BENCHMARK", false);
+// cudnnFind (timing each algorithm once per geometry) for: 0 no direction, 1 every direction, unset the
+// forward only: inference picks its algorithms as onnxruntime's CUDA provider does by default
+// (cuDNN's first heuristic choice ran ResNet-18 at batch 8 about 20 % slower on an H200), while the
+// backward keeps the heuristics' run-to-run stable choice.
+const int g_benchmark = [] {
+    const char* v = std::getenv("BURN_CUDA_CUDNN_BENCHMARK");
+    if (!v || !*v) return 2;
+    return std::string(v) == "0" ? 0 : 1;
+}();
 // Below this many multiply-adds, f32/f64 1-D/2-D convolutions stay on im2col: cuDNN's per-call cost
 // (host work and extra launches, about 30 us on an H200) loses to im2col + one gemm there (batch-1
 // inference of the MNIST convnet: 0.10 ms on im2col, 0.16 to 0.18 ms on cuDNN).
 int64_t g_min_macs = [] {
     const char* v = std::getenv("BURN_CUDA_CUDNN_MIN_MACS");
     return v && *v ? std::atoll(v) : int64_t{1} << 23;
+}();
+int64_t g_pointwise_max_macs = [] {
+    const char* v = std::getenv("BURN_CUDA_CONV1X1_GEMM_MAX_MACS");
+    return v && *v ? std::atoll(v) : int64_t{1} << 28;
 }();
 const bool g_verbose = env_flag("BURN_CUDA_VERBOSE", false);
 std::mutex g_mutex;
@@ -63,14 +75,20 @@ void set_cudnn_min_macs(int64_t macs) {
 int64_t cudnn_min_macs() {
     return g_min_macs;
 }
+void set_pointwise_gemm_max_macs(int64_t macs) {
+    g_pointwise_max_macs = macs;
+}
+int64_t pointwise_gemm_max_macs() {
+    return g_pointwise_max_macs;
+}
 
 namespace cudnn {
 
 bool verbose() {
     return g_verbose;
 }
-bool benchmark() {
-    return g_benchmark;
+bool benchmark(bool forward) {
+    return g_benchmark == 1 || (g_benchmark == 2 && forward);
 }
 void count(bool ran) {
     std::lock_guard<std::mutex> lock(g_mutex);

@@ -11,8 +11,10 @@
 
 namespace burn::cuda::cudnn {
 
-bool verbose();    // BURN_CUDA_VERBOSE
-bool benchmark();  // BURN_CUDA_CUDNN_BENCHMARK: cudnnFind instead of the heuristics
+bool verbose();  // BURN_CUDA_VERBOSE
+/// Whether this direction's algorithm is picked by cudnnFind (timing) instead of the heuristics:
+/// BURN_CUDA_CUDNN_BENCHMARK=1 every direction, 0 none, unset the forward only.
+bool benchmark(bool forward);
 /// Statistics for cudnn_status(): a convolution run through cuDNN, or one it had no algorithm for.
 void count(bool ran);
 
