@@ -8,6 +8,7 @@
 #include "burn/backend/backend.hpp"
 #include "burn/backend/op_attrs.hpp"
 #include "burn/tensor/ops.hpp"
+#include "core/int128.hpp"
 
 namespace burn::ops::detail {
 
@@ -43,7 +44,6 @@ TensorRefs take(Ts&&... ts) {
 }
 /// A size computed in 128-bit arithmetic (its int64 terms may overflow int64 when combined), checked
 /// to fit int64: a ShapeError "[op] <what> ... overflows int64" otherwise.
-using wide = __int128;
 int64_t fit_size(wide v, const char* op, const char* what);
 /// t's dtype and shape.
 inline TensorMeta meta(const TensorAny& t) {

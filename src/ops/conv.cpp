@@ -288,8 +288,6 @@ namespace burn::op_infer {
 
 namespace {
 
-using wide = __int128;
-
 attrs::Conv conv_attrs(const OpCall& c, const TensorMeta& a, const TensorMeta& b) {
     const auto v = c.attrs<attrs::Conv>();
     for (int i = 0; i < v.spatial; ++i) {

@@ -36,8 +36,8 @@ TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const De
     // ceil((end - start) / step) in 128-bit arithmetic: end - start overflows int64 for wide ranges.
     int64_t n = 0;
     if ((step > 0 && end > start) || (step < 0 && end < start)) {
-        const __int128 span = static_cast<__int128>(end) - start, s = step;
-        const __int128 count = (span + s + (step > 0 ? -1 : 1)) / s;
+        const wide span = wide(end) - start, s = step;
+        const wide count = (span + s + (step > 0 ? -1 : 1)) / s;
         BURN_CHECK_KIND(count <= INT64_MAX, shape, "[arange] the range ", start, "..", end, " step ", step,
                         " has more elements than int64 can count");
         n = static_cast<int64_t>(count);
@@ -45,9 +45,9 @@ TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const De
     if (n > 0 && !is_float(dtype)) {
         // The kernels compute start + step * i in double: integer results must fit the dtype and be exact
         // there (|value| <= 2^53), or the range would wrap or round silently.
-        const __int128 last = static_cast<__int128>(start) + static_cast<__int128>(step) * (n - 1);
-        const __int128 exact = __int128(1) << 53;
-        __int128 lo = -exact, hi = exact;
+        const wide last = wide(start) + wide(step) * (n - 1);
+        const wide exact = wide(1) << 53;
+        wide lo = -exact, hi = exact;
         switch (dtype) {
             case DType::i32:
                 lo = INT32_MIN, hi = INT32_MAX;
@@ -64,7 +64,7 @@ TensorAny arange(int64_t start, int64_t end, int64_t step, DType dtype, const De
             default:
                 break;
         }
-        const auto fits = [&](__int128 v) { return v >= lo && v <= hi; };
+        const auto fits = [&](wide v) { return v >= lo && v <= hi; };
         BURN_CHECK_KIND(fits(start) && fits(last), dtype, "[arange] the range ", start, "..", end, " step ",
                         step, " has values (first ", start, ", last ", static_cast<long double>(last),
                         ") that ", dtype, " cannot hold exactly; use a wider dtype or a float range");

@@ -297,8 +297,6 @@ namespace burn::op_infer {
 
 namespace {
 
-using wide = __int128;
-
 /// The 2-D pools' input or gradient: float [N, C, H, W]; shape (the other side's) fits its N and C.
 void check_planes(const OpCall& c, const TensorMeta& x, const Dims& shape) {
     check_float(c, x);

@@ -65,10 +65,10 @@ std::size_t round_size(std::size_t bytes) {
     return (bytes + 4095) / 4096 * 4096;
 }
 void* system_alloc(std::size_t bytes) {
-    void* p = std::aligned_alloc(kAlign, bytes ? bytes : kAlign);
+    void* p = ::aligned_alloc(kAlign, bytes ? bytes : kAlign);
     if (!p) {
         empty_cache();
-        p = std::aligned_alloc(kAlign, bytes ? bytes : kAlign);
+        p = ::aligned_alloc(kAlign, bytes ? bytes : kAlign);
     }
     BURN_CHECK(p != nullptr, "[cpu] out of memory allocating ", bytes,
                " bytes; free tensors (and the cache: burn::cpu::empty_cache()) or use smaller batches");
