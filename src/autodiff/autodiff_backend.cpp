@@ -1,5 +1,6 @@
 // The autodiff decorator: unwraps inputs, runs the inner backend, and records a node whose gradient
 // rule comes from the op table. No per-op code lives here.
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -16,8 +17,8 @@
 namespace burn::autodiff {
 
 namespace {
-std::atomic<int64_t> g_live_nodes{0};
-std::atomic<uint64_t> g_next_id{1};
+platform::Counter<int64_t> g_live_nodes{0};
+platform::Counter<uint64_t> g_next_id{1};
 BURN_THREAD_LOCAL bool t_grad_enabled = true;
 std::atomic<int> g_anomaly{-1};  // -1: read BURN_DETECT_ANOMALY on first use
 }  // namespace

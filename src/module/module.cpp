@@ -1,14 +1,15 @@
 #include "burn/module/module.hpp"
 
-#include <atomic>
 #include <ostream>
+
+#include "platform/sync.hpp"
 
 namespace burn {
 
 ParamId ParamId::create() {
     // Unique within the process and unlikely to collide with ids loaded from files (high bits random
     // per process start, low bits a counter).
-    static std::atomic<uint64_t> counter{0};
+    static platform::Counter<uint64_t> counter{0};
     static const uint64_t base = [] {
         uint64_t x = reinterpret_cast<uintptr_t>(&counter) ^ 0x9E3779B97F4A7C15ull;
         x ^= x >> 33;

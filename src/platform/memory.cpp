@@ -1,6 +1,11 @@
 #include "platform/memory.hpp"
 
+#include <cstdlib>
+
 #include "burn/build_config.hpp"
+#if defined(__NEWLIB__)
+#include <malloc.h>  // memalign
+#endif
 
 #if BURN_FILESYSTEM && (defined(__unix__) || defined(__APPLE__))
 #define BURN_POSIX_MEMORY 1
@@ -12,6 +17,19 @@
 #endif
 
 namespace burn::platform {
+
+void* aligned_alloc(std::size_t alignment, std::size_t bytes) {
+#if defined(__NEWLIB__)
+    return ::memalign(alignment, bytes);
+#else
+    // C11 requires a multiple of the alignment
+    return ::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+#endif
+}
+
+void aligned_free(void* p) {
+    std::free(p);
+}
 
 #ifdef BURN_POSIX_MEMORY
 uint64_t resident_memory_bytes() {

@@ -5,6 +5,7 @@
 #include "burn/build_config.hpp"
 
 #if BURN_THREADS
+#include <atomic>
 #include <mutex>
 #define BURN_THREAD_LOCAL thread_local
 #else
@@ -21,6 +22,33 @@ struct Mutex {
     void lock() {}
     void unlock() {}
     bool try_lock() { return true; }
+};
+#endif
+
+#if BURN_THREADS
+/// A counter several threads update (ids, live-object counts).
+template <class T>
+using Counter = std::atomic<T>;
+#else
+/// One thread only: a plain integer with std::atomic's counter interface. (32-bit targets such as
+/// Cortex-M have no lock-free 64-bit atomics and no libatomic to emulate them.)
+template <class T>
+struct Counter {
+    T value{};
+    constexpr Counter(T v = T()) : value(v) {}  // NOLINT: std::atomic<T> converts the same way
+    T fetch_add(T d) {
+        const T old = value;
+        value += d;
+        return old;
+    }
+    T fetch_sub(T d) {
+        const T old = value;
+        value -= d;
+        return old;
+    }
+    T operator++() { return ++value; }
+    T load() const { return value; }
+    void store(T v) { value = v; }
 };
 #endif
 

@@ -17,6 +17,7 @@
 #include "backends/cpu/cpu_tensor.hpp"
 #include "burn/core/error.hpp"
 #include "platform/env.hpp"
+#include "platform/memory.hpp"
 #include "platform/sync.hpp"
 
 #if defined(__has_feature)
@@ -65,10 +66,10 @@ std::size_t round_size(std::size_t bytes) {
     return (bytes + 4095) / 4096 * 4096;
 }
 void* system_alloc(std::size_t bytes) {
-    void* p = ::aligned_alloc(kAlign, bytes ? bytes : kAlign);
+    void* p = platform::aligned_alloc(kAlign, bytes ? bytes : kAlign);
     if (!p) {
         empty_cache();
-        p = ::aligned_alloc(kAlign, bytes ? bytes : kAlign);
+        p = platform::aligned_alloc(kAlign, bytes ? bytes : kAlign);
     }
     BURN_CHECK(p != nullptr, "[cpu] out of memory allocating ", bytes,
                " bytes; free tensors (and the cache: burn::cpu::empty_cache()) or use smaller batches");
@@ -76,7 +77,7 @@ void* system_alloc(std::size_t bytes) {
 }
 void system_free(void* p, std::size_t bytes) {
     BURN_UNPOISON(p, bytes);  // the heap allocator owns it again
-    std::free(p);
+    platform::aligned_free(p);
 }
 /// Makes exactly the first n of the block's bytes addressable (ASan builds).
 void hand_out(void* p, std::size_t n, std::size_t bytes) {

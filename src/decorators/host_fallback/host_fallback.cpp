@@ -2,7 +2,6 @@
 // not support the op, copies the inputs to the CPU, runs the op there and copies the outputs back.
 #include "burn/backend/host_fallback.hpp"
 
-#include <atomic>
 #include <map>
 #include <memory>
 
@@ -16,7 +15,7 @@ namespace burn {
 
 namespace {
 
-std::atomic<int64_t> g_ops{0};
+platform::Counter<int64_t> g_ops{0};
 
 /// A tensor of a host_fallback device: the tensor of the device below.
 struct FallbackTensor final : TensorImpl {
