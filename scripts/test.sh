@@ -48,7 +48,7 @@ echo "scripts/test.sh: Release tests passed in ${SECONDS}s"
 # The portable core: burn_core with threads, exceptions and files off runs the MNIST convnet forward.
 bash "$BURN_ROOT/scripts/portable_check.sh"
 # WebAssembly (docs/wasm.md): BURN_WASM=1 builds the single-threaded wasm variant with its test suite
-# and runs it in node (scripts/wasm_check.sh). Off by default: it adds about 880 s on two cores.
+# and runs it in node (scripts/wasm_check.sh). Off by default: it adds about 390 s on two cores.
 if [ "${BURN_WASM:-0}" = "1" ]; then
     bash "$BURN_ROOT/scripts/wasm_check.sh" st
 fi
