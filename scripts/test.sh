@@ -47,6 +47,11 @@ ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
 echo "scripts/test.sh: Release tests passed in ${SECONDS}s"
 # The portable core: burn_core with threads, exceptions and files off runs the MNIST convnet forward.
 bash "$BURN_ROOT/scripts/portable_check.sh"
+# WebAssembly (docs/wasm.md): BURN_WASM=1 builds the single-threaded wasm variant with its test suite
+# and runs it in node (scripts/wasm_check.sh). Off by default: it adds about 390 s on two cores.
+if [ "${BURN_WASM:-0}" = "1" ]; then
+    bash "$BURN_ROOT/scripts/wasm_check.sh" st
+fi
 # The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 30 s per fuzz
 # target): docs/reliability.md. BURN_SANITIZERS=0 skips them (a quicker local run).
 if [ "${BURN_SANITIZERS:-1}" != "0" ]; then

@@ -112,5 +112,17 @@ TEST(ShapeOverflow, ConvAndPoolOutputSizesDoNotWrap) {
     EXPECT_THROW((void)ops::pixel_shuffle(x.handle(), std::size_t(k62)), Error);
 }
 
+// In a 32-bit address space (wasm32) a count that fits int64 can still exceed what size_t holds: a
+// tensor of 16 GiB is refused there, not allocated with a wrapped byte count.
+TEST(ShapeOverflow, MoreBytesThanTheAddressSpaceHoldsIsAnError) {
+    if (sizeof(std::size_t) >= 8) GTEST_SKIP() << "a 64-bit address space: the int64 checks above come first";
+    try {
+        (void)Tensor<2>::zeros({65536, 65536});
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("-bit address space holds"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace burn

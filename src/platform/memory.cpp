@@ -63,6 +63,7 @@ uint64_t total_memory_bytes() {
 #endif
 }
 
+#if defined(__linux__)
 namespace {
 /// The first number in a file (a cgroup limit); 0 when missing or "max".
 uint64_t read_limit(const char* path) {
@@ -74,6 +75,7 @@ uint64_t read_limit(const char* path) {
     return n == 1 ? static_cast<uint64_t>(v) : 0;
 }
 }  // namespace
+#endif
 
 uint64_t memory_limit_bytes() {
     uint64_t limit = total_memory_bytes();

@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 
 #include <cstring>
+#include <limits>
 
 #include "backends/cpu/kernels.hpp"
 #include "burn/backend/registry.hpp"
@@ -43,6 +44,11 @@ std::size_t checked_bytes(const Dims& shape, DType dtype) {
     BURN_CHECK(limit == 0 || bytes <= limit, "[", current_op(), "] a ", dtype, " tensor of shape ", shape,
                " needs ", bytes, " bytes (", human_bytes(bytes), ") but this machine has ", limit, " bytes (",
                human_bytes(limit), ") of memory; use smaller shapes or batches");
+    // A 32-bit address space (wasm32) holds less than int64 counts allow: refuse rather than wrap.
+    BURN_CHECK(bytes <= std::numeric_limits<std::size_t>::max() - 4096, "[", current_op(), "] a ", dtype,
+               " tensor of shape ", shape, " needs ", bytes, " bytes (", human_bytes(bytes),
+               "), more than a ", 8 * sizeof(void*),
+               "-bit address space holds; use smaller shapes or batches");
     return static_cast<std::size_t>(bytes);
 }
 }  // namespace

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# WebAssembly builds with Debian's emscripten 3.1.6 (docs/wasm.md): installs emscripten when missing,
+# then configures with emcmake and builds burn_core (CPU backend, autodiff, nn, optim), burn_store,
+# burn_data and burn_train (no ncurses dashboard) in one or both variants:
+#   st  build-wasm/     single-threaded (BURN_THREADS=OFF)
+#   mt  build-wasm-mt/  pthreads (-pthread: the parallel-for runs on web workers; SharedArrayBuffer)
+# usage: bash scripts/build_wasm.sh [st|mt|all]          (default: all)
+#   BURN_WASM_TESTS=1    also build the test suite, burn_tests.js (GoogleTest built with em++ from
+#                        Debian's sources in /usr/src/googletest); scripts/wasm_check.sh runs it
+#   BURN_WASM_OPT        optimisation level of compile and link (default -O2)
+#   BURN_WASM_UNITY      1 (default): unity builds of the libraries (BURN_UNITY_BUILD); 0: file by file
+#   BURN_WASM_DIR, BURN_WASM_MT_DIR   the build folders
+#   BURN_JOBS            parallel compile jobs (default: the number of CPUs)
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+variants="${1:-all}"
+case "$variants" in
+    st | mt) ;;
+    all) variants="st mt" ;;
+    *)
+        echo "usage: bash scripts/build_wasm.sh [st|mt|all]" >&2
+        exit 2
+        ;;
+esac
+
+# shellcheck source=scripts/wasm_env.sh
+source "$BURN_ROOT/scripts/wasm_env.sh"
+opt="${BURN_WASM_OPT:--O2}"
+unity=ON
+[ "${BURN_WASM_UNITY:-1}" = "0" ] && unity=OFF
+tests=OFF
+[ "${BURN_WASM_TESTS:-0}" = "1" ] && tests=ON
+
+# The variant's dependency prefix, $dir/deps, found through CMAKE_FIND_ROOT_PATH: nlohmann-json's
+# headers, and GoogleTest compiled with the variant's flags.
+wasm_deps() {
+    local dir="$1" flags="$2" threads="$3"
+    local deps="$dir/deps"
+    burn_wasm_json_prefix "$deps"
+    if [ "$tests" = ON ] && [ ! -f "$deps/lib/libgtest.a" ]; then
+        local pthreads=ON
+        [ "$threads" = ON ] && pthreads=OFF
+        emcmake cmake -S /usr/src/googletest -B "$dir/googletest" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+            -DBUILD_GMOCK=OFF -Dgtest_disable_pthreads="$pthreads" -DCMAKE_CXX_FLAGS="$flags" \
+            -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" -DCMAKE_INSTALL_PREFIX="$deps" >"$dir/googletest.log" 2>&1 ||
+            { cat "$dir/googletest.log"; exit 1; }
+        cmake --build "$dir/googletest" --parallel "$BURN_JOBS" >>"$dir/googletest.log" 2>&1 &&
+            cmake --install "$dir/googletest" >>"$dir/googletest.log" 2>&1 ||
+            { cat "$dir/googletest.log"; exit 1; }
+    fi
+}
+
+# Configures and builds one variant in $dir; threads ON or OFF.
+wasm_build() {
+    local dir="$1" threads="$2"
+    # Exceptions on explicitly (without an EH flag em++ compiles throw but disables catch); SIMD128 for the
+    # CPU backend's vector-extension GEMM and the autovectorised elementwise and reduction loops.
+    local flags="-fexceptions -msimd128"
+    [ "$threads" = ON ] && flags="$flags -pthread"
+    local start=$SECONDS
+    mkdir -p "$dir"
+    wasm_deps "$dir" "$flags" "$threads"
+    # CUDA, OpenBLAS, oneDNN, ONNX (protobuf), libzip and ncurses have no wasm32 build here; Highway
+    # 1.0.3's WASM target has no f64 vectors, which simd_math.cpp uses.
+    emcmake cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_FIND_ROOT_PATH="$dir/deps" -DCMAKE_CXX_FLAGS="$flags" \
+        -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" -DCMAKE_EXE_LINKER_FLAGS_RELEASE="$opt" \
+        -DBURN_THREADS="$threads" -DBURN_EXCEPTIONS=ON -DBURN_FILESYSTEM=ON -DBURN_UNITY_BUILD="$unity" \
+        -DBURN_TESTS="$tests" -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF -DBURN_CUDA=OFF -DBURN_OPENBLAS=OFF \
+        -DBURN_DNNL=OFF -DBURN_HIGHWAY=OFF -DBURN_ONNX=OFF -DBURN_ZIP=OFF -DBURN_TUI=OFF \
+        >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
+    cmake --build "$dir" --parallel "$BURN_JOBS"
+    echo "scripts/build_wasm.sh: $dir (threads $threads, $opt, unity $unity, tests $tests) built in $((SECONDS - start))s"
+}
+
+for v in $variants; do
+    if [ "$v" = st ]; then
+        wasm_build "${BURN_WASM_DIR:-$BURN_ROOT/build-wasm}" OFF
+    else
+        wasm_build "${BURN_WASM_MT_DIR:-$BURN_ROOT/build-wasm-mt}" ON
+    fi
+done
