@@ -3,6 +3,8 @@
 // see docs/building.md); conv.cpp falls back to im2col + GEMM when dnnl_conv_forward returns false.
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "backends/cpu/kernels.hpp"
 
@@ -29,5 +31,11 @@ bool dnnl_conv_available();
 /// Turns the oneDNN path on or off for this process (default: on unless BURN_CPU_DNNL=0). For tests
 /// and benchmarks that compare it with im2col + GEMM.
 void set_dnnl_conv_enabled(bool on);
+/// Turns oneDNN's Winograd kernels for 3x3 stride-1 convolutions on or off (default: on unless
+/// BURN_CPU_WINOGRAD=0), for tests and benchmarks that compare the two.
+void set_dnnl_winograd_enabled(bool on);
+/// oneDNN's name of the kernel of each cached primitive ("jit_wino_4x3:avx512_core", "brgconv:..."): for
+/// tests that check which kernel a geometry reached.
+std::vector<std::string> dnnl_conv_kernels();
 
 }  // namespace burn::cpu

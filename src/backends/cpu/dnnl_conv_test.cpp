@@ -2,7 +2,9 @@
 // and 3 spatial dims, groups (depthwise too), stride, dilation, asymmetric padding and bias; the
 // same cases through im2col + GEMM (the path taken without oneDNN); the weight cache after new
 // weights and after an op that could have overwritten the cached weights in place; and clamp's
-// contiguous kernel (NaN kept, bounds of either sign, in-place reuse).
+// contiguous kernel (NaN kept, bounds of either sign, in-place reuse). Winograd: the 3x3 stride-1
+// geometries that reach oneDNN's Winograd kernels, plain and fused (residual + ReLU), one image split
+// into row ranges and several images, against the float64 reference.
 #include "backends/cpu/dnnl_conv.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +13,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
+
+#include "ops/module_ops_internal.hpp"
 
 namespace burn::cpu {
 namespace {
@@ -168,6 +172,79 @@ TEST(CpuDnnlConv, WeightCacheFollowsNewAndUniqueWeights) {
     set_dnnl_conv_enabled(true);
     for (std::size_t i = 0; i < y3.size(); ++i)
         ASSERT_NEAR(y3[i], y3_ref[i], 1e-4 * (1 + std::abs(y3_ref[i]))) << i;
+}
+
+std::size_t dnnl_winograd_kernels() {
+    std::size_t n = 0;
+    for (const auto& k : dnnl_conv_kernels()) n += k.find("wino") != std::string::npos;
+    return n;
+}
+
+TEST(CpuDnnlConv, WinogradMatchesFloat64Reference) {
+    if (!dnnl_conv_available()) GTEST_SKIP() << "this build has no oneDNN (BURN_DNNL)";
+    const std::size_t before = dnnl_winograd_kernels();
+    std::mt19937 rng(11);
+    const Device dev = Device::cpu();
+    const std::vector<DnnlCase> cases = {
+        // s  n  c   o  g  in            k          stride     pad_lo     pad_hi     dil        bias
+        {2, 1, 32, 48, 1, {28, 28, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
+        {2, 2, 48, 32, 1, {24, 20, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, false},
+        {2, 2, 32, 32, 1, {24, 22, 1}, {3, 3, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, true},
+    };
+    for (const DnnlCase& t : cases) {
+        SCOPED_TRACE("n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) + " o=" + std::to_string(t.o));
+        const Dims xs{t.n, t.c, t.in[0], t.in[1]}, ws{t.o, t.c, 3, 3};
+        const auto xv = dnnl_test_values(xs.numel(), rng), wv = dnnl_test_values(ws.numel(), rng),
+                   bv = dnnl_test_values(t.o, rng);
+        std::array<int64_t, 3> out{};
+        const auto ref = dnnl_naive_conv(t, xv, wv, bv, out);
+        const Dims ys{t.n, t.o, out[1], out[2]};
+        const auto rv = dnnl_test_values(ys.numel(), rng);
+        const TensorAny x = ops::from_data(TensorData(xv, xs), dev),
+                        w = ops::from_data(TensorData(wv, ws), dev),
+                        r = ops::from_data(TensorData(rv, ys), dev);
+        std::optional<TensorAny> b;
+        if (t.bias) b = ops::from_data(TensorData(bv, Dims{t.o}), dev);
+        const auto y = ops::into_data(dnnl_run_conv(t, x, w, b)).to_vec<float>();
+        attrs::Conv spec;
+        spec.spatial = 2;
+        spec.pad_begin = {t.pad_lo[0], t.pad_lo[1], 0};
+        spec.pad_end = {t.pad_hi[0], t.pad_hi[1], 0};
+        const auto fused = ops::into_data(ops::detail::conv_fused(x, w, b, r, spec, ys, 0,
+                                                                  std::numeric_limits<double>::infinity()))
+                               .to_vec<float>();
+        ASSERT_EQ(y.size(), ref.size());
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            ASSERT_NEAR(y[i], ref[i], 1e-4 * (1 + std::abs(ref[i]))) << i;
+            const double f = std::max(0.0, ref[i] + rv[i]);
+            ASSERT_NEAR(fused[i], f, 1e-4 * (1 + std::abs(f))) << i;
+        }
+    }
+    // Each geometry above (every part of a call has at least 392 output pixels, with one thread or two)
+    // made two Winograd primitives (plain, fused) where the CPU has AVX-512.
+    if (dnnl_winograd_kernels() == before)
+        GTEST_SKIP() << "checked the oneDNN path; this CPU has no Winograd kernel (AVX-512 only)";
+    EXPECT_GE(dnnl_winograd_kernels() - before, 6u);
+}
+
+TEST(CpuDnnlConv, WinogradOffTakesTheDirectKernel) {
+    if (!dnnl_conv_available()) GTEST_SKIP() << "this build has no oneDNN (BURN_DNNL)";
+    std::mt19937 rng(12);
+    const Device dev = Device::cpu();
+    const Dims xs{1, 64, 32, 32}, ws{64, 64, 3, 3};
+    const TensorAny x = ops::from_data(TensorData(dnnl_test_values(xs.numel(), rng), xs), dev),
+                    w = ops::from_data(TensorData(dnnl_test_values(ws.numel(), rng), ws), dev);
+    ConvOptions<2> o;
+    o.padding = {1, 1};
+    const std::size_t before = dnnl_winograd_kernels();
+    set_dnnl_winograd_enabled(false);
+    const auto direct = ops::into_data(ops::conv2d(x, w, std::nullopt, o)).to_vec<float>();
+    EXPECT_EQ(dnnl_winograd_kernels(), before);
+    set_dnnl_winograd_enabled(true);
+    const auto wino = ops::into_data(ops::conv2d(x, w, std::nullopt, o)).to_vec<float>();
+    if (dnnl_winograd_kernels() == before) GTEST_SKIP() << "this CPU has no Winograd kernel (AVX-512 only)";
+    for (std::size_t i = 0; i < direct.size(); ++i)
+        ASSERT_NEAR(wino[i], direct[i], 1e-4 * (1 + std::abs(direct[i]))) << i;
 }
 
 TEST(CpuClamp, ContiguousKernelKeepsNanAndBounds) {
