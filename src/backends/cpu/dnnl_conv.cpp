@@ -119,17 +119,18 @@ bool winograd_enabled() {
 }
 
 /// Whether a 2-D convolution (one part of a call) goes to oneDNN's Winograd kernels (F(2x2, 3x3) or
-/// F(4x4, 3x3), AVX-512 only): 3x3, stride 1, no dilation, one group, at least 32 input and output
+/// F(4x4, 3x3), AVX-512 only): 3x3, stride 1, no dilation, one group, at least 64 input and output
 /// channels in blocks of 16, and at least 392 output pixels (images x rows x columns) to share the
 /// transformed weights, which are 4x the size of the plain ones. Measured on ResNet-18 (batch 2, one
 /// thread, per layer, ms, Winograd / direct nhwc): 64 channels at 56x56 1.09 / 2.22, 128 at 28x28 1.04 /
-/// 2.13, 256 at 14x14 1.80 / 2.03, 512 at 7x7 3.41 / 2.62 (the weights stream from memory); below 32
-/// channels it is slower (16 at 56x56, batch 1: 0.096 / 0.073).
+/// 2.13, 256 at 14x14 1.80 / 2.03, 512 at 7x7 3.41 / 2.62 (the weights stream from memory). With fewer
+/// channels the reorders in and out of the blocked layout eat the gain: the MNIST convnet's 32 -> 64 at
+/// 14x14 (cnn_train, batch 64) took 7.6-7.9 ms per forward against 6.6-7.0 direct.
 bool winograd_pays(const attrs::Conv& a, const Dims& xs, const Dims& ws, const Dims& ys) {
     if (xs.rank() != 4 || a.groups != 1 || !winograd_enabled()) return false;
     for (std::size_t k = 0; k < 2; ++k)
         if (ws[static_cast<int>(k) + 2] != 3 || a.stride[k] != 1 || a.dilation[k] != 1) return false;
-    return xs[1] >= 32 && ws[0] >= 32 && xs[1] % 16 == 0 && ws[0] % 16 == 0 && ys[0] * ys[2] * ys[3] >= 392;
+    return xs[1] >= 64 && ws[0] >= 64 && xs[1] % 16 == 0 && ws[0] % 16 == 0 && ys[0] * ys[2] * ys[3] >= 392;
 }
 
 /// The primitive for this geometry, made on first use; null when oneDNN has no kernel for it. x_cl: the

@@ -187,9 +187,9 @@ TEST(CpuDnnlConv, WinogradMatchesFloat64Reference) {
     const Device dev = Device::cpu();
     const std::vector<DnnlCase> cases = {
         // s  n  c   o  g  in            k          stride     pad_lo     pad_hi     dil        bias
-        {2, 1, 32, 48, 1, {28, 28, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
-        {2, 2, 48, 32, 1, {24, 20, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, false},
-        {2, 2, 32, 32, 1, {24, 22, 1}, {3, 3, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, true},
+        {2, 1, 64, 80, 1, {28, 28, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
+        {2, 2, 80, 64, 1, {24, 20, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, false},
+        {2, 2, 64, 64, 1, {24, 22, 1}, {3, 3, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, true},
     };
     for (const DnnlCase& t : cases) {
         SCOPED_TRACE("n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) + " o=" + std::to_string(t.o));
