@@ -66,6 +66,7 @@ struct Prim {
     dnnl::reorder to_blocked, to_plain, dst_in;
     memory::desc user_src, user_wei, user_dst, scratchpad;
     bool reorder_src = false, reorder_wei = false, reorder_dst = false, residual_in = false;
+    bool sum = false;  // a fused residual: the sum post-op reads dst
     std::map<std::pair<const Storage*, int64_t>, CachedWeights> weights;
 };
 
@@ -197,7 +198,8 @@ std::shared_ptr<Prim> make_prim(const attrs::Conv& a, const Dims& xs, const Dims
             p->reorder_dst = p->pd.dst_desc() != p->user_dst;
             const dnnl::engine& eng = state().eng;
             // the sum post-op reads the residual from dst: the caller's y, reordered in when blocked
-            p->residual_in = p->reorder_dst && epi && epi->residual;
+            p->sum = epi && epi->residual;
+            p->residual_in = p->reorder_dst && p->sum;
             if (p->residual_in)
                 p->dst_in = dnnl::reorder(
                     dnnl::reorder::primitive_desc(eng, p->user_dst, eng, p->pd.dst_desc(), attr));
@@ -233,7 +235,7 @@ void* scratch_bytes(int slot, std::size_t bytes) {
         std::size_t n = 0;
         ~Buf() { std::free(p); }
     };
-    static BURN_THREAD_LOCAL Buf bufs[3];
+    static BURN_THREAD_LOCAL Buf bufs[4];
     Buf& b = bufs[slot];
     if (b.n < bytes) {
         std::free(b.p);
@@ -325,7 +327,19 @@ void run_part(const State& st, const Part& q, const Ready& r, const Bases& t) {
     const dnnl::engine& eng = st.eng;
     dnnl::stream strm(eng);
     memory user_src(p.user_src, eng, const_cast<float*>(t.x + q.x_off));
-    memory user_dst(p.user_dst, eng, t.y + q.y_off);
+    // A range of y's channels goes through a dense buffer (Part::y_channels): pixel i's channels are
+    // buffer[i * oc, (i + 1) * oc) and y[i * y_channels + b_off, ...).
+    const int64_t oc = q.ys[1], pixels = q.y_channels ? q.ys.numel() / oc : 0;
+    float* y_part = t.y + q.y_off;
+    if (q.y_channels) {
+        y_part =
+            static_cast<float*>(scratch_bytes(3, static_cast<std::size_t>(q.ys.numel()) * sizeof(float)));
+        if (p.sum)
+            for (int64_t i = 0; i < pixels; ++i)
+                std::memcpy(y_part + i * oc, t.y + i * q.y_channels + q.b_off,
+                            static_cast<std::size_t>(oc) * sizeof(float));
+    }
+    memory user_dst(p.user_dst, eng, y_part);
     memory src = user_src, dst = user_dst, wei = r.wei;
     if (p.reorder_src) {
         src = memory(p.pd.src_desc(), eng, scratch_bytes(0, p.pd.src_desc().get_size()));
@@ -345,6 +359,9 @@ void run_part(const State& st, const Part& q, const Ready& r, const Bases& t) {
         p.to_plain.execute(strm, dst, user_dst);
     }
     strm.wait();
+    for (int64_t i = 0; i < pixels; ++i)
+        std::memcpy(t.y + i * q.y_channels + q.b_off, y_part + i * oc,
+                    static_cast<std::size_t>(oc) * sizeof(float));
 }
 
 /// x reordered into the channels-last layout (one oneDNN reorder per image, in parallel).

@@ -38,6 +38,19 @@ std::vector<Part> make_parts(const attrs::Conv& a, const Dims& xs, const Dims& w
             q.y_off = cuts[i] * y_img;
             parts.push_back(q);
         }
+    } else if (y_cl && groups == 1 && ys[2] % threads != 0 && ys[2] < 4 * threads &&
+               o % (16 * threads) == 0) {
+        // One channels-last image whose few rows do not split evenly (7 rows on 2 threads: 4 and 3):
+        // equal ranges of output channels, each through a dense buffer (Part::y_channels).
+        const auto cuts = split(o, threads, 16);
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+            Part q = whole;
+            q.ws[0] = q.ys[1] = cuts[i + 1] - cuts[i];
+            q.w_off = cuts[i] * w_per_out;
+            q.b_off = cuts[i];
+            q.y_channels = o;
+            parts.push_back(q);
+        }
     } else if (y_cl) {
         // One channels-last image: ranges of output rows, each with the input rows it reads (dense in
         // that layout) and the top padding that remains.

@@ -180,20 +180,14 @@ std::size_t dnnl_winograd_kernels() {
     return n;
 }
 
-TEST(CpuDnnlConv, WinogradMatchesFloat64Reference) {
-    if (!dnnl_conv_available()) GTEST_SKIP() << "this build has no oneDNN (BURN_DNNL)";
-    const std::size_t before = dnnl_winograd_kernels();
-    std::mt19937 rng(11);
+/// Each 2-D case (groups 1) plain and fused (+ residual, ReLU) against the float64 reference.
+void dnnl_check_plain_and_fused(const std::vector<DnnlCase>& cases, unsigned seed) {
+    std::mt19937 rng(seed);
     const Device dev = Device::cpu();
-    const std::vector<DnnlCase> cases = {
-        // s  n  c   o  g  in            k          stride     pad_lo     pad_hi     dil        bias
-        {2, 1, 64, 80, 1, {28, 28, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
-        {2, 2, 80, 64, 1, {24, 20, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, false},
-        {2, 2, 64, 64, 1, {24, 22, 1}, {3, 3, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, true},
-    };
     for (const DnnlCase& t : cases) {
-        SCOPED_TRACE("n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) + " o=" + std::to_string(t.o));
-        const Dims xs{t.n, t.c, t.in[0], t.in[1]}, ws{t.o, t.c, 3, 3};
+        SCOPED_TRACE("n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) + " o=" + std::to_string(t.o) +
+                     " k=" + std::to_string(t.k[0]));
+        const Dims xs{t.n, t.c, t.in[0], t.in[1]}, ws{t.o, t.c, t.k[0], t.k[1]};
         const auto xv = dnnl_test_values(xs.numel(), rng), wv = dnnl_test_values(ws.numel(), rng),
                    bv = dnnl_test_values(t.o, rng);
         std::array<int64_t, 3> out{};
@@ -220,11 +214,47 @@ TEST(CpuDnnlConv, WinogradMatchesFloat64Reference) {
             ASSERT_NEAR(fused[i], f, 1e-4 * (1 + std::abs(f))) << i;
         }
     }
-    // Each geometry above (every part of a call has at least 392 output pixels, with one thread or two)
-    // made two Winograd primitives (plain, fused) where the CPU has AVX-512.
+}
+
+/// Runs on n threads, restoring the count after.
+struct DnnlThreads {
+    int saved = num_threads();
+    explicit DnnlThreads(int n) { set_num_threads(n); }
+    ~DnnlThreads() { set_num_threads(saved); }
+};
+
+TEST(CpuDnnlConv, WinogradMatchesFloat64Reference) {
+    if (!dnnl_conv_available()) GTEST_SKIP() << "this build has no oneDNN (BURN_DNNL)";
+    const DnnlThreads two(2);  // the cases are sized for parts of at least 392 output pixels
+    const std::size_t before = dnnl_winograd_kernels();
+    dnnl_check_plain_and_fused(
+        {
+            // s  n  c   o  g  in            k          stride     pad_lo     pad_hi     dil        bias
+            {2, 1, 64, 80, 1, {28, 28, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
+            {2, 2, 80, 64, 1, {24, 20, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, false},
+            {2, 2, 64, 64, 1, {24, 22, 1}, {3, 3, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, true},
+        },
+        11);
+    // Each geometry above (every part of a call has at least 392 output pixels on two threads) made two
+    // Winograd primitives (plain, fused) where the CPU has AVX-512.
     if (dnnl_winograd_kernels() == before)
         GTEST_SKIP() << "checked the oneDNN path; this CPU has no Winograd kernel (AVX-512 only)";
     EXPECT_GE(dnnl_winograd_kernels() - before, 6u);
+}
+
+// One image of few rows (7 do not split evenly over 2 or 4 threads): ranges of output channels, each
+// through a dense buffer copied into y's channels; the fused residual is read from them first.
+TEST(CpuDnnlConv, FewRowsSplitByChannelsMatchFloat64Reference) {
+    if (!dnnl_conv_available()) GTEST_SKIP() << "this build has no oneDNN (BURN_DNNL)";
+    const DnnlThreads two(2);
+    dnnl_check_plain_and_fused(
+        {
+            // s  n  c   o  g  in          k          stride     pad_lo     pad_hi     dil        bias
+            {2, 1, 48, 128, 1, {7, 7, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
+            {2, 1, 96, 64, 1, {7, 5, 1}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, false},
+            {2, 1, 64, 192, 1, {3, 9, 1}, {3, 3, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}, {1, 1, 1}, true},
+        },
+        13);
 }
 
 TEST(CpuDnnlConv, WinogradOffTakesTheDirectKernel) {
@@ -236,6 +266,7 @@ TEST(CpuDnnlConv, WinogradOffTakesTheDirectKernel) {
                     w = ops::from_data(TensorData(dnnl_test_values(ws.numel(), rng), ws), dev);
     ConvOptions<2> o;
     o.padding = {1, 1};
+    const DnnlThreads two(2);  // 16 rows of 32 pixels per part
     const std::size_t before = dnnl_winograd_kernels();
     set_dnnl_winograd_enabled(false);
     const auto direct = ops::into_data(ops::conv2d(x, w, std::nullopt, o)).to_vec<float>();
