@@ -69,12 +69,18 @@ struct ConvNet {
     nn::Relu relu;
 
     static ConvNet init(const Device& device) {
-        return {conv3x3(1, 8, device), conv3x3(8, 16, device), nn::LinearConfig{784, 10}.init(device),
-                nn::MaxPool2dConfig{{2, 2}, {2, 2}}.init(), {}};
+        return {conv3x3(1, 8, device),
+                conv3x3(8, 16, device),
+                nn::LinearConfig{784, 10}.init(device),
+                nn::MaxPool2dConfig{{2, 2}, {2, 2}}.init(),
+                {}};
     }
     static ConvNet from_pack(const embed::BurnpackView& pack) {
-        return {conv3x3_from(pack, "cnn.conv1", 1, 8), conv3x3_from(pack, "cnn.conv2", 8, 16),
-                linear_from(pack, "cnn.fc", 784, 10), nn::MaxPool2dConfig{{2, 2}, {2, 2}}.init(), {}};
+        return {conv3x3_from(pack, "cnn.conv1", 1, 8),
+                conv3x3_from(pack, "cnn.conv2", 8, 16),
+                linear_from(pack, "cnn.fc", 784, 10),
+                nn::MaxPool2dConfig{{2, 2}, {2, 2}}.init(),
+                {}};
     }
     /// [batch, 28, 28] -> logits [batch, 10]
     Tensor<2> forward(const Tensor<3>& images) const {

@@ -48,7 +48,7 @@ TEST(BurnpackView, ReadsTensorsInPlaceWithoutCopying) {
     auto w = view.get<2>("fc.weight", {3, 5});
     EXPECT_EQ(w.to_vec<float>(), m.fc.weight.val().to_vec<float>());
     EXPECT_EQ(view.get<1>("fc.bias").to_vec<float>(), m.fc.bias->val().to_vec<float>());
-    EXPECT_EQ(view.get<1, Int>("ids").to_vec<int32_t>(), (std::vector<int32_t>{4, 5, 6}));
+    EXPECT_EQ((view.get<1, Int>("ids").to_vec<int32_t>()), (std::vector<int32_t>{4, 5, 6}));
     const BurnpackView::Entry* e = view.find("fc.weight");
     ASSERT_NE(e, nullptr);
     EXPECT_GE(e->data, pack.data);
@@ -91,8 +91,6 @@ TEST(BurnpackView, CorruptTruncatedAndMisalignedPacksAreErrors) {
     EXPECT_THROW(BurnpackView(good.data, good.size).get<3>("fc.weight"), ShapeError);
     // A pack one byte off its 256-byte boundary: its f32 tensors are misaligned.
     std::vector<uint8_t> shifted(bytes.size() + 512);
-    uint8_t* at = good.data;  // aligned; keep the copy one byte later inside `shifted`
-    (void)at;
     auto base = reinterpret_cast<std::uintptr_t>(shifted.data());
     uint8_t* odd = shifted.data() + ((256 - base % 256) % 256) + 1;
     std::memcpy(odd, bytes.data(), bytes.size());

@@ -7,7 +7,6 @@
 /// types (Dims, DType, Device, OpId, ...) define `Text& operator<<(Text&, const T&)` beside their
 /// std::ostream operator; any other type with only an ostream operator is formatted through an
 /// std::ostringstream in hosted builds (BURN_FILESYSTEM on) and as "(?)" in builds without it.
-#include <concepts>
 #include <cstdint>
 #include <iomanip>
 #include <ios>
@@ -39,10 +38,11 @@ class Text {
     Text& operator<<(signed char c) { return *this << static_cast<char>(c); }
     Text& operator<<(unsigned char c) { return *this << static_cast<char>(c); }
     Text& operator<<(bool b) { return *this << (b ? '1' : '0'); }
-    template <std::integral I>
-    requires(!std::same_as<I, bool> && !std::same_as<I, char> && !std::same_as<I, signed char> &&
-             !std::same_as<I, unsigned char>) Text&
-    operator<<(I v) {
+    template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> &&
+                                            !std::is_same_v<I, char> && !std::is_same_v<I, signed char> &&
+                                            !std::is_same_v<I, unsigned char>,
+                                        int> = 0>
+    Text& operator<<(I v) {
         if (base_ == 16 || std::is_unsigned_v<I>)
             append_unsigned(static_cast<unsigned long long>(static_cast<std::make_unsigned_t<I>>(v)));
         else
@@ -71,10 +71,10 @@ class Text {
 };
 
 /// Any other type: through its std::ostream operator in hosted builds, "(?)" otherwise.
-template <class T>
-requires(!std::is_arithmetic_v<T> && !std::is_pointer_v<T> &&
-         !std::convertible_to<const T&, std::string_view>) Text&
-operator<<(Text& t, const T& v) {
+template <class T, std::enable_if_t<!std::is_arithmetic_v<T> && !std::is_pointer_v<T> &&
+                                        !std::is_convertible_v<const T&, std::string_view>,
+                                    int> = 0>
+Text& operator<<(Text& t, const T& v) {
 #if BURN_FILESYSTEM
     std::ostringstream os;
     os << v;
