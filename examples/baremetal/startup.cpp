@@ -99,6 +99,8 @@ void SysTick_Handler() {
     std::exit(main(argc, g_argv));
 }
 
+// A fault prints a line and exits with code 4; if the fault handler itself faults (a broken stack),
+// qemu stops with "Lockup" and a register dump, which is as loud.
 [[noreturn]] void Fault_Handler() {
     static const char message[] = "fault: the program stopped in a fault handler\n";
     semihost(0x04, const_cast<char*>(message));  // SYS_WRITE0
