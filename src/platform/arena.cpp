@@ -1,6 +1,7 @@
 #include "platform/arena.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 #include "burn/build_config.hpp"
@@ -200,4 +201,44 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
     burn::platform::global_arena()->release(p);
 }
+#endif
+
+#if BURN_ARENA_BYTES > 0 && defined(__NEWLIB__)
+// newlib's allocations (stdio buffers, strdup, ...) come from the arena too, so that it is the only
+// heap: malloc, free, calloc and realloc all end in these reentrant forms. They return nullptr when
+// the arena is full, as C's malloc does.
+#include <reent.h>
+extern "C" {
+void* _malloc_r(struct _reent*, std::size_t n) {
+    return burn::platform::global_arena()->allocate(16, n);
+}
+void _free_r(struct _reent*, void* p) {
+    burn::platform::global_arena()->release(p);
+}
+void* _calloc_r(struct _reent*, std::size_t count, std::size_t size) {
+    std::size_t n = 0;
+    if (__builtin_mul_overflow(count, size, &n)) return nullptr;
+    void* p = burn::platform::global_arena()->allocate(16, n);
+    if (p) std::memset(p, 0, n);
+    return p;
+}
+void* _realloc_r(struct _reent*, void* p, std::size_t n) {
+    burn::platform::Arena* a = burn::platform::global_arena();
+    if (!p) return a->allocate(16, n);
+    if (n == 0) {
+        a->release(p);
+        return nullptr;
+    }
+    const std::size_t old = a->usable_size(p);
+    if (n <= old) return p;
+    void* q = a->allocate(16, n);
+    if (!q) return nullptr;
+    std::memcpy(q, p, old);
+    a->release(p);
+    return q;
+}
+void* _memalign_r(struct _reent*, std::size_t alignment, std::size_t n) {
+    return burn::platform::global_arena()->allocate(alignment, n);
+}
+}  // extern "C"
 #endif

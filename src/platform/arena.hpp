@@ -2,8 +2,8 @@
 // A first-fit allocator over one caller-given block of memory (core/arena.hpp is the public face):
 // address-ordered blocks with 16-byte headers, split on allocation, merged with free neighbours on
 // release. Any alignment up to the block's own; peak use is tracked. Not thread-safe (it serves bare
-// metal, where there is one thread). With BURN_ARENA_BYTES > 0, platform::aligned_alloc and operator
-// new use the one global instance over a static array (arena.cpp).
+// metal, where there is one thread). With BURN_ARENA_BYTES > 0, platform::aligned_alloc, operator new
+// and (with newlib) the C library's malloc use the one global instance over a static array (arena.cpp).
 #include <cstddef>
 #include <cstdint>
 
@@ -20,6 +20,10 @@ class Arena {
     /// Releases a block of this arena (nullptr is ignored).
     void release(void* p);
     bool owns(const void* p) const { return p >= begin_ && p < end_; }
+    /// The bytes a live block of this arena can hold (at least what was asked for).
+    std::size_t usable_size(const void* p) const {
+        return reinterpret_cast<const Header*>(static_cast<const uint8_t*>(p) - kHeader)->size - kHeader;
+    }
     ArenaStats stats() const;
     void reset_peak() { peak_ = in_use_; }
 

@@ -84,6 +84,7 @@ TEST(Arena, RefusesWhatDoesNotFitAndKeepsItsFigures) {
     void* a = arena.allocate(64, 1000);
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(arena.stats().in_use, footprint(1000));
+    EXPECT_GE(arena.usable_size(a), 1000u);
     EXPECT_EQ(arena.allocate(16, 4000), nullptr);
     arena.reset_peak();
     arena.release(a);
