@@ -12,3 +12,7 @@
 #ifndef BURN_FILESYSTEM
 #define BURN_FILESYSTEM 1
 #endif
+/// Bytes of the static arena every allocation comes from (bare metal, core/arena.hpp); 0: the C heap.
+#ifndef BURN_ARENA_BYTES
+#define BURN_ARENA_BYTES 0
+#endif

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
-#include <sstream>
 
 #include "autodiff/graph.hpp"
 #include "autodiff/rules.hpp"
@@ -143,7 +142,7 @@ TensorRefs AutodiffBackend::execute(const OpCall& call, TensorRefs inputs) {
     TensorRefs outs = inner_.backend().execute(call, std::move(inner));
 
     if (detect_anomaly()) {
-        std::ostringstream what;
+        ::burn::detail::Text what;
         what << "forward op '" << burn::op_name(call.op) << "' (inputs";
         for (const auto& t : inputs) what << ' ' << t->dtype << ' ' << t->shape;
         what << ")";

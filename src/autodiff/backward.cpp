@@ -1,7 +1,6 @@
 // backward(): walks the graph from the loss in reverse topological order, applies each node's rule on
 // the inner device, accumulates gradients per (node, output), and frees the graph as it goes.
 #include <algorithm>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -72,7 +71,7 @@ void accumulate(TensorAny& slot, TensorAny g) {
 Gradients backward(const TensorAny& loss) {
     const AdTensor& root = checked_ad(loss, "backward");
     if (!root.node) {
-        std::ostringstream os;
+        ::burn::detail::Text os;
         os << "[backward] the loss (" << loss.dtype() << ' ' << loss.shape()
            << ") does not depend on any tensor that requires grad";
         if (root.blocked_by)

@@ -3,7 +3,6 @@
 
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "burn/backend/backend.hpp"
 #include "burn/backend/registry.hpp"
@@ -207,12 +206,14 @@ void Device::sync() const {
 }
 
 std::string Device::str() const {
-    std::ostringstream os;
-    os << *this;
-    return os.str();
+    return detail::to_text(*this);
 }
 
 std::ostream& operator<<(std::ostream& os, const Device& d) {
+    return os << detail::to_text(d);
+}
+
+detail::Text& operator<<(detail::Text& os, const Device& d) {
     const auto decorators = d.decorators();
     for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) os << *it << '(';
     const BackendEntry& e = backend_entry(d.backend_id());

@@ -11,6 +11,10 @@ std::ostream& operator<<(std::ostream& os, DType d) {
     return os << name(d);
 }
 
+detail::Text& operator<<(detail::Text& os, DType d) {
+    return os << name(d);
+}
+
 DType dtype_from_name(std::string_view n) {
     for (int i = 0; i < kNumDTypes; ++i)
         if (kDTypeInfo[i].name == n) return static_cast<DType>(i);

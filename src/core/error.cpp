@@ -39,6 +39,19 @@ const std::string& ErrorContext::current() {
     return t_error_context ? *t_error_context : kNone;
 }
 
+[[noreturn]] void throw_error_message(int kind, const char* message) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+    throw_error(kind, std::string(message));
+#else
+    if (g_handler) {
+        g_handler(static_cast<ErrorKind>(kind), message);
+    } else {
+        std::fprintf(stderr, "burn error: %s\n", message);
+    }
+    std::abort();
+#endif
+}
+
 [[noreturn]] void throw_error(int kind, const std::string& message) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     switch (static_cast<ErrorKind>(kind)) {

@@ -1,7 +1,6 @@
 #include "burn/core/shape.hpp"
 
 #include <ostream>
-#include <sstream>
 
 #include "burn/core/error.hpp"
 
@@ -133,9 +132,7 @@ int64_t add_size(int64_t a, int64_t b, const char* op, const char* what) {
 }
 
 std::string Dims::str() const {
-    std::ostringstream os;
-    os << *this;
-    return os.str();
+    return detail::to_text(*this);
 }
 
 bool operator==(const Dims& a, const Dims& b) {
@@ -145,10 +142,14 @@ bool operator==(const Dims& a, const Dims& b) {
     return true;
 }
 
-std::ostream& operator<<(std::ostream& os, const Dims& d) {
+detail::Text& operator<<(detail::Text& os, const Dims& d) {
     os << '[';
     for (int i = 0; i < d.rank(); ++i) os << (i ? ", " : "") << d[i];
     return os << ']';
+}
+
+std::ostream& operator<<(std::ostream& os, const Dims& d) {
+    return os << detail::to_text(d);
 }
 
 int normalize_dim(int64_t dim, int rank, const char* op) {

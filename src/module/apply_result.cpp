@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <ostream>
-#include <sstream>
 
 #include "burn/store/module_store.hpp"
 
@@ -30,7 +29,7 @@ constexpr std::size_t kListed = 40;  // longer lists are cut, with a count
 }  // namespace
 
 std::string ApplyResult::summary() const {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     os << "applied " << applied.size() << ", skipped " << skipped.size() << ", missing " << missing.size()
        << ", unused " << unused.size() << ", errors " << errors.size();
     for (const auto& e : errors) {

@@ -24,6 +24,10 @@ std::ostream& operator<<(std::ostream& os, ParamId id) {
     return os << "ParamId(" << id.value() << ")";
 }
 
+detail::Text& operator<<(detail::Text& os, ParamId id) {
+    return os << "ParamId(" << id.value() << ")";
+}
+
 }  // namespace burn
 
 namespace burn::module {

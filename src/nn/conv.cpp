@@ -2,8 +2,6 @@
 // resolve the padding setting for the input at hand and call the tensor-level convolution.
 #include "burn/nn/conv.hpp"
 
-#include <sstream>
-
 #include "ops/module_ops_internal.hpp"
 
 namespace burn::nn {
@@ -11,7 +9,7 @@ namespace burn::nn {
 namespace {
 
 std::string sizes(const std::size_t* v, int n) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     for (int i = 0; i < n; ++i) os << (i ? " x " : "") << v[i];
     return os.str();
 }

@@ -1,11 +1,9 @@
 #include "ops/common.hpp"
 
-#include <sstream>
-
 namespace burn::ops::detail {
 
 std::string describe(const TensorAny& t) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     os << t.dtype() << ' ' << t.shape() << " on " << t.device();
     return os.str();
 }

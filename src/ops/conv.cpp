@@ -2,7 +2,6 @@
 // conv_backward_input (which is also the transposed convolution) and conv_backward_weight.
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "ops/infer.hpp"
 #include "ops/module_ops_internal.hpp"
@@ -24,7 +23,7 @@ std::string layout_name(int s) {
 }
 
 std::string join_sizes(const int64_t* v, int s) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     for (int i = 0; i < s; ++i) os << (i ? " x " : "") << v[i];
     return os.str();
 }

@@ -1,4 +1,3 @@
-#include <sstream>
 
 #include "burn/tensor/ops.hpp"
 #include "burn/tensor/tensor.hpp"
@@ -28,7 +27,7 @@ void check_output(const OpCall& call) {
 
 [[noreturn, gnu::noinline, gnu::cold]] void throw_mixed_devices(const OpCall& call,
                                                                 const TensorRefs& inputs) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     os << "[" << call.op << "] inputs are on different devices:";
     for (std::size_t j = 0; j < inputs.size(); ++j) os << (j ? ", " : " ") << inputs[j]->device;
     os << "; move them with .to_device(device) first";
@@ -96,7 +95,7 @@ void check_tensor(const TensorAny& t, int rank, const char* kind_name, bool kind
 }
 
 std::string format_tensor(const TensorAny& t, const char* kind_name) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     if (!t.defined()) return "Tensor { undefined }";
     os << "Tensor {\n  data:\n"
        << ops::into_data(t) << ",\n  shape:  " << t.shape() << ",\n  device:  " << t.device()

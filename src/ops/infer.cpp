@@ -3,14 +3,13 @@
 #include "ops/infer.hpp"
 
 #include <algorithm>
-#include <sstream>
 
 namespace burn {
 
 namespace op_infer {
 
 std::string describe(const TensorMeta& m) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     os << m;
     return os.str();
 }

@@ -50,12 +50,20 @@ std::ostream& operator<<(std::ostream& os, OpId id) {
     return os << op_name(id);
 }
 
+detail::Text& operator<<(detail::Text& os, OpId id) {
+    return os << op_name(id);
+}
+
 bool operator==(const OpCall& a, const OpCall& b) {
     return a.op == b.op && a.dtype == b.dtype && a.shape == b.shape && a.ints == b.ints &&
            a.scalars[0] == b.scalars[0] && a.scalars[1] == b.scalars[1] && a.extra_outs == b.extra_outs;
 }
 
 std::ostream& operator<<(std::ostream& os, const TensorMeta& m) {
+    return os << m.dtype << ' ' << m.shape;
+}
+
+detail::Text& operator<<(detail::Text& os, const TensorMeta& m) {
     return os << m.dtype << ' ' << m.shape;
 }
 

@@ -33,7 +33,7 @@ void GradientsParams::check_belongs(const std::vector<ParamId>& ids, const char*
         if (!known.count(id)) foreign.push_back(id);
     if (foreign.empty()) return;
     std::sort(foreign.begin(), foreign.end());
-    std::ostringstream names;
+    ::burn::detail::Text names;
     for (std::size_t i = 0; i < foreign.size() && i < 4; ++i) names << (i ? ", " : "") << foreign[i];
     if (foreign.size() > 4) names << ", ...";
     BURN_THROW("[", op, "] ", foreign.size(), " of the ", grads_.size(),

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "burn/build_config.hpp"
+#include "platform/arena.hpp"
 #if defined(__NEWLIB__)
 #include <malloc.h>  // memalign
 #endif
@@ -19,7 +20,9 @@
 namespace burn::platform {
 
 void* aligned_alloc(std::size_t alignment, std::size_t bytes) {
-#if defined(__NEWLIB__)
+#if BURN_ARENA_BYTES > 0
+    return global_arena()->allocate(alignment, bytes);  // bare metal: the static arena (arena.hpp)
+#elif defined(__NEWLIB__)
     return ::memalign(alignment, bytes);
 #else
     // C11 requires a multiple of the alignment
@@ -28,6 +31,10 @@ void* aligned_alloc(std::size_t alignment, std::size_t bytes) {
 }
 
 void aligned_free(void* p) {
+#if BURN_ARENA_BYTES > 0
+    global_arena()->release(p);
+    return;
+#endif
     std::free(p);
 }
 

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <iomanip>
 #include <ostream>
-#include <sstream>
 
 namespace burn {
 
@@ -104,12 +103,14 @@ void TensorData::assert_approx_eq(const TensorData& expected, double rtol, doubl
 }
 
 std::string TensorData::str() const {
-    std::ostringstream os;
-    os << *this;
-    return os.str();
+    return detail::to_text(*this);
 }
 
 std::ostream& operator<<(std::ostream& os, const TensorData& d) {
+    return os << detail::to_text(d);
+}
+
+detail::Text& operator<<(detail::Text& os, const TensorData& d) {
     // Nested brackets, eliding the middle of long dims like PyTorch.
     const Dims& s = d.shape();
     const int rank = s.rank();

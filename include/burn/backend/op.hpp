@@ -42,6 +42,7 @@ inline std::string_view op_name(OpId id) {
     return op_info(id).name;
 }
 std::ostream& operator<<(std::ostream& os, OpId id);
+detail::Text& operator<<(detail::Text& os, OpId id);
 
 /// What an op's output (or input) is, without its data: what `infer` computes.
 struct TensorMeta {
@@ -54,6 +55,7 @@ struct TensorMeta {
     friend bool operator!=(const TensorMeta& a, const TensorMeta& b) { return !(a == b); }
 };
 std::ostream& operator<<(std::ostream& os, const TensorMeta& m);
+detail::Text& operator<<(detail::Text& os, const TensorMeta& m);
 
 /// One op invocation: what to compute, not on what. Hashable, so a lazy decorator can cache plans.
 /// The attributes are stored untyped (ints, scalars and, for rows whose output shape or dtype is an

@@ -87,6 +87,10 @@ class Device {
 };
 
 std::ostream& operator<<(std::ostream& os, const Device& d);
+namespace detail {
+class Text;
+}
+detail::Text& operator<<(detail::Text& os, const Device& d);
 
 /// Sets the number of CPU threads used by the CPU backend (0 = all hardware threads).
 void set_num_threads(int n);

@@ -62,7 +62,11 @@ constexpr bool is_bool(DType d) {
     return d == DType::boolean;
 }
 
+namespace detail {
+class Text;
+}
 std::ostream& operator<<(std::ostream& os, DType d);
+detail::Text& operator<<(detail::Text& os, DType d);
 /// Parses "f32", "i64", "bool", ...; throws burn::Error naming the accepted names otherwise.
 DType dtype_from_name(std::string_view name);
 

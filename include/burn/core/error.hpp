@@ -1,9 +1,10 @@
 #pragma once
 /// Errors. Every failure in the library goes through BURN_THROW, so a build without exceptions can
 /// redirect it (define BURN_ERROR_HANDLER before including to take over).
-#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "burn/core/text.hpp"
 
 namespace burn {
 
@@ -34,14 +35,17 @@ class IoError : public Error {
 };
 
 namespace detail {
-/// Builds a message from any streamable parts: detail::msg("[add] lhs ", shape, " rhs ", shape).
+/// Builds a message from parts (core/text.hpp, no iostreams): detail::msg("[add] lhs ", shape, " rhs ",
+/// shape).
 template <class... Parts>
 std::string msg(const Parts&... parts) {
-    std::ostringstream os;
+    Text os;
     (os << ... << parts);
-    return os.str();
+    return std::move(os).str();
 }
 [[noreturn]] void throw_error(int kind, const std::string& message);
+/// The same without allocating on the way to the handler (out-of-memory paths; no exceptions).
+[[noreturn]] void throw_error_message(int kind, const char* message);
 
 /// Words put before the message of an error that a device raises later for an op launched while this
 /// is alive (a GPU reports a bad index at the next synchronisation, docs/cuda.md): one_hot launches a

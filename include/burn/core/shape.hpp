@@ -67,7 +67,11 @@ class Dims {
     int rank_ = 0;
 };
 
+namespace detail {
+class Text;
+}
 std::ostream& operator<<(std::ostream& os, const Dims& d);
+detail::Text& operator<<(detail::Text& os, const Dims& d);
 
 /// out = a * b and out = a + b, or false when the result overflows int64. The one checked arithmetic
 /// that element counts, byte counts, output sizes and index arithmetic go through.

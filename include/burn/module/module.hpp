@@ -225,7 +225,7 @@ store::ApplyResult load_from(M& m, store::ModuleStore& s) {
 /// A tree of the module with parameter counts, like burn's Display.
 template <class M>
 std::string format(const M& m) {
-    std::ostringstream os;
+    ::burn::detail::Text os;
     int depth = 0;
     auto indent = [&] { return std::string(static_cast<std::size_t>(2 * depth), ' '); };
     auto last = [](const std::string& path) {

@@ -25,6 +25,10 @@ class ParamId {
     uint64_t value_ = 0;
 };
 std::ostream& operator<<(std::ostream& os, ParamId id);
+namespace detail {
+class Text;
+}
+detail::Text& operator<<(detail::Text& os, ParamId id);
 
 /// A trainable tensor of a module. Constructed parameters require gradients (on autodiff devices),
 /// so `loss.backward()` reaches them; freeze with set_require_grad(false).

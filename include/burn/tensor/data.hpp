@@ -72,5 +72,6 @@ class TensorData {
 };
 
 std::ostream& operator<<(std::ostream& os, const TensorData& d);
+detail::Text& operator<<(detail::Text& os, const TensorData& d);
 
 }  // namespace burn

@@ -16,6 +16,11 @@ namespace burn::ops {
 
 // ---- creation
 TensorAny from_data(const TensorData& data, const Device& device);
+/// A CPU tensor over memory the caller owns (weights in flash: burn-embed, docs/embedded.md), without
+/// a copy. The memory is read-only to burn: every op writes its result to a new buffer, never into it.
+/// It must stay valid and unchanged while any tensor made from it (views included) lives; `data` must
+/// be aligned to the dtype's size and hold shape.numel() elements of dtype.
+TensorAny from_external(const void* data, const Dims& shape, DType dtype, const Device& device);
 TensorData into_data(const TensorAny& x);
 TensorAny full(const Dims& shape, double value, DType dtype, const Device& device);
 TensorAny empty(const Dims& shape, DType dtype, const Device& device);

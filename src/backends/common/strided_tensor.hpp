@@ -97,6 +97,9 @@ struct Tensor : TensorImpl {
     /// Contiguous from the storage's start and the only user of it (ref_count: the caller's handle's
     /// use count): safe to overwrite in place.
     bool is_unique_dense(long ref_count) const {
+        if constexpr (requires { storage->borrowed; }) {
+            if (storage->borrowed) return false;  // memory the caller lent (read-only, maybe flash)
+        }
         return ref_count == 1 && storage.use_count() == 1 && offset == 0 && is_contiguous() &&
                static_cast<std::size_t>(shape.numel()) * size_of(dtype) <= storage->bytes;
     }

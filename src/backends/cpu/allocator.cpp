@@ -16,6 +16,7 @@
 
 #include "backends/cpu/cpu_tensor.hpp"
 #include "burn/core/error.hpp"
+#include "platform/arena.hpp"
 #include "platform/env.hpp"
 #include "platform/memory.hpp"
 #include "platform/sync.hpp"
@@ -56,6 +57,7 @@ Cache& cache() {
 }
 std::atomic<bool>& cache_flag() {
     static std::atomic<bool> on{[] {
+        if (BURN_ARENA_BYTES > 0) return false;  // a static arena: a cache would only raise the peak
         auto v = platform::env_var("BURN_CPU_CACHE");
         return !(v && (*v == "0" || *v == "off" || *v == "false"));
     }()};
@@ -71,6 +73,7 @@ void* system_alloc(std::size_t bytes) {
         empty_cache();
         p = platform::aligned_alloc(kAlign, bytes ? bytes : kAlign);
     }
+    if (!p && platform::global_arena()) platform::arena_exhausted(current_op(), bytes);  // bare metal
     BURN_CHECK(p != nullptr, "[cpu] out of memory allocating ", bytes,
                " bytes; free tensors (and the cache: burn::cpu::empty_cache()) or use smaller batches");
     return p;
@@ -119,6 +122,7 @@ Storage::Storage(std::size_t n) {
 }
 
 Storage::~Storage() {
+    if (borrowed) return;  // the caller's memory
     Cache& c = cache();
     platform::Lock lock(c.mutex);
     c.live -= bytes;

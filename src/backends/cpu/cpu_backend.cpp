@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_backend.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -28,10 +29,9 @@ std::string human_bytes(uint64_t b) {
     double v = static_cast<double>(b);
     int u = 0;
     while (v >= 1024 && u < 6) v /= 1024, ++u;
-    std::ostringstream os;
-    os.precision(u ? 3 : 0);
-    os << std::fixed << v << ' ' << units[u];
-    return os.str();
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f %s", u ? 3 : 0, v, units[u]);
+    return buf;
 }
 
 /// The byte count of a new tensor, or a burn::Error when it cannot fit this machine's memory.

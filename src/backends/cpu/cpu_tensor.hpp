@@ -10,14 +10,20 @@
 
 namespace burn::cpu {
 
-/// A 64-byte aligned block from the caching allocator.
+/// A 64-byte aligned block from the caching allocator, or (borrowed) memory the caller owns, such as
+/// weights in flash (ops::from_external): never freed here and never written (is_unique_dense is false
+/// for it, so no op reuses it in place).
 struct Storage {
     explicit Storage(std::size_t bytes);
+    struct Borrow {};
+    Storage(const void* external, std::size_t n, Borrow)
+        : data(static_cast<uint8_t*>(const_cast<void*>(external))), bytes(n), borrowed(true) {}
     ~Storage();
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
     uint8_t* data = nullptr;
     std::size_t bytes = 0;
+    bool borrowed = false;
 };
 
 struct CpuTensor final : strided::Tensor<Storage> {

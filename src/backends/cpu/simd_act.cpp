@@ -170,11 +170,26 @@ void exp(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
 }
 void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
+#if defined(__ARM_FP) && !(__ARM_FP & 8)
+    // A single-precision FPU (Cortex-M4F): double would be software floating point, ten times the
+    // instructions (docs/embedded.md). Eight float partial sums instead: fused multiply-adds, and
+    // rounding errors spread over eight accumulators.
+    for (int64_t j = 0; j < n; ++j) {
+        const float* row = w + j * ldw;
+        float s[8] = {};
+        int64_t p = 0;
+        for (; p + 8 <= k; p += 8)
+            for (int q = 0; q < 8; ++q) s[q] += x[p + q] * row[p + q];
+        for (; p < k; ++p) s[0] += x[p] * row[p];
+        y[j] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    }
+#else
     for (int64_t j = 0; j < n; ++j) {
         double s = 0;
         for (int64_t p = 0; p < k; ++p) s += static_cast<double>(x[p]) * w[j * ldw + p];
         y[j] = static_cast<float>(s);
     }
+#endif
 }
 void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n) {
     for (int64_t j = 0; j < n; ++j) y[j] = 0;

