@@ -8,6 +8,7 @@
 #   BURN_WASM_TESTS=1    also build the test suite, burn_tests.js (GoogleTest built with em++ from
 #                        Debian's sources in /usr/src/googletest); scripts/wasm_check.sh runs it
 #   BURN_WASM_OPT        optimisation level of compile and link (default -O2)
+#   BURN_WASM_EH         js (default: -fexceptions) or wasm (-fwasm-exceptions, faster and smaller)
 #   BURN_WASM_UNITY      1 (default): unity builds of the libraries (BURN_UNITY_BUILD); 0: file by file
 #   BURN_WASM_DIR, BURN_WASM_MT_DIR   the build folders
 #   BURN_JOBS            parallel compile jobs (default: the number of CPUs)
@@ -39,6 +40,14 @@ unity=ON
 [ "${BURN_WASM_UNITY:-1}" = "0" ] && unity=OFF
 tests=OFF
 [ "${BURN_WASM_TESTS:-0}" = "1" ] && tests=ON
+# C++ exceptions: emscripten's JavaScript-based handling (js, -fexceptions: runs everywhere) or
+# WebAssembly's own (wasm, -fwasm-exceptions: no JavaScript round trip per call that may throw; Chromium
+# 95+, Firefox 100+, Safari 15.2+, node 17+)
+case "${BURN_WASM_EH:-js}" in
+    js) eh=-fexceptions ;;
+    wasm) eh=-fwasm-exceptions ;;
+    *) echo "BURN_WASM_EH is js or wasm" >&2; exit 2 ;;
+esac
 
 # The variant's dependency prefix, $dir/deps, found through CMAKE_FIND_ROOT_PATH: nlohmann-json's
 # headers, and GoogleTest compiled with the variant's flags.
@@ -93,7 +102,7 @@ wasm_build() {
     [ "$threads" = OFF ] && [ "${BURN_WEB:-1}" != "0" ] && web=ON
     # Exceptions on explicitly (without an EH flag em++ compiles throw but disables catch); SIMD128 for the
     # CPU backend's vector-extension GEMM and the autovectorised elementwise and reduction loops.
-    local flags="-fexceptions -msimd128"
+    local flags="$eh -msimd128"
     [ "$threads" = ON ] && flags="$flags -pthread"
     local start=$SECONDS
     mkdir -p "$dir"

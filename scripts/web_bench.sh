@@ -45,7 +45,10 @@ table = {
     "burn_wasm_vs_native": round(inf["burn"] / native["cnn_infer_b1_ms"], 2),
     "train_samples_per_s": {"burn_wasm_chromium": round(page["train_samples_per_s"]["burn"], 1),
                             "native_1_thread": train["train_samples_per_s"],
-                            "tfjs_4.22_wasm": round(page["train_samples_per_s"]["tfjs_wasm"], 1)},
+                            "tfjs_4.22_wasm": page["train_samples_per_s"]["tfjs_wasm"] and
+                                              round(page["train_samples_per_s"]["tfjs_wasm"], 1),
+                            "tfjs_4.22_cpu": round(page["train_samples_per_s"]["tfjs_cpu"], 1)},
+    "tfjs_wasm_train_error": page["tfjs_wasm_train_error"],
     "max_prob_diff_vs_burn": page["max_prob_diff_vs_burn"],
     "cross_origin_isolated": page["cross_origin_isolated"],
 }
