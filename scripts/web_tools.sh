@@ -28,9 +28,10 @@ burn_web_serve() {
     local log
     log="$(mktemp)"
     bash "$BURN_ROOT/scripts/serve_web.sh" "$1" 0 >"$log" 2>&1 &
+    # shellcheck disable=SC2034  # read by the scripts that source this file
     WEB_SERVER=$!
-    local i
-    for i in $(seq 1 100); do
+    local _
+    for _ in $(seq 1 100); do
         WEB_URL="$(sed -n 's/^serving .* at \(http:[^ ]*\)$/\1/p' "$log")"
         [ -n "$WEB_URL" ] && break
         sleep 0.1
