@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The page's selftest in headless Chromium (docs/wasm.md, "The selftest contract"): builds the page
-# (bash scripts/build_wasm.sh st, only its "web" target and what it needs), serves it
+# (bash scripts/build_wasm.sh st, only its "web" target and what it needs, at the optimisation level
+# build-wasm/ already has, so that after scripts/wasm_check.sh only the page is built), serves it
 # (scripts/serve_web.sh), opens index.html?selftest=1 with Debian's chromium through npm
 # playwright-core, and checks its JSON against the same code built natively (examples/web/native.cpp,
 # target web_native of the host build in BURN_BUILD_DIR, default build-release):
@@ -16,7 +17,14 @@ start=$SECONDS
 # shellcheck source=scripts/web_tools.sh
 source "$BURN_ROOT/scripts/web_tools.sh"
 
-site="${BURN_WASM_DIR:-$BURN_ROOT/build-wasm}/web"
+dir="${BURN_WASM_DIR:-$BURN_ROOT/build-wasm}"
+site="$dir/web"
+# Reuse the st libraries at whatever level they were built (wasm_check.sh builds them at -O1): changing
+# it would rebuild them all.
+if [ -z "${BURN_WASM_OPT:-}" ] && [ -f "$dir/CMakeCache.txt" ]; then
+    BURN_WASM_OPT="$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=\(-O[0-9sz]\).*/\1/p' "$dir/CMakeCache.txt")"
+    export BURN_WASM_OPT
+fi
 BURN_WASM_TARGETS=web bash "$BURN_ROOT/scripts/build_wasm.sh" st
 built=$SECONDS
 
