@@ -208,6 +208,10 @@ async function train(settings) {
   } finally { $('train').disabled = false; }
 }
 
+// The worker yields between chunks of batches, so this reaches it: training stops, and the model as
+// trained so far is evaluated and used.
+$('stop').onclick = () => { if (worker) worker.postMessage({ cmd: 'stop' }); };
+
 $('train').onclick = () => {
   train({ subset: Number($('subset').value), epochs: Number($('epochs').value), batch: Number($('batch').value) })
     .catch((err) => showError(err.message));
