@@ -8,9 +8,17 @@
 #   BURN_WASM_TESTS=1    also build the test suite, burn_tests.js (GoogleTest built with em++ from
 #                        Debian's sources in /usr/src/googletest); scripts/wasm_check.sh runs it
 #   BURN_WASM_OPT        optimisation level of compile and link (default -O2)
+#   BURN_WASM_EH         js (default: -fexceptions) or wasm (-fwasm-exceptions, faster and smaller)
 #   BURN_WASM_UNITY      1 (default): unity builds of the libraries (BURN_UNITY_BUILD); 0: file by file
 #   BURN_WASM_DIR, BURN_WASM_MT_DIR   the build folders
 #   BURN_JOBS            parallel compile jobs (default: the number of CPUs)
+# The single-threaded variant also builds the page of examples/web into build-wasm/web/ (docs/wasm.md,
+# "The page"): its two modules, HTML and JavaScript, the MNIST digits (scripts/fetch_mnist.sh) and the
+# model.bpk it classifies with (web_model below).
+#   BURN_WEB=0           leave the page out
+#   BURN_WEB_MODEL       the model.bpk to ship (default: artifacts/mnist/model.bpk when the main job made
+#                        one, otherwise one trained once by examples/web/make_model.cjs in node)
+#   BURN_WASM_TARGETS    targets to build (default: all; scripts/web_check.sh builds only "web")
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -32,6 +40,14 @@ unity=ON
 [ "${BURN_WASM_UNITY:-1}" = "0" ] && unity=OFF
 tests=OFF
 [ "${BURN_WASM_TESTS:-0}" = "1" ] && tests=ON
+# C++ exceptions: emscripten's JavaScript-based handling (js, -fexceptions: runs everywhere) or
+# WebAssembly's own (wasm, -fwasm-exceptions: no JavaScript round trip per call that may throw; Chromium
+# 95+, Firefox 100+, Safari 15.2+, node 17+)
+case "${BURN_WASM_EH:-js}" in
+    js) eh=-fexceptions ;;
+    wasm) eh=-fwasm-exceptions ;;
+    *) echo "BURN_WASM_EH is js or wasm" >&2; exit 2 ;;
+esac
 
 # The variant's dependency prefix, $dir/deps, found through CMAKE_FIND_ROOT_PATH: nlohmann-json's
 # headers, and GoogleTest compiled with the variant's flags.
@@ -52,12 +68,41 @@ wasm_deps() {
     fi
 }
 
+# The page's data next to its modules in $1/web: the digits, and model.bpk with where it came from in
+# model.txt. A model trained here is trained once (1 epoch over the 8,000 training digits, seed 42: the
+# page's own training code, web_mnist.hpp's Trainer: batch 32, Adam lr 2e-3, run by node) and kept.
+web_site() {
+    local web="$1/web"
+    burn_ensure_npm
+    "$BURN_ROOT/scripts/fetch_mnist.sh" >/dev/null
+    local digits
+    digits="$("$BURN_ROOT/scripts/fetch_mnist.sh" --print-dir)"
+    mkdir -p "$web/mnist"
+    cp -u "$digits"/[0-9].json "$web/mnist/"
+    local main_model="$BURN_ROOT/artifacts/mnist/model.bpk"
+    if [ -n "${BURN_WEB_MODEL:-}" ]; then
+        cp "$BURN_WEB_MODEL" "$web/model.bpk"
+        echo "model.bpk: $BURN_WEB_MODEL" >"$web/model.txt"
+    elif [ -f "$main_model" ] && grep -q '"cnn"' "$BURN_ROOT/artifacts/mnist/config.json" 2>/dev/null; then
+        cp "$main_model" "$web/model.bpk"
+        echo "model.bpk: the main job's model, $main_model" >"$web/model.txt"
+    elif [ ! -f "$web/model.bpk" ] || ! grep -q make_model "$web/model.txt" 2>/dev/null; then
+        local start=$SECONDS
+        node --no-experimental-fetch "$BURN_ROOT/examples/web/make_model.cjs" "$web" "$web/mnist" 0 1
+        echo "model.bpk: trained by examples/web/make_model.cjs in node (8,000 training digits, 1 epoch, batch 32, lr 2e-3, seed 42)" \
+            >"$web/model.txt"
+        echo "scripts/build_wasm.sh: model.bpk trained in node in $((SECONDS - start))s"
+    fi
+}
+
 # Configures and builds one variant in $dir; threads ON or OFF.
 wasm_build() {
     local dir="$1" threads="$2"
+    local web=OFF
+    [ "$threads" = OFF ] && [ "${BURN_WEB:-1}" != "0" ] && web=ON
     # Exceptions on explicitly (without an EH flag em++ compiles throw but disables catch); SIMD128 for the
     # CPU backend's vector-extension GEMM and the autovectorised elementwise and reduction loops.
-    local flags="-fexceptions -msimd128"
+    local flags="$eh -msimd128"
     [ "$threads" = ON ] && flags="$flags -pthread"
     local start=$SECONDS
     mkdir -p "$dir"
@@ -69,9 +114,13 @@ wasm_build() {
         -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" -DCMAKE_EXE_LINKER_FLAGS_RELEASE="$opt" \
         -DBURN_THREADS="$threads" -DBURN_EXCEPTIONS=ON -DBURN_FILESYSTEM=ON -DBURN_UNITY_BUILD="$unity" \
         -DBURN_TESTS="$tests" -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF -DBURN_CUDA=OFF -DBURN_OPENBLAS=OFF \
-        -DBURN_DNNL=OFF -DBURN_HIGHWAY=OFF -DBURN_ONNX=OFF -DBURN_ZIP=OFF -DBURN_TUI=OFF \
+        -DBURN_DNNL=OFF -DBURN_HIGHWAY=OFF -DBURN_ONNX=OFF -DBURN_ZIP=OFF -DBURN_TUI=OFF -DBURN_WEB="$web" \
         >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
-    cmake --build "$dir" --parallel "$BURN_JOBS"
+    local targets=()
+    # shellcheck disable=SC2206  # a word list
+    [ -n "${BURN_WASM_TARGETS:-}" ] && targets=(--target ${BURN_WASM_TARGETS})
+    cmake --build "$dir" --parallel "$BURN_JOBS" "${targets[@]}"
+    [ "$web" = ON ] && web_site "$dir"
     echo "scripts/build_wasm.sh: $dir (threads $threads, $opt, unity $unity, tests $tests) built in $((SECONDS - start))s"
 }
 

@@ -1,0 +1,36 @@
+// Opens a page of examples/web in headless Chromium (Debian's /usr/bin/chromium driven by npm
+// playwright-core), waits until <pre id="ID"> holds a JSON object, prints it and exits 0 (1 when the
+// object has an "error" key, the page fails or the time runs out). Used by scripts/web_check.sh and
+// scripts/web_bench.sh.
+//   NODE_PATH=<dir>/node_modules node web_drive.cjs URL [ID] [TIMEOUT_S]
+const { chromium } = require('playwright-core');
+
+async function main() {
+  const [url, id = 'selftest', timeoutS = '600'] = process.argv.slice(2);
+  const browser = await chromium.launch({
+    executablePath: process.env.BURN_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  let status = 1;
+  try {
+    const page = await browser.newPage();
+    page.on('console', (m) => console.error(`[page ${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
+    const start = Date.now();
+    await page.goto(url);
+    const handle = await page.waitForFunction((sel) => {
+      const el = document.getElementById(sel);
+      return el && el.textContent.trim().startsWith('{') ? el.textContent : null;
+    }, id, { timeout: Number(timeoutS) * 1000, polling: 250 });
+    const text = await handle.jsonValue();
+    console.log(text);
+    console.error(`web_drive: ${url} answered in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+    status = JSON.parse(text).error ? 1 : 0;
+  } catch (e) {
+    console.error(`web_drive: ${e.message}`);
+  } finally {
+    await browser.close();
+  }
+  process.exit(status);
+}
+main();
