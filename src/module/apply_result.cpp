@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "burn/core/text.hpp"
 #include "burn/store/module_store.hpp"
 
 namespace burn::store {
