@@ -51,6 +51,14 @@ bash "$BURN_ROOT/scripts/portable_check.sh"
 # and runs it in node (scripts/wasm_check.sh). Off by default: it adds about 390 s on two cores.
 if [ "${BURN_WASM:-0}" = "1" ]; then
     bash "$BURN_ROOT/scripts/wasm_check.sh" st
+    # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build.
+    bash "$BURN_ROOT/scripts/web_check.sh"
+fi
+# Bare metal (docs/embedded.md): BURN_BAREMETAL=1 builds the MNIST images for Cortex-M4F and Cortex-M55
+# and runs them under qemu (scripts/baremetal_check.sh). Off by default: about 8 to 10 minutes from
+# scratch on two cores, which CI's budget does not hold yet.
+if [ "${BURN_BAREMETAL:-0}" = "1" ]; then
+    bash "$BURN_ROOT/scripts/baremetal_check.sh"
 fi
 # The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 30 s per fuzz
 # target): docs/reliability.md. BURN_SANITIZERS=0 skips them (a quicker local run).
