@@ -13,8 +13,8 @@ namespace burn::nn {
 
 Tensor<4> scaled_dot_product_attention(const Tensor<4>& q, const Tensor<4>& k, const Tensor<4>& v,
                                        const SdpaOptions& o) {
-    BURN_CHECK(o.dropout >= 0 && o.dropout < 1, "[scaled_dot_product_attention] dropout must be in [0, 1), got ",
-               o.dropout);
+    BURN_CHECK(o.dropout >= 0 && o.dropout < 1,
+               "[scaled_dot_product_attention] dropout must be in [0, 1), got ", o.dropout);
     std::optional<TensorAny> mask;
     if (o.mask) mask = o.mask->handle();
     if (o.dropout == 0 || !q.device().is_autodiff())
@@ -28,7 +28,7 @@ Tensor<4> scaled_dot_product_attention(const Tensor<4>& q, const Tensor<4>& k, c
         const int64_t lq = q.shape()[2], lk = k.shape()[2];
         const TensorAny rows = ops::reshape(ops::arange(0, lq, 1, DType::i64, q.device()), Dims{1, 1, lq, 1});
         const TensorAny cols = ops::reshape(ops::arange(0, lk, 1, DType::i64, q.device()), Dims{1, 1, 1, lk});
-        const TensorAny hidden = ops::greater(cols, ops::add_elem(rows, static_cast<double>(lk - lq)));
+        const TensorAny hidden = ops::greater(cols, ops::add_scalar(rows, static_cast<double>(lk - lq)));
         s = ops::mask_fill(std::move(s), hidden, minus_inf);
     }
     const TensorAny w = Dropout{o.dropout, false}.forward_any(ops::softmax(std::move(s), 3));

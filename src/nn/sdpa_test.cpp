@@ -50,7 +50,8 @@ std::vector<double> sdpa_reference(const std::vector<float>& q, const std::vecto
             for (int64_t t = 0; t < d; ++t) {
                 double acc = 0;
                 for (int64_t j = 0; j < lk; ++j)
-                    acc += p[static_cast<std::size_t>(j)] / sum * v[static_cast<std::size_t>((b * lk + j) * d + t)];
+                    acc += p[static_cast<std::size_t>(j)] / sum *
+                           v[static_cast<std::size_t>((b * lk + j) * d + t)];
                 out[static_cast<std::size_t>((b * lq + i) * d + t)] = acc;
             }
         }
@@ -71,9 +72,11 @@ TEST(NnSdpa, RowAndComposedPathMatchFloat64Reference) {
         o.mask = mask;
         o.dropout = dev.is_autodiff() ? 1e-12 : 0.5;  // 0.5 on the inference device: the identity
         const auto y = sdpa_values(nn::scaled_dot_product_attention(q, k, v, o));
-        const auto want = sdpa_reference(sdpa_values(q), sdpa_values(k), sdpa_values(v), b * h, lq, lk, d, pad_from);
+        const auto want =
+            sdpa_reference(sdpa_values(q), sdpa_values(k), sdpa_values(v), b * h, lq, lk, d, pad_from);
         ASSERT_EQ(y.size(), want.size());
-        for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-5 * (1 + std::abs(want[i]))) << i;
+        for (std::size_t i = 0; i < y.size(); ++i)
+            ASSERT_NEAR(y[i], want[i], 1e-5 * (1 + std::abs(want[i]))) << i;
     }
 }
 
@@ -81,7 +84,8 @@ TEST(NnSdpa, EveryKeyMaskedIsNaN) {
     const Device dev;
     const Tensor<4> q = sdpa_random({1, 1, 2, 4}, 4, dev), k = sdpa_random({1, 1, 3, 4}, 5, dev);
     nn::SdpaOptions o;
-    o.mask = Tensor<4, Bool>(ops::from_data(TensorData(std::vector<bool>{true, true, true}, Dims{1, 1, 1, 3}), dev));
+    o.mask = Tensor<4, Bool>(
+        ops::from_data(TensorData(std::vector<bool>{true, true, true}, Dims{1, 1, 1, 3}), dev));
     for (float x : sdpa_values(nn::scaled_dot_product_attention(q, k, k, o))) EXPECT_TRUE(std::isnan(x));
 }
 

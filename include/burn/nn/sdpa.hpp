@@ -12,11 +12,11 @@
 namespace burn::nn {
 
 struct SdpaOptions {
-    bool causal = false;                     // query i attends keys j <= i + seq_k - seq_q
-    std::optional<Tensor<4, Bool>> mask{};   // broadcastable to [batch, heads, seq_q, seq_k]: true = the
-                                             // key is not attended (burn's convention, as MhaInput's)
-    double dropout = 0;                      // on the attention weights, on autodiff devices only
-    std::optional<double> scale{};           // default 1 / sqrt(head dim)
+    bool causal = false;                    // query i attends keys j <= i + seq_k - seq_q
+    std::optional<Tensor<4, Bool>> mask{};  // broadcastable to [batch, heads, seq_q, seq_k]: true = the
+                                            // key is not attended (burn's convention, as MhaInput's)
+    double dropout = 0;                     // on the attention weights, on autodiff devices only
+    std::optional<double> scale{};          // default 1 / sqrt(head dim)
 };
 
 /// q [batch, heads, seq_q, d], k [batch, heads, seq_k, d], v [batch, heads, seq_k, dv] ->

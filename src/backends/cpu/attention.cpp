@@ -31,7 +31,8 @@ Rows<C> rows_of(const CpuTensor& t) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, C>) {
             r.p = t.data<C>();
-        } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+        } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, f16> ||
+                             std::is_same_v<T, bf16>) {
             const T* src = t.data<T>();
             r.buf.resize(static_cast<std::size_t>(t.shape.numel()));
             for (std::size_t i = 0; i < r.buf.size(); ++i) r.buf[i] = static_cast<C>(float(src[i]));
@@ -47,7 +48,7 @@ void attention_typed(const OpCall& call, const CpuTensor& q, const CpuTensor& k,
     const auto a = call.attrs<attrs::Attention>();
     const int r = q.shape.rank();
     const int64_t lq = q.shape[r - 2], d = q.shape[r - 1], lk = k.shape[r - 2], dv = v.shape[r - 1];
-    const int64_t batch = lq * d ? q.shape.numel() / (lq * d) : 0;
+    const int64_t batch = out.shape.numel() / (lq * dv);  // > 0: the caller returns early when empty
     const Rows<C> qr = rows_of<C>(q), kr = rows_of<C>(k), vr = rows_of<C>(v);
     // the mask's element offset of each batch row (its broadcast dims have stride 0)
     std::vector<int64_t> mask_batch;
@@ -68,42 +69,42 @@ void attention_typed(const OpCall& call, const CpuTensor& q, const CpuTensor& k,
     const bool* mbase = mask ? mask->data<bool>() : nullptr;
     T* y = out.data<T>();
     const C scale = static_cast<C>(a.scale), minus_inf = -std::numeric_limits<C>::infinity();
-    platform::parallel_for(batch * lq, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, lk * (d + dv))),
-                           [&](int64_t r0, int64_t r1) {
-                               std::vector<C> acc(static_cast<std::size_t>(dv));
-                               for (int64_t row = r0; row < r1; ++row) {
-                                   const int64_t b = row / lq, i = row % lq;
-                                   const C* qi = qr.p + row * d;
-                                   const C* kb = kr.p + b * lk * d;
-                                   const C* vb = vr.p + b * lk * dv;
-                                   const bool* mi = mbase ? mbase + mask_batch[static_cast<std::size_t>(b)] + i * ms_i
-                                                          : nullptr;
-                                   const int64_t last = a.causal ? std::min(lk, i + lk - lq + 1) : lk;
-                                   C m = minus_inf, l = 0;
-                                   std::fill(acc.begin(), acc.end(), C(0));
-                                   for (int64_t j = 0; j < last; ++j) {
-                                       if (mi && mi[j * ms_j]) continue;
-                                       C s = 0;
-                                       const C* kj = kb + j * d;
-                                       for (int64_t t = 0; t < d; ++t) s += qi[t] * kj[t];
-                                       s *= scale;
-                                       const C* vj = vb + j * dv;
-                                       if (s > m) {  // rescale what was summed under the old max
-                                           const C f = std::exp(m - s);
-                                           l *= f;
-                                           for (int64_t t = 0; t < dv; ++t) acc[static_cast<std::size_t>(t)] *= f;
-                                           m = s;
-                                       }
-                                       const C p = std::exp(s - m);
-                                       l += p;
-                                       for (int64_t t = 0; t < dv; ++t) acc[static_cast<std::size_t>(t)] += p * vj[t];
-                                   }
-                                   T* yi = y + row * dv;
-                                   const C nan = std::numeric_limits<C>::quiet_NaN();
-                                   for (int64_t t = 0; t < dv; ++t)
-                                       yi[t] = T(l > 0 ? acc[static_cast<std::size_t>(t)] / l : nan);
-                               }
-                           });
+    platform::parallel_for(
+        batch * lq, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, lk * (d + dv))),
+        [&](int64_t r0, int64_t r1) {
+            std::vector<C> acc(static_cast<std::size_t>(dv));
+            for (int64_t row = r0; row < r1; ++row) {
+                const int64_t b = row / lq, i = row % lq;
+                const C* qi = qr.p + row * d;
+                const C* kb = kr.p + b * lk * d;
+                const C* vb = vr.p + b * lk * dv;
+                const bool* mi = mbase ? mbase + mask_batch[static_cast<std::size_t>(b)] + i * ms_i : nullptr;
+                const int64_t last = a.causal ? std::min(lk, i + lk - lq + 1) : lk;
+                C m = minus_inf, l = 0;
+                std::fill(acc.begin(), acc.end(), C(0));
+                for (int64_t j = 0; j < last; ++j) {
+                    if (mi && mi[j * ms_j]) continue;
+                    C s = 0;
+                    const C* kj = kb + j * d;
+                    for (int64_t t = 0; t < d; ++t) s += qi[t] * kj[t];
+                    s *= scale;
+                    const C* vj = vb + j * dv;
+                    if (s > m) {  // rescale what was summed under the old max
+                        const C f = std::exp(m - s);
+                        l *= f;
+                        for (int64_t t = 0; t < dv; ++t) acc[static_cast<std::size_t>(t)] *= f;
+                        m = s;
+                    }
+                    const C p = std::exp(s - m);
+                    l += p;
+                    for (int64_t t = 0; t < dv; ++t) acc[static_cast<std::size_t>(t)] += p * vj[t];
+                }
+                T* yi = y + row * dv;
+                const C nan = std::numeric_limits<C>::quiet_NaN();
+                for (int64_t t = 0; t < dv; ++t)
+                    yi[t] = T(l > 0 ? acc[static_cast<std::size_t>(t)] / l : nan);
+            }
+        });
 }
 
 TensorRefs attention_kernel(const OpCall& call, TensorRefs& in) {
