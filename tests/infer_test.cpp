@@ -217,6 +217,9 @@ attrs::AvgPool2d sample(std::type_identity<attrs::AvgPool2d>) {
 attrs::Interpolate sample(std::type_identity<attrs::Interpolate>) {
     return {2, true, Dims{1, 3, 7, 9}};
 }
+attrs::Attention sample(std::type_identity<attrs::Attention>) {
+    return {true, true, 0.125};
+}
 attrs::LayerNorm sample(std::type_identity<attrs::LayerNorm>) {
     return {true, false, true, 1e-3};
 }

@@ -171,5 +171,6 @@ void add_reduce_entries(std::vector<OpEntry>& db);       // op_db_reduce.cpp: re
 void add_conv_entries(std::vector<OpEntry>& db);   // op_db_conv.cpp, op_db_pool.cpp: conv, pools, interpolate
 void add_optim_entries(std::vector<OpEntry>& db);  // op_db_optim.cpp: fused optimizer updates
 void add_norm_entries(std::vector<OpEntry>& db);   // op_db_norm.cpp: layer_norm, cross_entropy
+void add_attention_entries(std::vector<OpEntry>& db);  // op_db_attention.cpp: attention
 
 }  // namespace burn::opdb

@@ -16,6 +16,7 @@
 #include "burn/nn/activation_smooth.hpp"
 #include "burn/nn/activation_softmax.hpp"
 #include "burn/nn/attention.hpp"
+#include "burn/nn/sdpa.hpp"
 #include "burn/nn/conv.hpp"
 #include "burn/nn/dropout.hpp"
 #include "burn/nn/embedding.hpp"

@@ -1,5 +1,5 @@
 // Decompositions of the fused normalisation, loss and optimizer rows (layer_norm[_backward],
-// cross_entropy[_backward], adam_step), following backends/cpu/norm.cpp and optim.cpp: statistics
+// cross_entropy[_backward], adam_step, attention), following backends/cpu/norm.cpp and optim.cpp: statistics
 // (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target indices
 // checked by gather / scatter_add (an out-of-range target is an IndexError there too).
 #include "ops/decompose.hpp"
@@ -116,6 +116,27 @@ Outputs adam_step(const OpCall& c, const Inputs& in) {
     return {down(pi, c.dtype), down(mi, c.dtype), down(vi, c.dtype)};
 }
 
+/// attention: s = q k^T * scale; masked keys (the mask, and with causal the keys j > i + Lk - Lq) at
+/// -inf; softmax over the keys (a row of -inf only is NaN, as the kernels); then s v. f16/bf16 in f32.
+Outputs attention(const OpCall& c, const Inputs& in) {
+    const auto a = c.attrs<attrs::Attention>();
+    const TensorAny q = up(in[0]), k = up(in[1]), v = up(in[2]);
+    const int r = q.rank();
+    TensorAny s = mul(matmul(q, swap_dims(k, r - 2, r - 1)), scalar(q, a.scale));
+    const TensorAny minus_inf = scalar(s, -kInf);
+    if (a.has_mask) s = where(in[3], minus_inf, s);
+    if (a.causal) {
+        const int64_t lq = q.shape()[r - 2], lk = k.shape()[r - 2];
+        std::vector<double> hidden(static_cast<std::size_t>(lq * lk));
+        for (int64_t i = 0; i < lq; ++i)
+            for (int64_t j = 0; j < lk; ++j) hidden[static_cast<std::size_t>(i * lk + j)] = j > i + lk - lq;
+        Dims shape = Dims::filled(r, 1);
+        shape[r - 2] = lq, shape[r - 1] = lk;
+        s = where(constant(hidden, shape, DType::boolean, q.device()), minus_inf, s);
+    }
+    return {down(matmul(softmax_of(s, r - 1, false), v), c.dtype)};
+}
+
 }  // namespace
 
 void add_norm_decompositions(DecompositionTable& t) {
@@ -124,6 +145,7 @@ void add_norm_decompositions(DecompositionTable& t) {
     t.set(OpId::cross_entropy, cross_entropy);
     t.set(OpId::cross_entropy_backward, cross_entropy_backward);
     t.set(OpId::adam_step, adam_step);
+    t.set(OpId::attention, attention);
 }
 
 }  // namespace burn::ops::detail

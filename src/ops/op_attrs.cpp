@@ -348,6 +348,15 @@ Interpolate Interpolate::decode(const OpCall& c) {
     return {c.ints[0], c.ints[1] != 0, c.shape};
 }
 
+void Attention::encode(OpCall& c) const {
+    c.ints = {causal ? 1 : 0, has_mask ? 1 : 0};
+    c.scalars[0] = scale;
+}
+Attention Attention::decode(const OpCall& c) {
+    check_decode<Attention>(c, 2, 2);
+    return {c.ints[0] != 0, c.ints[1] != 0, c.scalars[0]};
+}
+
 void LayerNorm::encode(OpCall& c) const {
     c.ints = {has_gamma ? 1 : 0, has_beta ? 1 : 0, rms ? 1 : 0};
     c.scalars[0] = eps;

@@ -300,6 +300,17 @@ struct Interpolate {
     }
 };
 
+/// attention: scaled dot-product attention. ints = {causal, has_mask}; scalars = {scale}.
+struct Attention {
+    static constexpr std::string_view kName = "Attention";
+    bool causal = false;
+    bool has_mask = false;
+    double scale = 1;
+    void encode(OpCall& c) const;
+    static Attention decode(const OpCall& c);
+    friend bool operator==(const Attention&, const Attention&) = default;
+};
+
 /// layer_norm: ints = {has_gamma, has_beta, rms}; scalars = {eps}.
 struct LayerNorm {
     static constexpr std::string_view kName = "LayerNorm";

@@ -113,6 +113,14 @@ TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor);
 /// (biased variance; gamma, beta [D] of x's dtype, each optional). One fused op (nn::LayerNorm uses it).
 TensorAny layer_norm(TensorAny x, std::optional<TensorAny> gamma, std::optional<TensorAny> beta,
                      double eps = 1e-5);
+/// Scaled dot-product attention (PyTorch's F.scaled_dot_product_attention, burn's module::attention):
+/// softmax(q k^T * scale) v over q [..., Lq, D], k [..., Lk, D], v [..., Lk, Dv] (one float dtype, equal
+/// leading dims) -> [..., Lq, Dv]. mask: Bool broadcastable to [..., Lq, Lk], true = the key is not
+/// attended (burn's convention; PyTorch's bool attn_mask means the opposite); causal: query i attends
+/// keys j <= i + Lk - Lq; scale: 1 / sqrt(D) when not given. A query whose every key is masked gives NaN
+/// (as PyTorch). One op (the attention row); a backend without a kernel for it runs its decomposition.
+TensorAny attention(TensorAny q, TensorAny k, TensorAny v, std::optional<TensorAny> mask = std::nullopt,
+                    bool causal = false, std::optional<double> scale = std::nullopt);
 /// Per-row cross-entropy of logits [N, C] and class indices [N] (any Int dtype, in [0, C): IndexError
 /// otherwise) with label smoothing s: logsumexp - (1 - s) * logits[t] - s * mean(logits) -> [N].
 /// One fused op (nn::loss::CrossEntropyLoss uses it).

@@ -84,6 +84,7 @@ CpuBackend::CpuBackend() {
     register_interpolate(table_);
     register_optim(table_);
     register_norm(table_);
+    register_attention(table_);
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {

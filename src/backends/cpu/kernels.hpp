@@ -32,6 +32,7 @@ void register_pool(KernelTable& t);         // pool.cpp
 void register_interpolate(KernelTable& t);  // interpolate.cpp
 void register_optim(KernelTable& t);        // optim.cpp: fused optimizer updates
 void register_norm(KernelTable& t);         // norm.cpp: layer_norm, cross_entropy
+void register_attention(KernelTable& t);    // attention.cpp: scaled dot-product attention
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;
