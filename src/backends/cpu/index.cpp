@@ -148,7 +148,7 @@ void gather_typed(const Dims& shape, const IndexView& ix, const CpuTensor& x, in
 TensorRef run_gather(const OpCall& call, const CpuTensor& x, const IndexView& ix, int dim) {
     auto out = alloc(call.shape, call.dtype, x.device);
     BadIndex bad;
-    visit_dtype(x.dtype, [&](auto tag) {
+    visit_kernel_dtype(x.dtype, user_name(call.op), [&](auto tag) {
         using T = decltype(tag);
         visit_index(ix.tensor->dtype, [&](auto itag) {
             gather_typed<T, decltype(itag)>(call.shape, ix, x, dim, out->data<T>(), bad);
@@ -259,7 +259,7 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
 }  // namespace
 
 void copy_region(const CpuTensor& src, const CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
-    visit_dtype(src.dtype, [&](auto tag) { copy_typed<decltype(tag)>(src, dst, dst_strides, dst_offset); });
+    visit_kernel_dtype(src.dtype, "copy", [&](auto tag) { copy_typed<decltype(tag)>(src, dst, dst_strides, dst_offset); });
 }
 
 void register_index(KernelTable& t) {

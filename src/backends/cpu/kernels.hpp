@@ -141,14 +141,44 @@ void strided_apply(const Dims& shape, const std::array<Dims, N>& strides_in,
     });
 }
 
+// The dtypes this build compiled CPU kernels for: CMake's BURN_CPU_DTYPES sets the mask (bit i: the
+// i-th dtype of BURN_DTYPES) and its list; every dtype by default.
+#ifndef BURN_CPU_DTYPE_MASK
+#define BURN_CPU_DTYPE_MASK 0xffffffffu
+#define BURN_CPU_DTYPE_LIST "all"
+#endif
+/// Whether this build has CPU kernels for dtype d (BURN_CPU_DTYPES); the kernels of the others are
+/// never instantiated.
+constexpr bool kernel_dtype_built(DType d) {
+    return ((static_cast<uint32_t>(BURN_CPU_DTYPE_MASK) >> static_cast<unsigned>(d)) & 1u) != 0;
+}
+/// Throws the error for a dtype this build left out (kernel_dtype_built false), naming the option.
+[[noreturn]] void throw_dtype_not_built(DType d, const char* op);
+
+/// Calls f(T{}) with the host type of d when this build has kernels for d; throws otherwise. The
+/// CPU kernels' visit_dtype: only the built dtypes instantiate f.
+template <class F>
+decltype(auto) visit_kernel_dtype(DType d, const char* op, F&& f) {
+    switch (d) {
+#define BURN_X(e, T, n, is_f, is_s)                              \
+    case DType::e:                                               \
+        if constexpr (kernel_dtype_built(DType::e)) return f(T{}); \
+        break;
+        BURN_DTYPES(BURN_X)
+#undef BURN_X
+    }
+    throw_dtype_not_built(d, op);
+}
+
 /// Calls f(T{}) for the dtypes an elementwise op of kinds K accepts (kinds_accept); throws for the rest.
 /// The switch is generated from the dtype list, BURN_DTYPES.
 template <OpKinds K, class F>
 decltype(auto) dispatch_kinds(DType d, const char* op, F&& f) {
     switch (d) {
-#define BURN_X(e, T, n, is_f, is_s)                             \
-    case DType::e:                                              \
-        if constexpr (kinds_accept(K, DType::e)) return f(T{}); \
+#define BURN_X(e, T, n, is_f, is_s)                                                      \
+    case DType::e:                                                                       \
+        if constexpr (kinds_accept(K, DType::e) && kernel_dtype_built(DType::e)) return f(T{}); \
+        if constexpr (kinds_accept(K, DType::e)) throw_dtype_not_built(d, op);           \
         break;
         BURN_DTYPES(BURN_X)
 #undef BURN_X

@@ -254,7 +254,7 @@ TensorRefs max_pool2d_kernel(const OpCall& call, TensorRefs& in) {
 /// Index reader for any integer dtype of the indices tensor.
 template <class F>
 void with_indices(const CpuTensor& t, F&& f) {
-    visit_dtype(t.dtype, [&](auto tag) {
+    visit_kernel_dtype(t.dtype, "max_pool2d", [&](auto tag) {
         using I = decltype(tag);
         if constexpr (std::is_integral_v<I> && !std::is_same_v<I, bool>) f(t.data<I>());
     });

@@ -48,34 +48,25 @@ TensorRefs softmax_kernel(const OpCall& call, TensorRefs& in) {
     const CpuTensor& x = as_cpu(src);
     const Geometry g = geometry(x.shape, static_cast<int>(call.attrs<attrs::Dim>().dim));
     const int64_t numel = x.shape.numel();
-    switch (x.dtype) {
-        case DType::f32:
-            softmax_typed(x.data<float>(), out->data<float>(), g, log);
-            break;
-        case DType::f64:
-            softmax_typed(x.data<double>(), out->data<double>(), g, log);
-            break;
-        case DType::f16:
-        case DType::bf16:
-            visit_dtype(x.dtype, [&](auto tag) {
-                using T = decltype(tag);
-                if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
-                    std::vector<float> tmp(static_cast<std::size_t>(numel));
-                    const T* a = x.data<T>();
-                    T* o = out->data<T>();
-                    platform::parallel_for(numel, kGrain, [&](int64_t b, int64_t e) {
-                        for (int64_t i = b; i < e; ++i) tmp[static_cast<std::size_t>(i)] = float(a[i]);
-                    });
-                    softmax_typed(tmp.data(), tmp.data(), g, log);
-                    platform::parallel_for(numel, kGrain, [&](int64_t b, int64_t e) {
-                        for (int64_t i = b; i < e; ++i) o[i] = T(tmp[static_cast<std::size_t>(i)]);
-                    });
-                }
+    visit_kernel_dtype(x.dtype, op_name(call.op).data(), [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+            softmax_typed(x.data<T>(), out->data<T>(), g, log);
+        } else if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+            std::vector<float> tmp(static_cast<std::size_t>(numel));
+            const T* a = x.data<T>();
+            T* o = out->data<T>();
+            platform::parallel_for(numel, kGrain, [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i) tmp[static_cast<std::size_t>(i)] = float(a[i]);
             });
-            break;
-        default:
+            softmax_typed(tmp.data(), tmp.data(), g, log);
+            platform::parallel_for(numel, kGrain, [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i) o[i] = T(tmp[static_cast<std::size_t>(i)]);
+            });
+        } else {
             BURN_THROW_KIND(dtype, "[", call.op, "] the cpu backend has no kernel for dtype ", x.dtype);
-    }
+        }
+    });
     return {out};
 }
 

@@ -12,7 +12,7 @@ namespace {
 TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype, Device::cpu());
     const double v = call.attrs<attrs::Fill>().value;
-    visit_dtype(call.dtype, [&](auto tag) {
+    visit_kernel_dtype(call.dtype, "fill", [&](auto tag) {
         using T = decltype(tag);
         T value = static_cast<T>(static_cast<compute_t<T>>(v));
         T* o = out->data<T>();
@@ -27,7 +27,7 @@ TensorRefs arange_kernel(const OpCall& call, TensorRefs&) {
     auto out = alloc(call.shape, call.dtype, Device::cpu());
     const auto ar = call.attrs<attrs::Arange>();
     const double start = ar.start, step = ar.step;
-    visit_dtype(call.dtype, [&](auto tag) {
+    visit_kernel_dtype(call.dtype, "arange", [&](auto tag) {
         using T = decltype(tag);
         T* o = out->data<T>();
         for (int64_t i = 0; i < call.shape.numel(); ++i)
@@ -43,7 +43,7 @@ TensorRefs random_kernel(const OpCall& call, TensorRefs&) {
     const uint64_t key = r.key;
     const uint64_t offset = r.offset;
     const double a = r.a, b = r.b;
-    visit_dtype(call.dtype, [&](auto tag) {
+    visit_kernel_dtype(call.dtype, "random", [&](auto tag) {
         using T = decltype(tag);
         T* o = out->data<T>();
         platform::parallel_for(call.shape.numel(), 4096, [&](int64_t s, int64_t e) {
