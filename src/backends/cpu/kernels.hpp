@@ -28,11 +28,12 @@ void register_conv(KernelTable& t);        // conv.cpp
 void register_conv_fused(KernelTable& t);  // conv_fused.cpp
 /// The conv row's kernel (conv.cpp), for conv_fused's.
 TensorRefs conv_row_kernel(const OpCall& call, TensorRefs& in);
-void register_pool(KernelTable& t);         // pool.cpp
-void register_interpolate(KernelTable& t);  // interpolate.cpp
-void register_optim(KernelTable& t);        // optim.cpp: fused optimizer updates
-void register_norm(KernelTable& t);         // norm.cpp: layer_norm, cross_entropy
-void register_attention(KernelTable& t);    // attention.cpp: scaled dot-product attention
+void register_pool(KernelTable& t);                // pool.cpp
+void register_interpolate(KernelTable& t);         // interpolate.cpp
+void register_optim(KernelTable& t);               // optim.cpp: fused optimizer updates
+void register_norm(KernelTable& t);                // norm.cpp: layer_norm, cross_entropy
+void register_attention(KernelTable& t);           // attention.cpp: scaled dot-product attention
+void register_attention_backward(KernelTable& t);  // attention_backward.cpp: its adjoint
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;

@@ -1,0 +1,171 @@
+#pragma once
+// Shared by the CUDA attention kernels (attention.cu, attention_backward.cu): the launch parameters,
+// the bool mask of the row (broadcast dims read with stride 0), the causal bound, and the bf16/f16
+// tensor-core step (mma.sync m16n8k16, f32 accumulators) with its fragment layout:
+//   A (16x16, row-major) regs a0..a3: (g, 2t), (g+8, 2t), (g, 2t+8), (g+8, 2t+8), each two elements
+//   along k; B (16x8, k-major) regs b0, b1: (k = 2t, n = g), (k = 2t+8, n = g); C (16x8) c0..c3:
+//   (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1); g = lane / 4, t = lane % 4.
+// A C tile pair (two n8 tiles) re-read as an A fragment is how P and dS stay in registers.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "backends/cuda/kernels.cuh"
+
+namespace burn::cuda::attn {
+
+constexpr float kLog2e = 1.4426950408889634f;
+
+/// The row's mask [..., Lq, Lk] (each dim 1 or full): hidden(b, i, j) = row(b)[i * si + j * sj].
+struct MaskP {
+    const bool* p = nullptr;
+    int64_t si = 0, sj = 0;
+    int nlead = 0;
+    int64_t size[kMaxRank] = {}, stride[kMaxRank] = {};
+    __device__ __forceinline__ const bool* batch(int64_t b) const {
+        if (!p) return nullptr;
+        int64_t off = 0;
+        for (int d = nlead - 1; d >= 0; --d) {
+            off += (b % size[d]) * stride[d];
+            b /= size[d];
+        }
+        return p + off;
+    }
+};
+
+/// Operands as dense [batch, L, dim] rows.
+struct Params {
+    const void *q, *k, *v, *o, *g;  // o, g: the backward's out and output gradient
+    void *out, *dq, *dk, *dv;
+    float* lse;          // [batch, lq], natural log
+    const float* delta;  // [batch, lq]: rowsum(g * out) (backward)
+    int lq, lk, d, dv_dim;
+    int64_t batch;
+    float scale;
+    bool causal;
+    MaskP mask;
+};
+
+/// Whether key j is hidden from query i (causal rule, the mask, past the ends); mrow = mask.batch(b).
+__device__ __forceinline__ bool hidden(const Params& p, const bool* mrow, int i, int j) {
+    if (j >= p.lk || i >= p.lq) return true;
+    if (p.causal && j > i + p.lk - p.lq) return true;
+    return mrow && mrow[i * p.mask.si + j * p.mask.sj];
+}
+
+__device__ __forceinline__ float to_f(float x) {
+    return x;
+}
+__device__ __forceinline__ float to_f(__half x) {
+    return __half2float(x);
+}
+__device__ __forceinline__ float to_f(__nv_bfloat16 x) {
+    return __bfloat162float(x);
+}
+template <class T>
+__device__ __forceinline__ T from_f(float x);
+template <>
+__device__ __forceinline__ float from_f<float>(float x) {
+    return x;
+}
+template <>
+__device__ __forceinline__ __half from_f<__half>(float x) {
+    return __float2half_rn(x);
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float x) {
+    return __float2bfloat16_rn(x);
+}
+
+/// Two floats as one 32-bit register of two 16-bit elements (lo first).
+template <class T>
+__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+    if constexpr (std::is_same_v<T, __half>) {
+        __half2 h = __floats2half2_rn(lo, hi);
+        return *reinterpret_cast<uint32_t*>(&h);
+    } else {
+        __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+        return *reinterpret_cast<uint32_t*>(&h);
+    }
+}
+
+/// c += a b on the tensor cores (m16n8k16, f32 accumulators).
+template <class T>
+__device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    if constexpr (std::is_same_v<T, __half>) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+            "{%0,%1,%2,%3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    } else {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+            "{%0,%1,%2,%3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    }
+}
+
+/// A 32-bit word (two 16-bit elements) of shared memory.
+template <class T>
+__device__ __forceinline__ uint32_t word(const T* p) {
+    return *reinterpret_cast<const uint32_t*>(p);
+}
+
+/// The A fragment of rows r0 (and r0 + 8) at column c0 of a row-major shared tile with row stride ld.
+template <class T>
+__device__ __forceinline__ void load_a(uint32_t (&a)[4], const T* s, int ld, int r0, int c0, int g, int t) {
+    a[0] = word(s + (r0 + g) * ld + c0 + 2 * t);
+    a[1] = word(s + (r0 + g + 8) * ld + c0 + 2 * t);
+    a[2] = word(s + (r0 + g) * ld + c0 + 2 * t + 8);
+    a[3] = word(s + (r0 + g + 8) * ld + c0 + 2 * t + 8);
+}
+
+/// C tiles n and n+1 (16x8 each, f32) as the A fragment of a 16x16 block (k along their columns).
+template <class T>
+__device__ __forceinline__ void c_to_a(uint32_t (&a)[4], const float (&c0)[4], const float (&c1)[4]) {
+    a[0] = pack2<T>(c0[0], c0[1]);
+    a[1] = pack2<T>(c0[2], c0[3]);
+    a[2] = pack2<T>(c1[0], c1[1]);
+    a[3] = pack2<T>(c1[2], c1[3]);
+}
+
+/// Copies rows [r0, r0 + R) of a dense [L, dim] operand into shared s (row stride ld, DP columns), zero
+/// past L and dim; transposed: s[c * ld + r] instead. 16-byte loads when vec (dim a multiple of
+/// 16 / sizeof(T), 16-byte aligned rows).
+template <class T, int R, int DP, bool kTransposed>
+__device__ __forceinline__ void load_tile(T* s, int ld, const T* src, int r0, int L, int dim, bool vec) {
+    const T zero = from_f<T>(0.f);
+    constexpr int kV = 16 / sizeof(T);
+    if (vec) {
+        constexpr int kChunks = R * DP / kV;
+        for (int idx = threadIdx.x; idx < kChunks; idx += blockDim.x) {
+            const int r = idx / (DP / kV), c = (idx % (DP / kV)) * kV;
+            uint4 v = make_uint4(0, 0, 0, 0);
+            if (r0 + r < L && c < dim) v = *reinterpret_cast<const uint4*>(src + int64_t(r0 + r) * dim + c);
+            if constexpr (kTransposed) {
+                const T* e = reinterpret_cast<const T*>(&v);
+#pragma unroll
+                for (int u = 0; u < kV; ++u) s[(c + u) * ld + r] = e[u];
+            } else {
+                *reinterpret_cast<uint4*>(s + r * ld + c) = v;
+            }
+        }
+    } else {
+        for (int idx = threadIdx.x; idx < R * DP; idx += blockDim.x) {
+            const int r = idx / DP, c = idx % DP;
+            const T x = r0 + r < L && c < dim ? src[int64_t(r0 + r) * dim + c] : zero;
+            if constexpr (kTransposed)
+                s[c * ld + r] = x;
+            else
+                s[r * ld + c] = x;
+        }
+    }
+}
+
+/// The mask parameters of the row's mask tensor (null: none) for q's shape.
+MaskP mask_params(const CudaTensor* mask, const Dims& q_shape);
+
+}  // namespace burn::cuda::attn
