@@ -239,6 +239,10 @@ void add_attention(std::vector<OpEntry>& db) {
     l.tol = [](DType d) { return d == DType::f64 ? default_tol(d) : Tol{1e-4, 1e-4}; };
     l.differentiable = true;
     l.grad_inputs = {0, 1};
+    l.bad = {bad("undefined q", "[attention]", [](const Device& d) {
+        const TensorAny t = ops::full(Dims{2, 3, 4}, 1, DType::f32, d);
+        ops::attention_lse(TensorAny(), t, t);
+    })};
     db.push_back(std::move(l));
 }
 

@@ -4,8 +4,10 @@
 // it writes the output and the per-row logsumexp (natural log) that attention_backward recomputes the
 // probabilities from. Under causal masking a block stops at its last visible key tile.
 //  - bf16 / f16: 4 warps, 64 query rows (16 per warp) x 64-key tiles, q k^T and p v on the tensor cores
-//    (mma.sync m16n8k16, f32 accumulators); p stays in registers (a C fragment re-read as an A
-//    fragment); head dims padded to 64 or 128 (zeros), so any D, Dv <= 128 runs.
+//    (mma.sync m16n8k16, f32 accumulators; fragments through ldmatrix, v's through ldmatrix.trans); p
+//    stays in registers (a C fragment re-read as an A fragment); the k/v tiles are double-buffered
+//    (cp.async: the next tile streams in while this one is used); causal blocks start with the longest
+//    query tiles; head dims padded to 64 or 128 (zeros), so any D, Dv <= 128 runs.
 //  - f32: exact f32 FMA (no TF32): 256 threads, 32 query rows x 32-key tiles, 8 threads per row.
 // Other dtypes, or head dims above 128, take the row's decomposition.
 #include <cmath>
@@ -43,40 +45,53 @@ constexpr int kBr = 64, kBc = 64, kWarps = 4;
 template <class T, int DP>
 __global__ void __launch_bounds__(kWarps * 32) fwd_mma_k(Params p, bool vec) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    constexpr int LD = DP + 8, LDT = kBc + 8;
+    constexpr int LD = DP + 8, kTile = kBc * LD;
     T* qs = reinterpret_cast<T*>(smem_raw);
-    T* ks = qs + kBr * LD;
-    T* vt = ks + kBc * LD;  // [DP][kBc + 8]: v transposed
+    T* kv = qs + kBr * LD;  // two stages of {k, v} tiles: [stage][k | v][kBc][LD]
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int64_t b = blockIdx.y;
-    const int q0 = blockIdx.x * kBr;
+    // heavy (causal: long) query tiles first, so that the last wave is short ones
+    const int q0 = (p.causal ? gridDim.x - 1 - blockIdx.x : blockIdx.x) * kBr;
     const T* qb = static_cast<const T*>(p.q) + b * p.lq * p.d;
     const T* kb = static_cast<const T*>(p.k) + b * p.lk * p.d;
     const T* vb = static_cast<const T*>(p.v) + b * p.lk * p.dv_dim;
     const bool* mrow = p.mask.batch(b);
-    load_tile<T, kBr, DP, false>(qs, LD, qb, q0, p.lq, p.d, vec);
-    __syncthreads();
+    int kend = p.lk;
+    if (p.causal) kend = max(0, min(p.lk, q0 + kBr + p.lk - p.lq));
+    load_tile<T, kBr, DP>(qs, LD, qb, q0, p.lq, p.d, vec);
+    if (kend > 0) {
+        load_tile<T, kBc, DP>(kv, LD, kb, 0, p.lk, p.d, vec);
+        load_tile<T, kBc, DP>(kv + kTile, LD, vb, 0, p.lk, p.dv_dim, vec);
+    }
+    cp_async_commit();
     uint32_t qf[DP / 16][4];
-#pragma unroll
-    for (int kc = 0; kc < DP / 16; ++kc) load_a(qf[kc], qs, LD, warp * 16, kc * 16, g, t);
     float o[DP / 8][4] = {};
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
     const float sl2 = p.scale * kLog2e;
     const int rows[2] = {q0 + warp * 16 + g, q0 + warp * 16 + g + 8};
-    int kend = p.lk;
-    if (p.causal) kend = min(p.lk, q0 + kBr + p.lk - p.lq);
-    for (int k0 = 0; k0 < kend; k0 += kBc) {
-        __syncthreads();  // the previous tile's readers are done
-        load_tile<T, kBc, DP, false>(ks, LD, kb, k0, p.lk, p.d, vec);
-        load_tile<T, kBc, DP, true>(vt, LDT, vb, k0, p.lk, p.dv_dim, vec);
-        __syncthreads();
+    for (int k0 = 0, stage = 0; k0 < kend; k0 += kBc, stage ^= 1) {
+        cp_async_wait<0>();
+        __syncthreads();  // this tile is in; every warp is done with the other stage
+        if (k0 == 0)
+#pragma unroll
+            for (int kc = 0; kc < DP / 16; ++kc) load_a(qf[kc], qs, LD, warp * 16, kc * 16, lane);
+        if (k0 + kBc < kend) {  // the next tile streams in while this one is used
+            T* nk = kv + (stage ^ 1) * 2 * kTile;
+            load_tile<T, kBc, DP>(nk, LD, kb, k0 + kBc, p.lk, p.d, vec);
+            load_tile<T, kBc, DP>(nk + kTile, LD, vb, k0 + kBc, p.lk, p.dv_dim, vec);
+        }
+        cp_async_commit();
+        const T* ks = kv + stage * 2 * kTile;
+        const T* vs = ks + kTile;
         float s[kBc / 8][4] = {};
 #pragma unroll
-        for (int kc = 0; kc < DP / 16; ++kc)
+        for (int kc = 0; kc < DP / 16; kc += 2)
 #pragma unroll
             for (int nt = 0; nt < kBc / 8; ++nt) {
-                const T* kr = ks + (nt * 8 + g) * LD + kc * 16 + 2 * t;
-                mma<T>(s[nt], qf[kc], word(kr), word(kr + 8));
+                uint32_t bf[4];
+                load_b(bf, ks, LD, nt * 8, kc * 16, lane);
+                mma<T>(s[nt], qf[kc], bf[0], bf[1]);
+                mma<T>(s[nt], qf[kc + 1], bf[2], bf[3]);
             }
         const bool edge = k0 + kBc > p.lk || mrow || (p.causal && k0 + kBc - 1 > q0 + p.lk - p.lq);
         float mx[2] = {m[0], m[1]};
@@ -118,12 +133,15 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_mma_k(Params p, bool vec) {
             uint32_t a[4];
             c_to_a<T>(a, s[2 * kc], s[2 * kc + 1]);
 #pragma unroll
-            for (int nt = 0; nt < DP / 8; ++nt) {
-                const T* vr = vt + (nt * 8 + g) * LDT + kc * 16 + 2 * t;
-                mma<T>(o[nt], a, word(vr), word(vr + 8));
+            for (int nt = 0; nt < DP / 8; nt += 2) {
+                uint32_t bf[4];
+                load_bt(bf, vs, LD, kc * 16, nt * 8, lane);
+                mma<T>(o[nt], a, bf[0], bf[1]);
+                mma<T>(o[nt + 1], a, bf[2], bf[3]);
             }
         }
     }
+    cp_async_wait<0>();  // none in flight at exit (kend = 0: the q tile)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         l[h] += __shfl_xor_sync(0xffffffffu, l[h], 1);
@@ -164,15 +182,17 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
     const float* kb = static_cast<const float*>(p.k) + b * p.lk * p.d;
     const float* vb = static_cast<const float*>(p.v) + b * p.lk * p.dv_dim;
     const bool* mrow = p.mask.batch(b);
-    load_tile<float, kFr, DP, false>(qs, LD, qb, q0, p.lq, p.d, vec);
+    load_tile<float, kFr, DP>(qs, LD, qb, q0, p.lq, p.d, vec);
     float o[DP / 8] = {};
     float m = -INFINITY, l = 0.f;
     int kend = p.lk;
     if (p.causal) kend = min(p.lk, q0 + kFr + p.lk - p.lq);
     for (int k0 = 0; k0 < kend; k0 += kFc) {
         __syncthreads();
-        load_tile<float, kFc, DP, false>(ks, LD, kb, k0, p.lk, p.d, vec);
-        load_tile<float, kFc, DP, false>(vs, LD, vb, k0, p.lk, p.dv_dim, vec);
+        load_tile<float, kFc, DP>(ks, LD, kb, k0, p.lk, p.d, vec);
+        load_tile<float, kFc, DP>(vs, LD, vb, k0, p.lk, p.dv_dim, vec);
+        cp_async_commit();
+        cp_async_wait<0>();
         __syncthreads();
         float s[4];
         float mx = m;
@@ -209,6 +229,7 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
             for (int u = 0; u < DP / 8; ++u) o[u] = fmaf(pj, vs[j * LD + part + 8 * u], o[u]);
         }
     }
+    cp_async_wait<0>();
     if (i >= p.lq) return;
     float* ob = static_cast<float*>(p.out) + (b * p.lq + i) * p.dv_dim;
     const float inv = l > 0 ? 1.f / l : NAN;
@@ -234,7 +255,7 @@ void run_fwd(const Params& p, bool vec) {
         launch(fwd_f32_k<DP>, dim3((p.lq + kFr - 1) / kFr, static_cast<unsigned>(p.batch)), kFThreads, smem,
                p, vec);
     } else {
-        const std::size_t smem = sizeof(T) * ((kBr + kBc) * (DP + 8) + DP * (kBc + 8));
+        const std::size_t smem = sizeof(T) * (kBr + 4 * kBc) * (DP + 8);
         launch(fwd_mma_k<T, DP>, dim3((p.lq + kBr - 1) / kBr, static_cast<unsigned>(p.batch)), kWarps * 32,
                smem, p, vec);
     }

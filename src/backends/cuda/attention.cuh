@@ -5,7 +5,9 @@
 //   A (16x16, row-major) regs a0..a3: (g, 2t), (g+8, 2t), (g, 2t+8), (g+8, 2t+8), each two elements
 //   along k; B (16x8, k-major) regs b0, b1: (k = 2t, n = g), (k = 2t+8, n = g); C (16x8) c0..c3:
 //   (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1); g = lane / 4, t = lane % 4.
-// A C tile pair (two n8 tiles) re-read as an A fragment is how P and dS stay in registers.
+// A C tile pair (two n8 tiles) re-read as an A fragment is how P and dS stay in registers. Fragments
+// come from shared memory through ldmatrix (.trans for operands stored k-major), rows padded by 16
+// bytes so that the 8 rows of a matrix fall in distinct banks.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -108,19 +110,41 @@ __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint3
     }
 }
 
-/// A 32-bit word (two 16-bit elements) of shared memory.
-template <class T>
-__device__ __forceinline__ uint32_t word(const T* p) {
-    return *reinterpret_cast<const uint32_t*>(p);
+/// ldmatrix .x4: four 8x8 matrices of 16-bit elements; lane l gives the address of row l % 8 of matrix
+/// l / 8 and receives (row g, columns 2t, 2t+1) of each (.trans: (rows 2t, 2t+1, column g)).
+__device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], const void* p) {
+    const auto a = static_cast<uint32_t>(__cvta_generic_to_shared(p));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a));
+}
+__device__ __forceinline__ void ldsm_x4_t(uint32_t (&r)[4], const void* p) {
+    const auto a = static_cast<uint32_t>(__cvta_generic_to_shared(p));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a));
 }
 
-/// The A fragment of rows r0 (and r0 + 8) at column c0 of a row-major shared tile with row stride ld.
+/// The A fragment of rows r0..r0+16, columns c0..c0+16 of a row-major shared tile (row stride ld).
 template <class T>
-__device__ __forceinline__ void load_a(uint32_t (&a)[4], const T* s, int ld, int r0, int c0, int g, int t) {
-    a[0] = word(s + (r0 + g) * ld + c0 + 2 * t);
-    a[1] = word(s + (r0 + g + 8) * ld + c0 + 2 * t);
-    a[2] = word(s + (r0 + g) * ld + c0 + 2 * t + 8);
-    a[3] = word(s + (r0 + g + 8) * ld + c0 + 2 * t + 8);
+__device__ __forceinline__ void load_a(uint32_t (&a)[4], const T* s, int ld, int r0, int c0, int lane) {
+    const int m = lane / 8, r = lane % 8;
+    ldsm_x4(a, s + (r0 + r + (m & 1) * 8) * ld + c0 + (m >> 1) * 8);
+}
+
+/// B fragments of n-tile n0..n0+8 from a tile stored [n][k] (k contiguous: k q^T, v g^T): {r0, r1} for
+/// k0..k0+16, {r2, r3} for k0+16..k0+32.
+template <class T>
+__device__ __forceinline__ void load_b(uint32_t (&b)[4], const T* s, int ld, int n0, int k0, int lane) {
+    ldsm_x4(b, s + (n0 + lane % 8) * ld + k0 + (lane / 8) * 8);
+}
+
+/// B fragments of k0..k0+16 from a tile stored [k][n] (n contiguous: p v, ds k): {r0, r1} for n-tile
+/// n0..n0+8, {r2, r3} for n0+8..n0+16.
+template <class T>
+__device__ __forceinline__ void load_bt(uint32_t (&b)[4], const T* s, int ld, int k0, int n0, int lane) {
+    const int m = lane / 8, r = lane % 8;
+    ldsm_x4_t(b, s + (k0 + (m & 1) * 8 + r) * ld + n0 + (m >> 1) * 8);
 }
 
 /// C tiles n and n+1 (16x8 each, f32) as the A fragment of a 16x16 block (k along their columns).
@@ -132,35 +156,37 @@ __device__ __forceinline__ void c_to_a(uint32_t (&a)[4], const float (&c0)[4], c
     a[3] = pack2<T>(c1[2], c1[3]);
 }
 
-/// Copies rows [r0, r0 + R) of a dense [L, dim] operand into shared s (row stride ld, DP columns), zero
-/// past L and dim; transposed: s[c * ld + r] instead. 16-byte loads when vec (dim a multiple of
-/// 16 / sizeof(T), 16-byte aligned rows).
-template <class T, int R, int DP, bool kTransposed>
+/// A 16-byte global -> shared copy that bypasses the registers (cp.async), zero-filled when !valid.
+__device__ __forceinline__ void cp_async16(void* dst, const void* src, bool valid) {
+    const auto a = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+/// Waits until at most n groups of this thread's copies are in flight.
+template <int n>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(n));
+}
+
+/// Starts copying rows [r0, r0 + R) of a dense [L, dim] operand into shared s (row stride ld, DP
+/// columns), zero past L and dim: cp.async 16-byte pieces when vec (dim a multiple of 16 / sizeof(T),
+/// 16-byte aligned rows; complete after cp_async_wait), plain stores otherwise (complete at once).
+template <class T, int R, int DP>
 __device__ __forceinline__ void load_tile(T* s, int ld, const T* src, int r0, int L, int dim, bool vec) {
-    const T zero = from_f<T>(0.f);
     constexpr int kV = 16 / sizeof(T);
     if (vec) {
-        constexpr int kChunks = R * DP / kV;
-        for (int idx = threadIdx.x; idx < kChunks; idx += blockDim.x) {
+        for (int idx = threadIdx.x; idx < R * DP / kV; idx += blockDim.x) {
             const int r = idx / (DP / kV), c = (idx % (DP / kV)) * kV;
-            uint4 v = make_uint4(0, 0, 0, 0);
-            if (r0 + r < L && c < dim) v = *reinterpret_cast<const uint4*>(src + int64_t(r0 + r) * dim + c);
-            if constexpr (kTransposed) {
-                const T* e = reinterpret_cast<const T*>(&v);
-#pragma unroll
-                for (int u = 0; u < kV; ++u) s[(c + u) * ld + r] = e[u];
-            } else {
-                *reinterpret_cast<uint4*>(s + r * ld + c) = v;
-            }
+            const bool ok = r0 + r < L && c < dim;
+            cp_async16(s + r * ld + c, ok ? src + int64_t(r0 + r) * dim + c : src, ok);
         }
     } else {
+        const T zero = from_f<T>(0.f);
         for (int idx = threadIdx.x; idx < R * DP; idx += blockDim.x) {
             const int r = idx / DP, c = idx % DP;
-            const T x = r0 + r < L && c < dim ? src[int64_t(r0 + r) * dim + c] : zero;
-            if constexpr (kTransposed)
-                s[c * ld + r] = x;
-            else
-                s[r * ld + c] = x;
+            s[r * ld + c] = r0 + r < L && c < dim ? src[int64_t(r0 + r) * dim + c] : zero;
         }
     }
 }

@@ -6,8 +6,10 @@
 //      p^T, dp^T = v g^T, ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
 //   3. dq: a block owns query rows and streams the keys: s, p, dp = g v^T, ds, dq += ds k.
 // Deterministic (each output element is written by one thread after a fixed-order sum). bf16/f16 use
-// the tensor cores (mma.sync, f32 accumulators; p and ds stay in registers as A fragments); f32 exact
-// FMA. Masked keys, and rows with no key left (lse = -inf), contribute nothing.
+// the tensor cores (mma.sync, f32 accumulators; p and ds stay in registers as A fragments, operands
+// through ldmatrix / ldmatrix.trans, the streamed tiles double-buffered with cp.async; only tiles on the
+// causal diagonal, masked or ragged ones test each element); f32 exact FMA. Masked keys, and rows with
+// no key left (lse = -inf), contribute nothing.
 #include <cmath>
 
 #include "backends/cuda/attention.cuh"
@@ -40,65 +42,84 @@ __device__ __forceinline__ float prob(const Params& p, const bool* mrow, int i, 
 
 constexpr int kB = 64, kWarps = 4;
 
-// ---- bf16 / f16, dk and dv: warp w owns keys k0 + 16 w .. + 16; query tiles of kB rows.
+/// Whether every (query, key) pair of the tiles [q0, q0 + kB) x [k0, k0 + kB) is visible: no
+/// element needs the mask, causal or bounds test (and no row of it is empty).
+__device__ __forceinline__ bool full_tile(const Params& p, const bool* mrow, int q0, int k0) {
+    return !mrow && q0 + kB <= p.lq && k0 + kB <= p.lk && (!p.causal || k0 + kB - 1 <= q0 + p.lk - p.lq);
+}
+
+// ---- bf16 / f16, dk and dv: warp w owns keys k0 + 16 w .. + 16; query tiles of kB rows stream
+// through two stages of {q, g, lse, delta}.
 template <class T, int DP>
 __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    constexpr int LD = DP + 8, LDT = kB + 8;
+    constexpr int LD = DP + 8, kTile = kB * LD;
     T* ks = reinterpret_cast<T*>(smem_raw);
-    T* vs = ks + kB * LD;
-    T* qs = vs + kB * LD;
-    T* gs = qs + kB * LD;
-    T* qt = gs + kB * LD;   // [DP][kB + 8]
-    T* gt = qt + DP * LDT;  // [DP][kB + 8]
-    float* l2s = reinterpret_cast<float*>(gt + DP * LDT);
-    float* dls = l2s + kB;
+    T* vs = ks + kTile;
+    T* qg = vs + kTile;                                       // [stage][q | g][kB][LD]
+    float* stats = reinterpret_cast<float*>(qg + 4 * kTile);  // [stage][l2 | delta][kB]
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int64_t b = blockIdx.y;
     const int k0 = blockIdx.x * kB;
     const T* qb = static_cast<const T*>(p.q) + b * p.lq * p.d;
     const T* gb = static_cast<const T*>(p.g) + b * p.lq * p.dv_dim;
     const bool* mrow = p.mask.batch(b);
-    load_tile<T, kB, DP, false>(ks, LD, static_cast<const T*>(p.k) + b * p.lk * p.d, k0, p.lk, p.d, vec);
-    load_tile<T, kB, DP, false>(vs, LD, static_cast<const T*>(p.v) + b * p.lk * p.dv_dim, k0, p.lk, p.dv_dim,
-                                vec);
+    int qstart = 0;
+    if (p.causal) qstart = max(0, (k0 - (p.lk - p.lq)) / kB * kB);
+    auto load = [&](int q0, int stage) {
+        T* dst = qg + stage * 2 * kTile;
+        load_tile<T, kB, DP>(dst, LD, qb, q0, p.lq, p.d, vec);
+        load_tile<T, kB, DP>(dst + kTile, LD, gb, q0, p.lq, p.dv_dim, vec);
+        float* st = stats + stage * 2 * kB;
+        for (int i = threadIdx.x; i < kB; i += blockDim.x) {
+            const bool in = q0 + i < p.lq;
+            st[i] = in ? p.lse[b * p.lq + q0 + i] * kLog2e : -INFINITY;
+            st[kB + i] = in ? p.delta[b * p.lq + q0 + i] : 0.f;
+        }
+    };
+    load_tile<T, kB, DP>(ks, LD, static_cast<const T*>(p.k) + b * p.lk * p.d, k0, p.lk, p.d, vec);
+    load_tile<T, kB, DP>(vs, LD, static_cast<const T*>(p.v) + b * p.lk * p.dv_dim, k0, p.lk, p.dv_dim, vec);
+    if (qstart < p.lq) load(qstart, 0);
+    cp_async_commit();
     float dk[DP / 8][4] = {}, dv[DP / 8][4] = {};
     const float sl2 = p.scale * kLog2e;
     const int keys[2] = {k0 + warp * 16 + g, k0 + warp * 16 + g + 8};
-    int qstart = 0;
-    if (p.causal) qstart = max(0, (k0 - (p.lk - p.lq)) / kB * kB);
-    for (int q0 = qstart; q0 < p.lq; q0 += kB) {
+    for (int q0 = qstart, stage = 0; q0 < p.lq; q0 += kB, stage ^= 1) {
+        cp_async_wait<0>();
         __syncthreads();
-        load_tile<T, kB, DP, false>(qs, LD, qb, q0, p.lq, p.d, vec);
-        load_tile<T, kB, DP, true>(qt, LDT, qb, q0, p.lq, p.d, vec);
-        load_tile<T, kB, DP, false>(gs, LD, gb, q0, p.lq, p.dv_dim, vec);
-        load_tile<T, kB, DP, true>(gt, LDT, gb, q0, p.lq, p.dv_dim, vec);
-        for (int i = threadIdx.x; i < kB; i += blockDim.x) {
-            const bool in = q0 + i < p.lq;
-            l2s[i] = in ? p.lse[b * p.lq + q0 + i] * kLog2e : -INFINITY;
-            dls[i] = in ? p.delta[b * p.lq + q0 + i] : 0.f;
-        }
-        __syncthreads();
+        if (q0 + kB < p.lq) load(q0 + kB, stage ^ 1);
+        cp_async_commit();
+        const T* qs = qg + stage * 2 * kTile;
+        const T* gs = qs + kTile;
+        const float* l2s = stats + stage * 2 * kB;
+        const float* dls = l2s + kB;
         float s[kB / 8][4] = {}, dp[kB / 8][4] = {};
 #pragma unroll
-        for (int kc = 0; kc < DP / 16; ++kc) {
-            uint32_t a[4], av[4];
-            load_a(a, ks, LD, warp * 16, kc * 16, g, t);
-            load_a(av, vs, LD, warp * 16, kc * 16, g, t);
+        for (int kc = 0; kc < DP / 16; kc += 2) {
+            uint32_t a[2][4], av[2][4];
+            load_a(a[0], ks, LD, warp * 16, kc * 16, lane);
+            load_a(a[1], ks, LD, warp * 16, kc * 16 + 16, lane);
+            load_a(av[0], vs, LD, warp * 16, kc * 16, lane);
+            load_a(av[1], vs, LD, warp * 16, kc * 16 + 16, lane);
 #pragma unroll
             for (int nt = 0; nt < kB / 8; ++nt) {
-                const T* qr = qs + (nt * 8 + g) * LD + kc * 16 + 2 * t;
-                mma<T>(s[nt], a, word(qr), word(qr + 8));
-                const T* gr = gs + (nt * 8 + g) * LD + kc * 16 + 2 * t;
-                mma<T>(dp[nt], av, word(gr), word(gr + 8));
+                uint32_t bq[4], bg[4];
+                load_b(bq, qs, LD, nt * 8, kc * 16, lane);
+                mma<T>(s[nt], a[0], bq[0], bq[1]);
+                mma<T>(s[nt], a[1], bq[2], bq[3]);
+                load_b(bg, gs, LD, nt * 8, kc * 16, lane);
+                mma<T>(dp[nt], av[0], bg[0], bg[1]);
+                mma<T>(dp[nt], av[1], bg[2], bg[3]);
             }
         }
+        const bool full = full_tile(p, mrow, q0, k0);
 #pragma unroll
         for (int nt = 0; nt < kB / 8; ++nt)
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int qi = nt * 8 + 2 * t + (e & 1);
-                const float pe = prob(p, mrow, q0 + qi, keys[e / 2], s[nt][e] * sl2, l2s[qi]);
+                const float x = s[nt][e] * sl2;
+                const float pe = full ? exp2f(x - l2s[qi]) : prob(p, mrow, q0 + qi, keys[e / 2], x, l2s[qi]);
                 s[nt][e] = pe;
                 dp[nt][e] = pe * (dp[nt][e] - dls[qi]);
             }
@@ -108,14 +129,18 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
             c_to_a<T>(ap, s[2 * kc], s[2 * kc + 1]);
             c_to_a<T>(ad, dp[2 * kc], dp[2 * kc + 1]);
 #pragma unroll
-            for (int nt = 0; nt < DP / 8; ++nt) {
-                const T* gr = gt + (nt * 8 + g) * LDT + kc * 16 + 2 * t;
-                mma<T>(dv[nt], ap, word(gr), word(gr + 8));
-                const T* qr = qt + (nt * 8 + g) * LDT + kc * 16 + 2 * t;
-                mma<T>(dk[nt], ad, word(qr), word(qr + 8));
+            for (int nt = 0; nt < DP / 8; nt += 2) {
+                uint32_t bg[4], bq[4];
+                load_bt(bg, gs, LD, kc * 16, nt * 8, lane);
+                mma<T>(dv[nt], ap, bg[0], bg[1]);
+                mma<T>(dv[nt + 1], ap, bg[2], bg[3]);
+                load_bt(bq, qs, LD, kc * 16, nt * 8, lane);
+                mma<T>(dk[nt], ad, bq[0], bq[1]);
+                mma<T>(dk[nt + 1], ad, bq[2], bq[3]);
             }
         }
     }
+    cp_async_wait<0>();
     T* dkb = static_cast<T*>(p.dk) + b * p.lk * p.d;
     T* dvb = static_cast<T*>(p.dv) + b * p.lk * p.dv_dim;
 #pragma unroll
@@ -133,25 +158,30 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
     }
 }
 
-// ---- bf16 / f16, dq: warp w owns queries q0 + 16 w .. + 16; key tiles of kB.
+// ---- bf16 / f16, dq: warp w owns queries q0 + 16 w .. + 16; key tiles of kB stream through two
+// stages of {k, v}.
 template <class T, int DP>
 __global__ void __launch_bounds__(kWarps * 32) dq_mma_k(Params p, bool vec) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    constexpr int LD = DP + 8, LDT = kB + 8;
+    constexpr int LD = DP + 8, kTile = kB * LD;
     T* qs = reinterpret_cast<T*>(smem_raw);
-    T* gs = qs + kB * LD;
-    T* ks = gs + kB * LD;
-    T* vs = ks + kB * LD;
-    T* kt = vs + kB * LD;  // [DP][kB + 8]
+    T* gs = qs + kTile;
+    T* kv = gs + kTile;  // [stage][k | v][kB][LD]
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int64_t b = blockIdx.y;
-    const int q0 = blockIdx.x * kB;
+    const int q0 = (p.causal ? gridDim.x - 1 - blockIdx.x : blockIdx.x) * kB;
     const T* kb = static_cast<const T*>(p.k) + b * p.lk * p.d;
     const T* vb = static_cast<const T*>(p.v) + b * p.lk * p.dv_dim;
     const bool* mrow = p.mask.batch(b);
-    load_tile<T, kB, DP, false>(qs, LD, static_cast<const T*>(p.q) + b * p.lq * p.d, q0, p.lq, p.d, vec);
-    load_tile<T, kB, DP, false>(gs, LD, static_cast<const T*>(p.g) + b * p.lq * p.dv_dim, q0, p.lq, p.dv_dim,
-                                vec);
+    int kend = p.lk;
+    if (p.causal) kend = max(0, min(p.lk, q0 + kB + p.lk - p.lq));
+    load_tile<T, kB, DP>(qs, LD, static_cast<const T*>(p.q) + b * p.lq * p.d, q0, p.lq, p.d, vec);
+    load_tile<T, kB, DP>(gs, LD, static_cast<const T*>(p.g) + b * p.lq * p.dv_dim, q0, p.lq, p.dv_dim, vec);
+    if (kend > 0) {
+        load_tile<T, kB, DP>(kv, LD, kb, 0, p.lk, p.d, vec);
+        load_tile<T, kB, DP>(kv + kTile, LD, vb, 0, p.lk, p.dv_dim, vec);
+    }
+    cp_async_commit();
     const int rows[2] = {q0 + warp * 16 + g, q0 + warp * 16 + g + 8};
     float l2[2], dl[2];
 #pragma unroll
@@ -162,34 +192,44 @@ __global__ void __launch_bounds__(kWarps * 32) dq_mma_k(Params p, bool vec) {
     }
     float dq[DP / 8][4] = {};
     const float sl2 = p.scale * kLog2e;
-    int kend = p.lk;
-    if (p.causal) kend = min(p.lk, q0 + kB + p.lk - p.lq);
-    for (int k0 = 0; k0 < kend; k0 += kB) {
+    for (int k0 = 0, stage = 0; k0 < kend; k0 += kB, stage ^= 1) {
+        cp_async_wait<0>();
         __syncthreads();
-        load_tile<T, kB, DP, false>(ks, LD, kb, k0, p.lk, p.d, vec);
-        load_tile<T, kB, DP, true>(kt, LDT, kb, k0, p.lk, p.d, vec);
-        load_tile<T, kB, DP, false>(vs, LD, vb, k0, p.lk, p.dv_dim, vec);
-        __syncthreads();
+        if (k0 + kB < kend) {
+            T* nk = kv + (stage ^ 1) * 2 * kTile;
+            load_tile<T, kB, DP>(nk, LD, kb, k0 + kB, p.lk, p.d, vec);
+            load_tile<T, kB, DP>(nk + kTile, LD, vb, k0 + kB, p.lk, p.dv_dim, vec);
+        }
+        cp_async_commit();
+        const T* ks = kv + stage * 2 * kTile;
+        const T* vs = ks + kTile;
         float s[kB / 8][4] = {}, dp[kB / 8][4] = {};
 #pragma unroll
-        for (int kc = 0; kc < DP / 16; ++kc) {
-            uint32_t a[4], ag[4];
-            load_a(a, qs, LD, warp * 16, kc * 16, g, t);
-            load_a(ag, gs, LD, warp * 16, kc * 16, g, t);
+        for (int kc = 0; kc < DP / 16; kc += 2) {
+            uint32_t a[2][4], ag[2][4];
+            load_a(a[0], qs, LD, warp * 16, kc * 16, lane);
+            load_a(a[1], qs, LD, warp * 16, kc * 16 + 16, lane);
+            load_a(ag[0], gs, LD, warp * 16, kc * 16, lane);
+            load_a(ag[1], gs, LD, warp * 16, kc * 16 + 16, lane);
 #pragma unroll
             for (int nt = 0; nt < kB / 8; ++nt) {
-                const T* kr = ks + (nt * 8 + g) * LD + kc * 16 + 2 * t;
-                mma<T>(s[nt], a, word(kr), word(kr + 8));
-                const T* vr = vs + (nt * 8 + g) * LD + kc * 16 + 2 * t;
-                mma<T>(dp[nt], ag, word(vr), word(vr + 8));
+                uint32_t bk[4], bv[4];
+                load_b(bk, ks, LD, nt * 8, kc * 16, lane);
+                mma<T>(s[nt], a[0], bk[0], bk[1]);
+                mma<T>(s[nt], a[1], bk[2], bk[3]);
+                load_b(bv, vs, LD, nt * 8, kc * 16, lane);
+                mma<T>(dp[nt], ag[0], bv[0], bv[1]);
+                mma<T>(dp[nt], ag[1], bv[2], bv[3]);
             }
         }
+        const bool full = full_tile(p, mrow, q0, k0);
 #pragma unroll
         for (int nt = 0; nt < kB / 8; ++nt)
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int j = k0 + nt * 8 + 2 * t + (e & 1);
-                const float pe = prob(p, mrow, rows[e / 2], j, s[nt][e] * sl2, l2[e / 2]);
+                const float x = s[nt][e] * sl2;
+                const float pe = full ? exp2f(x - l2[e / 2]) : prob(p, mrow, rows[e / 2], j, x, l2[e / 2]);
                 dp[nt][e] = pe * (dp[nt][e] - dl[e / 2]);
             }
 #pragma unroll
@@ -197,12 +237,15 @@ __global__ void __launch_bounds__(kWarps * 32) dq_mma_k(Params p, bool vec) {
             uint32_t ad[4];
             c_to_a<T>(ad, dp[2 * kc], dp[2 * kc + 1]);
 #pragma unroll
-            for (int nt = 0; nt < DP / 8; ++nt) {
-                const T* kr = kt + (nt * 8 + g) * LDT + kc * 16 + 2 * t;
-                mma<T>(dq[nt], ad, word(kr), word(kr + 8));
+            for (int nt = 0; nt < DP / 8; nt += 2) {
+                uint32_t bk[4];
+                load_bt(bk, ks, LD, kc * 16, nt * 8, lane);
+                mma<T>(dq[nt], ad, bk[0], bk[1]);
+                mma<T>(dq[nt + 1], ad, bk[2], bk[3]);
             }
         }
     }
+    cp_async_wait<0>();
     T* dqb = static_cast<T*>(p.dq) + b * p.lq * p.d;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -242,11 +285,11 @@ __global__ void __launch_bounds__(kFThreads) bwd_f32_k(Params p, bool vec) {
     const float* gb = static_cast<const float*>(p.g) + b * p.lq * p.dv_dim;
     const bool* mrow = p.mask.batch(b);
     if constexpr (kKeys) {
-        load_tile<float, kF, DP, false>(own_a, LD, kb, r0, p.lk, p.d, vec);
-        load_tile<float, kF, DP, false>(own_b, LD, vb, r0, p.lk, p.dv_dim, vec);
+        load_tile<float, kF, DP>(own_a, LD, kb, r0, p.lk, p.d, vec);
+        load_tile<float, kF, DP>(own_b, LD, vb, r0, p.lk, p.dv_dim, vec);
     } else {
-        load_tile<float, kF, DP, false>(own_a, LD, qb, r0, p.lq, p.d, vec);
-        load_tile<float, kF, DP, false>(own_b, LD, gb, r0, p.lq, p.dv_dim, vec);
+        load_tile<float, kF, DP>(own_a, LD, qb, r0, p.lq, p.d, vec);
+        load_tile<float, kF, DP>(own_b, LD, gb, r0, p.lq, p.dv_dim, vec);
     }
     float acc_a[DP / 8] = {}, acc_b[DP / 8] = {};  // keys: dk, dv; queries: dq
     float my_l2 = -INFINITY, my_dl = 0.f;
@@ -258,17 +301,19 @@ __global__ void __launch_bounds__(kFThreads) bwd_f32_k(Params p, bool vec) {
     for (int o0 = start; o0 < end; o0 += kF) {
         __syncthreads();
         if constexpr (kKeys) {
-            load_tile<float, kF, DP, false>(oth_a, LD, qb, o0, p.lq, p.d, vec);
-            load_tile<float, kF, DP, false>(oth_b, LD, gb, o0, p.lq, p.dv_dim, vec);
+            load_tile<float, kF, DP>(oth_a, LD, qb, o0, p.lq, p.d, vec);
+            load_tile<float, kF, DP>(oth_b, LD, gb, o0, p.lq, p.dv_dim, vec);
             for (int i = threadIdx.x; i < kF; i += blockDim.x) {
                 const bool in = o0 + i < p.lq;
                 l2s[i] = in ? p.lse[b * p.lq + o0 + i] * kLog2e : -INFINITY;
                 dls[i] = in ? p.delta[b * p.lq + o0 + i] : 0.f;
             }
         } else {
-            load_tile<float, kF, DP, false>(oth_a, LD, kb, o0, p.lk, p.d, vec);
-            load_tile<float, kF, DP, false>(oth_b, LD, vb, o0, p.lk, p.dv_dim, vec);
+            load_tile<float, kF, DP>(oth_a, LD, kb, o0, p.lk, p.d, vec);
+            load_tile<float, kF, DP>(oth_b, LD, vb, o0, p.lk, p.dv_dim, vec);
         }
+        cp_async_commit();
+        cp_async_wait<0>();
         __syncthreads();
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
@@ -301,6 +346,7 @@ __global__ void __launch_bounds__(kFThreads) bwd_f32_k(Params p, bool vec) {
             }
         }
     }
+    cp_async_wait<0>();
     if (me >= (kKeys ? p.lk : p.lq)) return;
     float* da = static_cast<float*>(kKeys ? p.dk : p.dq) + (b * (kKeys ? p.lk : p.lq) + me) * p.d;
 #pragma unroll
@@ -331,9 +377,9 @@ void run_bwd(const Params& p, bool vec) {
         if (p.lk > 0) launch(bwd_f32_k<DP, true>, dim3((p.lk + kF - 1) / kF, nb), kFThreads, smem, p, vec);
         launch(bwd_f32_k<DP, false>, dim3((p.lq + kF - 1) / kF, nb), kFThreads, smem, p, vec);
     } else {
-        const std::size_t s1 = sizeof(T) * (4 * kB * (DP + 8) + 2 * DP * (kB + 8)) + 2 * kB * sizeof(float);
+        const std::size_t s1 = sizeof(T) * 6 * kB * (DP + 8) + 4 * kB * sizeof(float);
         if (p.lk > 0) launch(dkdv_mma_k<T, DP>, dim3((p.lk + kB - 1) / kB, nb), kWarps * 32, s1, p, vec);
-        const std::size_t s2 = sizeof(T) * (4 * kB * (DP + 8) + DP * (kB + 8));
+        const std::size_t s2 = sizeof(T) * 6 * kB * (DP + 8);
         launch(dq_mma_k<T, DP>, dim3((p.lq + kB - 1) / kB, nb), kWarps * 32, s2, p, vec);
     }
 }
