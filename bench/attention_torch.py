@@ -1,6 +1,6 @@
 """PyTorch's side of burn-bench's sdpa_* workloads (bench/workloads_attention.cpp): causal
 F.scaled_dot_product_attention on B 8, H 12, S 1024, D 64, forward and forward + backward of
-sum(out * dout), bf16 on the flash backend, float32 on the memory-efficient one (flash takes only
+out * dout seeded with ones (as burn-bench), bf16 on the flash backend, float32 on the memory-efficient one (flash takes only
 16-bit inputs). Median of CUDA-event-timed runs; FLOPs by flash-attention's convention (forward
 4 B H S^2 D / 2 causal, backward 2.5x). One JSON line per workload."""
 import json
@@ -40,7 +40,7 @@ def main():
                 with sdpa_kernel(backend):
                     y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
                 if backward:
-                    (y * dout).sum().backward()
+                    (y * dout).backward(torch.ones_like(y))
                     q.grad = k.grad = v.grad = None
 
             ms = bench(step)

@@ -1,7 +1,8 @@
 // Fused attention (burn-only, not in WORKLOADS.md; bench/attention_torch.py times PyTorch's
 // F.scaled_dot_product_attention on the same shapes): sdpa_{fwd,fwdbwd}_{bf16,f32}, causal, GPT-2
 // small's attention on CUDA (B 8, H 12, S 1024, D 64), B 1, H 2, S 256 on the CPU. fwdbwd is the
-// forward on an autodiff device and the backward of sum(out * dout) (the same in the torch script).
+// forward on an autodiff device and the backward of out * dout seeded with ones (so dy = dout; the
+// torch script does the same: one mul forward, a fill and a mul backward around the attention).
 // FLOPs by flash-attention's convention: forward 4 B H S^2 D, halved by causal; backward 2.5x that.
 #include "harness.hpp"
 
@@ -30,7 +31,7 @@ Workload sdpa(bool backward, DType dt) {
         c.step = [q, k, v, dout, backward] {
             TensorAny y = ops::attention(q, k, v, std::nullopt, true);
             if (backward) {
-                Gradients g = ops::backward(ops::sum(ops::mul(y, dout)));
+                Gradients g = ops::backward(ops::mul(y, dout));  // seeded with ones: dy = dout
                 (void)g;
             }
         };

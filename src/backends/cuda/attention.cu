@@ -8,7 +8,8 @@
 //    stays in registers (a C fragment re-read as an A fragment); the k/v tiles are double-buffered
 //    (cp.async: the next tile streams in while this one is used); causal blocks start with the longest
 //    query tiles; head dims padded to 64 or 128 (zeros), so any D, Dv <= 128 runs.
-//  - f32: exact f32 FMA (no TF32): 256 threads, 32 query rows x 32-key tiles, 8 threads per row.
+//  - f32: exact f32 FMA (no TF32): 256 threads, 32 query rows x 32-key tiles, 8 threads per row, each
+//    with 4 keys of a tile and 4-column groups of the output (16-byte shared loads).
 // Other dtypes, or head dims above 128, take the row's decomposition.
 #include <cmath>
 
@@ -174,7 +175,7 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
     float* qs = reinterpret_cast<float*>(smem_raw);
     float* ks = qs + kFr * LD;
     float* vs = ks + kFc * LD;
-    float* ps = vs + kFc * LD;  // [kFr][kFc + 1]
+    float* ps = vs + kFc * LD;  // [kFr][kFc + 4]
     const int row = threadIdx.x / 8, part = threadIdx.x % 8;
     const int64_t b = blockIdx.y;
     const int q0 = blockIdx.x * kFr, i = q0 + row;
@@ -199,9 +200,7 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
             const int j = part + 8 * u;
-            float acc = 0.f;
-#pragma unroll 16
-            for (int c = 0; c < DP; ++c) acc = fmaf(qs[row * LD + c], ks[j * LD + c], acc);
+            const float acc = dot4<DP>(qs + row * LD, ks + j * LD);
             s[u] = hidden(p, mrow, i, k0 + j) ? -INFINITY : acc * p.scale;
             mx = fmaxf(mx, s[u]);
         }
@@ -214,7 +213,7 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
             const float pe = expf(s[u] - base);
-            ps[row * (kFc + 1) + part + 8 * u] = pe;
+            ps[row * (kFc + 4) + part + 8 * u] = pe;
             sum += pe;
         }
 #pragma unroll
@@ -223,10 +222,13 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
         __syncwarp();
 #pragma unroll
         for (int u = 0; u < DP / 8; ++u) o[u] *= alpha;
-        for (int j = 0; j < kFc; ++j) {
-            const float pj = ps[row * (kFc + 1) + j];
-#pragma unroll
-            for (int u = 0; u < DP / 8; ++u) o[u] = fmaf(pj, vs[j * LD + part + 8 * u], o[u]);
+#pragma unroll 2
+        for (int j = 0; j < kFc; j += 4) {
+            const float4 pj = *reinterpret_cast<const float4*>(ps + row * (kFc + 4) + j);
+            axpy4<DP>(o, pj.x, vs + j * LD, part);
+            axpy4<DP>(o, pj.y, vs + (j + 1) * LD, part);
+            axpy4<DP>(o, pj.z, vs + (j + 2) * LD, part);
+            axpy4<DP>(o, pj.w, vs + (j + 3) * LD, part);
         }
     }
     cp_async_wait<0>();
@@ -235,7 +237,7 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
     const float inv = l > 0 ? 1.f / l : NAN;
 #pragma unroll
     for (int u = 0; u < DP / 8; ++u)
-        if (part + 8 * u < p.dv_dim) ob[part + 8 * u] = o[u] * inv;
+        if (col4(part, u) < p.dv_dim) ob[col4(part, u)] = o[u] * inv;
     if (part == 0) p.lse[b * p.lq + i] = l > 0 ? m + logf(l) : -INFINITY;
 }
 
@@ -251,7 +253,7 @@ void launch(K kernel, dim3 grid, int threads, std::size_t smem, const Params& p,
 template <class T, int DP>
 void run_fwd(const Params& p, bool vec) {
     if constexpr (std::is_same_v<T, float>) {
-        const std::size_t smem = sizeof(float) * ((kFr + 2 * kFc) * (DP + 4) + kFr * (kFc + 1));
+        const std::size_t smem = sizeof(float) * ((kFr + 2 * kFc) * (DP + 4) + kFr * (kFc + 4));
         launch(fwd_f32_k<DP>, dim3((p.lq + kFr - 1) / kFr, static_cast<unsigned>(p.batch)), kFThreads, smem,
                p, vec);
     } else {

@@ -191,6 +191,37 @@ __device__ __forceinline__ void load_tile(T* s, int ld, const T* src, int r0, in
     }
 }
 
+/// The dot product of two shared rows of n floats (n % 4 == 0, 16-byte aligned).
+template <int n>
+__device__ __forceinline__ float dot4(const float* a, const float* b) {
+    float acc = 0.f;
+#pragma unroll
+    for (int c = 0; c < n; c += 4) {
+        const float4 x = *reinterpret_cast<const float4*>(a + c), y = *reinterpret_cast<const float4*>(b + c);
+        acc = fmaf(x.x, y.x, fmaf(x.y, y.y, fmaf(x.z, y.z, fmaf(x.w, y.w, acc))));
+    }
+    return acc;
+}
+
+/// acc[4 w + e] += x * row[part * 4 + 32 w + e]: the f32 kernels' columns of one thread (8 threads per
+/// row, 4 contiguous columns each per 32).
+template <int DP>
+__device__ __forceinline__ void axpy4(float (&acc)[DP / 8], float x, const float* row, int part) {
+#pragma unroll
+    for (int w = 0; w < DP / 32; ++w) {
+        const float4 v = *reinterpret_cast<const float4*>(row + part * 4 + 32 * w);
+        acc[4 * w] = fmaf(x, v.x, acc[4 * w]);
+        acc[4 * w + 1] = fmaf(x, v.y, acc[4 * w + 1]);
+        acc[4 * w + 2] = fmaf(x, v.z, acc[4 * w + 2]);
+        acc[4 * w + 3] = fmaf(x, v.w, acc[4 * w + 3]);
+    }
+}
+
+/// The column of acc[u] in axpy4's layout.
+__device__ __forceinline__ int col4(int part, int u) {
+    return part * 4 + 32 * (u / 4) + u % 4;
+}
+
 /// The mask parameters of the row's mask tensor (null: none) for q's shape.
 MaskP mask_params(const CudaTensor* mask, const Dims& q_shape);
 

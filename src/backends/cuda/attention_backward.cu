@@ -272,9 +272,9 @@ __global__ void __launch_bounds__(kFThreads) bwd_f32_k(Params p, bool vec) {
     float* own_b = own_a + kF * LD;                     // keys: v; queries: g
     float* oth_a = own_b + kF * LD;                     // keys: q; queries: k
     float* oth_b = oth_a + kF * LD;                     // keys: g; queries: v
-    float* ps = oth_b + kF * LD;                        // [kF][kF + 1]: p (keys only)
-    float* ds = ps + kF * (kF + 1);                     // [kF][kF + 1]
-    float* l2s = ds + kF * (kF + 1);
+    float* ps = oth_b + kF * LD;                        // [kF][kF + 4]: p (keys only)
+    float* ds = ps + kF * (kF + 4);                     // [kF][kF + 4]
+    float* l2s = ds + kF * (kF + 4);
     float* dls = l2s + kF;
     const int row = threadIdx.x / 8, part = threadIdx.x % 8;
     const int64_t b = blockIdx.y;
@@ -318,31 +318,28 @@ __global__ void __launch_bounds__(kFThreads) bwd_f32_k(Params p, bool vec) {
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
             const int o = part + 8 * u;
-            float s = 0.f, dp = 0.f;
-#pragma unroll 16
-            for (int c = 0; c < DP; ++c) {
-                s = fmaf(own_a[row * LD + c], oth_a[o * LD + c], s);
-                dp = fmaf(own_b[row * LD + c], oth_b[o * LD + c], dp);
-            }
+            const float s = dot4<DP>(own_a + row * LD, oth_a + o * LD);
+            const float dp = dot4<DP>(own_b + row * LD, oth_b + o * LD);
             const int i = kKeys ? o0 + o : me, j = kKeys ? me : o0 + o;
             const float l2 = kKeys ? l2s[o] : my_l2, dl = kKeys ? dls[o] : my_dl;
             const float pe = prob(p, mrow, i, j, s * sl2, l2);
-            if constexpr (kKeys) ps[row * (kF + 1) + o] = pe;
-            ds[row * (kF + 1) + o] = pe * (dp - dl);
+            if constexpr (kKeys) ps[row * (kF + 4) + o] = pe;
+            ds[row * (kF + 4) + o] = pe * (dp - dl);
         }
         __syncwarp();
-        for (int o = 0; o < kF; ++o) {
-            const float d = ds[row * (kF + 1) + o];
+#pragma unroll 2
+        for (int o = 0; o < kF; o += 4) {
+            const float4 d = *reinterpret_cast<const float4*>(ds + row * (kF + 4) + o);
+            axpy4<DP>(acc_a, d.x, oth_a + o * LD, part);
+            axpy4<DP>(acc_a, d.y, oth_a + (o + 1) * LD, part);
+            axpy4<DP>(acc_a, d.z, oth_a + (o + 2) * LD, part);
+            axpy4<DP>(acc_a, d.w, oth_a + (o + 3) * LD, part);
             if constexpr (kKeys) {
-                const float pe = ps[row * (kF + 1) + o];
-#pragma unroll
-                for (int u = 0; u < DP / 8; ++u) {
-                    acc_a[u] = fmaf(d, oth_a[o * LD + part + 8 * u], acc_a[u]);
-                    acc_b[u] = fmaf(pe, oth_b[o * LD + part + 8 * u], acc_b[u]);
-                }
-            } else {
-#pragma unroll
-                for (int u = 0; u < DP / 8; ++u) acc_a[u] = fmaf(d, oth_a[o * LD + part + 8 * u], acc_a[u]);
+                const float4 pe = *reinterpret_cast<const float4*>(ps + row * (kF + 4) + o);
+                axpy4<DP>(acc_b, pe.x, oth_b + o * LD, part);
+                axpy4<DP>(acc_b, pe.y, oth_b + (o + 1) * LD, part);
+                axpy4<DP>(acc_b, pe.z, oth_b + (o + 2) * LD, part);
+                axpy4<DP>(acc_b, pe.w, oth_b + (o + 3) * LD, part);
             }
         }
     }
@@ -351,12 +348,12 @@ __global__ void __launch_bounds__(kFThreads) bwd_f32_k(Params p, bool vec) {
     float* da = static_cast<float*>(kKeys ? p.dk : p.dq) + (b * (kKeys ? p.lk : p.lq) + me) * p.d;
 #pragma unroll
     for (int u = 0; u < DP / 8; ++u)
-        if (part + 8 * u < p.d) da[part + 8 * u] = acc_a[u] * p.scale;
+        if (col4(part, u) < p.d) da[col4(part, u)] = acc_a[u] * p.scale;
     if constexpr (kKeys) {
         float* db = static_cast<float*>(p.dv) + (b * p.lk + me) * p.dv_dim;
 #pragma unroll
         for (int u = 0; u < DP / 8; ++u)
-            if (part + 8 * u < p.dv_dim) db[part + 8 * u] = acc_b[u];
+            if (col4(part, u) < p.dv_dim) db[col4(part, u)] = acc_b[u];
     }
 }
 
@@ -373,7 +370,7 @@ template <class T, int DP>
 void run_bwd(const Params& p, bool vec) {
     const unsigned nb = static_cast<unsigned>(p.batch);
     if constexpr (std::is_same_v<T, float>) {
-        const std::size_t smem = sizeof(float) * (4 * kF * (DP + 4) + 2 * kF * (kF + 1) + 2 * kF);
+        const std::size_t smem = sizeof(float) * (4 * kF * (DP + 4) + 2 * kF * (kF + 4) + 2 * kF);
         if (p.lk > 0) launch(bwd_f32_k<DP, true>, dim3((p.lk + kF - 1) / kF, nb), kFThreads, smem, p, vec);
         launch(bwd_f32_k<DP, false>, dim3((p.lq + kF - 1) / kF, nb), kFThreads, smem, p, vec);
     } else {
