@@ -2,9 +2,8 @@
 // attention_backward call (the fused kernel on CUDA and the CPU, its decomposition elsewhere) from the
 // saved inputs and the forward's {out, lse}. attention_backward is flagged non-differentiable (no
 // second derivatives). The lse output is internal; its gradient (d lse / d s = p) is composed here for
-// completeness, materialising the scores.
-#include <cmath>
-#include <limits>
+// completeness from the same two rows (no score matrix).
+#include <array>
 #include <optional>
 
 #include "autodiff/rules.hpp"
@@ -18,29 +17,19 @@ namespace {
 
 using Grads = std::vector<TensorAny>;
 
-/// {dq, dk} from the cotangent of lse: ds = p * glse (row-wise), p = exp(s - lse) at the visible keys.
+/// {dq, dk} from the cotangent of lse. d lse_i / d s_ij = p_ij, so with w_i = glse_i: dq_i = scale w_i
+/// sum_j p_ij k_j = scale w_i * attention(q, k, k)_i, and dk_j = scale sum_i p_ij (w_i q_i) = scale * the
+/// dv of attention_backward with v = k and g = w q (its dq, dk are not used). The attention rows do it
+/// blockwise, on any device that runs them.
 std::array<TensorAny, 2> lse_grads(const attrs::Attention& a, const VjpContext& c) {
     const TensorAny &q = c.x[0], &k = c.x[1], &lse = c.y[1];
-    const DType sd = lse.dtype();
-    const int r = q.rank();
-    const int64_t lq = q.shape()[r - 2], lk = k.shape()[r - 2];
-    TensorAny qs = ops::cast(q, sd), ks = ops::cast(k, sd);
-    TensorAny s = ops::mul_scalar(ops::matmul(qs, ops::swap_dims(ks, r - 2, r - 1)), a.scale);
-    const double minus_inf = -std::numeric_limits<double>::infinity();
-    if (a.has_mask) s = ops::mask_fill(std::move(s), c.x[3], minus_inf);
-    if (a.causal) {
-        Dims rs = Dims::filled(r, 1), cs = Dims::filled(r, 1);
-        rs[r - 2] = lq, cs[r - 1] = lk;
-        const TensorAny rows = ops::reshape(ops::arange(0, lq, 1, DType::i64, q.device()), rs);
-        const TensorAny cols = ops::reshape(ops::arange(0, lk, 1, DType::i64, q.device()), cs);
-        s = ops::mask_fill(std::move(s), ops::greater(cols, ops::add_scalar(rows, double(lk - lq))),
-                           minus_inf);
-    }
-    TensorAny p = ops::exp(ops::sub(s, ops::unsqueeze_dim(lse, r - 1)));
-    p = ops::mask_fill(p, ops::is_nan(p), 0.0);  // a row with no key left
-    TensorAny ds = ops::mul_scalar(ops::mul(p, ops::unsqueeze_dim(ops::cast(c.g[1], sd), r - 1)), a.scale);
-    return {ops::cast(ops::matmul(ds, ks), q.dtype()),
-            ops::cast(ops::matmul(ops::swap_dims(ds, r - 2, r - 1), qs), k.dtype())};
+    std::optional<TensorAny> mask;
+    if (a.has_mask) mask = c.x[3];
+    const TensorAny w = ops::unsqueeze_dim(ops::cast(c.g[1], q.dtype()), q.rank() - 1);
+    const TensorAny pk = ops::attention_lse(q, k, k, mask, a.causal, a.scale)[0];
+    const TensorAny wq = ops::mul(q, w);
+    const TensorAny dk = ops::attention_backward(wq, q, k, k, wq, lse, mask, a.causal, a.scale)[2];
+    return {ops::mul_scalar(ops::mul(pk, w), a.scale), ops::mul_scalar(dk, a.scale)};
 }
 
 Grads attention_rule(const VjpContext& c) {

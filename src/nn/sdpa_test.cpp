@@ -105,7 +105,9 @@ TEST(NnSdpa, AutodiffRecordsOneNodeAndMatchesTheComposedGradients) {
         o.dropout = composed ? 1e-12 : 0.0;
         const int64_t before = autodiff::live_nodes();
         const Tensor<4> y = nn::scaled_dot_product_attention(q, k, v, o);
-        if (!composed) EXPECT_EQ(autodiff::live_nodes() - before, 1) << "attention is one node";
+        if (!composed) {
+            EXPECT_EQ(autodiff::live_nodes() - before, 1) << "attention is one node";
+        }
         const Gradients g = ops::backward(ops::sum(ops::mul(y.handle(), y.handle())));
         for (const auto& x : {q, k, v})
             grads[composed].push_back(ops::into_data(*ops::grad(x.handle(), g)).to_vec<float>());

@@ -310,14 +310,18 @@ TensorRefs attention_kernel(const OpCall& call, TensorRefs& in) {
 
 }  // namespace
 
-/// The CUDA attention kernels take f32 / f16 / bf16 with head dims up to 128; others decompose.
+/// The CUDA attention kernels take f32 / f16 / bf16 with head dims up to 128 and at most 65535
+/// (batch, head) pairs (the grid's y); others decompose.
 bool attention_supported(const OpCall& call, const TensorRefs& in) {
     const DType d = call.dtype;
     if (d != DType::f32 && d != DType::f16 && d != DType::bf16) return false;
     const std::size_t qi = call.op == OpId::attention ? 0 : 1;
-    const int r = in[qi]->shape.rank();
-    return in[qi]->shape[r - 1] <= 128 && in[qi + 2]->shape[r - 1] <= 128 &&
-           in[qi]->shape[r - 2] < (1 << 30) && in[qi + 1]->shape[r - 2] < (1 << 30);
+    const Dims& q = in[qi]->shape;
+    const int r = q.rank();
+    int64_t batch = 1;
+    for (int i = 0; i + 2 < r; ++i) batch *= q[i];
+    return q[r - 1] <= 128 && in[qi + 2]->shape[r - 1] <= 128 && q[r - 2] < (1 << 30) &&
+           in[qi + 1]->shape[r - 2] < (1 << 30) && batch <= 65535;
 }
 
 TensorRefs attention_backward_kernel(const OpCall& call, TensorRefs& in);  // attention_backward.cu
