@@ -2,7 +2,8 @@
 // the probabilities are recomputed tile by tile from the saved logsumexp, p = exp(s - lse), never
 // stored whole. Three launches:
 //   1. delta = rowsum(g * out) per query row (f32), one warp per row;
-//   2. dk, dv: a block owns 64 keys (bf16/f16; 32 for f32) and streams the query rows: s^T = k q^T,
+//   2. dk, dv: a block owns 64 keys (bf16/f16, query tiles of 32; 32 x 32 for f32) and streams the
+//      query rows: s^T = k q^T,
 //      p^T, dp^T = v g^T, ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
 //   3. dq: a block owns query rows and streams the keys: s, p, dp = g v^T, ds, dq += ds k.
 // Deterministic (each output element is written by one thread after a fixed-order sum). bf16/f16 use
@@ -11,6 +12,8 @@
 // causal diagonal, masked or ragged ones test each element); f32 exact FMA. Masked keys, and rows with
 // no key left (lse = -inf), contribute nothing.
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 
 #include "backends/cuda/attention.cuh"
 
@@ -42,22 +45,22 @@ __device__ __forceinline__ float prob(const Params& p, const bool* mrow, int i, 
 
 constexpr int kB = 64, kWarps = 4;
 
-/// Whether every (query, key) pair of the tiles [q0, q0 + kB) x [k0, k0 + kB) is visible: no
-/// element needs the mask, causal or bounds test (and no row of it is empty).
-__device__ __forceinline__ bool full_tile(const Params& p, const bool* mrow, int q0, int k0) {
-    return !mrow && q0 + kB <= p.lq && k0 + kB <= p.lk && (!p.causal || k0 + kB - 1 <= q0 + p.lk - p.lq);
+/// Whether every (query, key) pair of the tiles [q0, q0 + nq) x [k0, k0 + nk) is visible: no element
+/// needs the mask, causal or bounds test (and no row of it is empty).
+__device__ __forceinline__ bool full_tile(const Params& p, const bool* mrow, int q0, int nq, int k0, int nk) {
+    return !mrow && q0 + nq <= p.lq && k0 + nk <= p.lk && (!p.causal || k0 + nk - 1 <= q0 + p.lk - p.lq);
 }
 
-// ---- bf16 / f16, dk and dv: warp w owns keys k0 + 16 w .. + 16; query tiles of kB rows stream
+// ---- bf16 / f16, dk and dv: warp w owns keys k0 + 16 w .. + 16; query tiles of BQ rows stream
 // through two stages of {q, g, lse, delta}.
-template <class T, int DP>
+template <class T, int DP, int BQ>
 __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    constexpr int LD = DP + 8, kTile = kB * LD;
+    constexpr int LD = DP + 8, kTile = kB * LD, kTileQ = BQ * LD;
     T* ks = reinterpret_cast<T*>(smem_raw);
     T* vs = ks + kTile;
-    T* qg = vs + kTile;                                       // [stage][q | g][kB][LD]
-    float* stats = reinterpret_cast<float*>(qg + 4 * kTile);  // [stage][l2 | delta][kB]
+    T* qg = vs + kTile;                                        // [stage][q | g][BQ][LD]
+    float* stats = reinterpret_cast<float*>(qg + 4 * kTileQ);  // [stage][l2 | delta][BQ]
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int64_t b = blockIdx.y;
     const int k0 = blockIdx.x * kB;
@@ -65,16 +68,16 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
     const T* gb = static_cast<const T*>(p.g) + b * p.lq * p.dv_dim;
     const bool* mrow = p.mask.batch(b);
     int qstart = 0;
-    if (p.causal) qstart = max(0, (k0 - (p.lk - p.lq)) / kB * kB);
+    if (p.causal) qstart = max(0, (k0 - (p.lk - p.lq)) / BQ * BQ);
     auto load = [&](int q0, int stage) {
-        T* dst = qg + stage * 2 * kTile;
-        load_tile<T, kB, DP>(dst, LD, qb, q0, p.lq, p.d, vec);
-        load_tile<T, kB, DP>(dst + kTile, LD, gb, q0, p.lq, p.dv_dim, vec);
-        float* st = stats + stage * 2 * kB;
-        for (int i = threadIdx.x; i < kB; i += blockDim.x) {
+        T* dst = qg + stage * 2 * kTileQ;
+        load_tile<T, BQ, DP>(dst, LD, qb, q0, p.lq, p.d, vec);
+        load_tile<T, BQ, DP>(dst + kTileQ, LD, gb, q0, p.lq, p.dv_dim, vec);
+        float* st = stats + stage * 2 * BQ;
+        for (int i = threadIdx.x; i < BQ; i += blockDim.x) {
             const bool in = q0 + i < p.lq;
             st[i] = in ? p.lse[b * p.lq + q0 + i] * kLog2e : -INFINITY;
-            st[kB + i] = in ? p.delta[b * p.lq + q0 + i] : 0.f;
+            st[BQ + i] = in ? p.delta[b * p.lq + q0 + i] : 0.f;
         }
     };
     load_tile<T, kB, DP>(ks, LD, static_cast<const T*>(p.k) + b * p.lk * p.d, k0, p.lk, p.d, vec);
@@ -84,16 +87,16 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
     float dk[DP / 8][4] = {}, dv[DP / 8][4] = {};
     const float sl2 = p.scale * kLog2e;
     const int keys[2] = {k0 + warp * 16 + g, k0 + warp * 16 + g + 8};
-    for (int q0 = qstart, stage = 0; q0 < p.lq; q0 += kB, stage ^= 1) {
+    for (int q0 = qstart, stage = 0; q0 < p.lq; q0 += BQ, stage ^= 1) {
         cp_async_wait<0>();
         __syncthreads();
-        if (q0 + kB < p.lq) load(q0 + kB, stage ^ 1);
+        if (q0 + BQ < p.lq) load(q0 + BQ, stage ^ 1);
         cp_async_commit();
-        const T* qs = qg + stage * 2 * kTile;
-        const T* gs = qs + kTile;
-        const float* l2s = stats + stage * 2 * kB;
-        const float* dls = l2s + kB;
-        float s[kB / 8][4] = {}, dp[kB / 8][4] = {};
+        const T* qs = qg + stage * 2 * kTileQ;
+        const T* gs = qs + kTileQ;
+        const float* l2s = stats + stage * 2 * BQ;
+        const float* dls = l2s + BQ;
+        float s[BQ / 8][4] = {}, dp[BQ / 8][4] = {};
 #pragma unroll
         for (int kc = 0; kc < DP / 16; kc += 2) {
             uint32_t a[2][4], av[2][4];
@@ -102,7 +105,7 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
             load_a(av[0], vs, LD, warp * 16, kc * 16, lane);
             load_a(av[1], vs, LD, warp * 16, kc * 16 + 16, lane);
 #pragma unroll
-            for (int nt = 0; nt < kB / 8; ++nt) {
+            for (int nt = 0; nt < BQ / 8; ++nt) {
                 uint32_t bq[4], bg[4];
                 load_b(bq, qs, LD, nt * 8, kc * 16, lane);
                 mma<T>(s[nt], a[0], bq[0], bq[1]);
@@ -112,9 +115,9 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
                 mma<T>(dp[nt], av[1], bg[2], bg[3]);
             }
         }
-        const bool full = full_tile(p, mrow, q0, k0);
+        const bool full = full_tile(p, mrow, q0, BQ, k0, kB);
 #pragma unroll
-        for (int nt = 0; nt < kB / 8; ++nt)
+        for (int nt = 0; nt < BQ / 8; ++nt)
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int qi = nt * 8 + 2 * t + (e & 1);
@@ -124,7 +127,7 @@ __global__ void __launch_bounds__(kWarps * 32) dkdv_mma_k(Params p, bool vec) {
                 dp[nt][e] = pe * (dp[nt][e] - dls[qi]);
             }
 #pragma unroll
-        for (int kc = 0; kc < kB / 16; ++kc) {
+        for (int kc = 0; kc < BQ / 16; ++kc) {
             uint32_t ap[4], ad[4];
             c_to_a<T>(ap, s[2 * kc], s[2 * kc + 1]);
             c_to_a<T>(ad, dp[2 * kc], dp[2 * kc + 1]);
@@ -222,7 +225,7 @@ __global__ void __launch_bounds__(kWarps * 32) dq_mma_k(Params p, bool vec) {
                 mma<T>(dp[nt], ag[1], bv[2], bv[3]);
             }
         }
-        const bool full = full_tile(p, mrow, q0, k0);
+        const bool full = full_tile(p, mrow, q0, kB, k0, kB);
 #pragma unroll
         for (int nt = 0; nt < kB / 8; ++nt)
 #pragma unroll
@@ -374,8 +377,21 @@ void run_bwd(const Params& p, bool vec) {
         if (p.lk > 0) launch(bwd_f32_k<DP, true>, dim3((p.lk + kF - 1) / kF, nb), kFThreads, smem, p, vec);
         launch(bwd_f32_k<DP, false>, dim3((p.lq + kF - 1) / kF, nb), kFThreads, smem, p, vec);
     } else {
-        const std::size_t s1 = sizeof(T) * 6 * kB * (DP + 8) + 4 * kB * sizeof(float);
-        if (p.lk > 0) launch(dkdv_mma_k<T, DP>, dim3((p.lk + kB - 1) / kB, nb), kWarps * 32, s1, p, vec);
+        // query tiles of the dk/dv kernel: 32 rows keep its registers under 170 (3 blocks per SM) at
+        // D 64; BURN_CUDA_ATTN_BQ=64 takes 64 (fewer passes, 2 blocks per SM)
+        static const bool bq64 = [] {
+            const char* v = std::getenv("BURN_CUDA_ATTN_BQ");
+            return v && std::string_view(v) == "64";
+        }();
+        if (p.lk > 0) {
+            const dim3 grid((p.lk + kB - 1) / kB, nb);
+            if (bq64)
+                launch(dkdv_mma_k<T, DP, 64>, grid, kWarps * 32,
+                       sizeof(T) * (2 * kB + 4 * 64) * (DP + 8) + 4 * 64 * sizeof(float), p, vec);
+            else
+                launch(dkdv_mma_k<T, DP, 32>, grid, kWarps * 32,
+                       sizeof(T) * (2 * kB + 4 * 32) * (DP + 8) + 4 * 32 * sizeof(float), p, vec);
+        }
         const std::size_t s2 = sizeof(T) * 6 * kB * (DP + 8);
         launch(dq_mma_k<T, DP>, dim3((p.lq + kB - 1) / kB, nb), kWarps * 32, s2, p, vec);
     }
