@@ -2,9 +2,9 @@
 // the probabilities are recomputed tile by tile from the saved logsumexp, p = exp(s - lse), never
 // stored whole. Three launches:
 //   1. delta = rowsum(g * out) per query row (f32), one warp per row;
-//   2. dk, dv: a block owns 64 keys (bf16/f16, query tiles of 32; 32 x 32 for f32) and streams the
-//      query rows: s^T = k q^T,
-//      p^T, dp^T = v g^T, ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
+//   2. dk, dv: a block owns 64 keys (bf16/f16; 32 for f32) and streams the query rows in tiles (64,
+//      or 32 with BURN_CUDA_ATTN_BQ=32; 32 for f32): s^T = k q^T, p^T, dp^T = v g^T,
+//      ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
 //   3. dq: a block owns query rows and streams the keys: s, p, dp = g v^T, ds, dq += ds k.
 // Deterministic (each output element is written by one thread after a fixed-order sum). bf16/f16 use
 // the tensor cores (mma.sync, f32 accumulators; p and ds stay in registers as A fragments, operands
@@ -377,11 +377,12 @@ void run_bwd(const Params& p, bool vec) {
         if (p.lk > 0) launch(bwd_f32_k<DP, true>, dim3((p.lk + kF - 1) / kF, nb), kFThreads, smem, p, vec);
         launch(bwd_f32_k<DP, false>, dim3((p.lq + kF - 1) / kF, nb), kFThreads, smem, p, vec);
     } else {
-        // query tiles of the dk/dv kernel: 32 rows keep its registers under 170 (3 blocks per SM) at
-        // D 64; BURN_CUDA_ATTN_BQ=64 takes 64 (fewer passes, 2 blocks per SM)
+        // query tiles of the dk/dv kernel: 64 rows (measured: 188 registers at D 64, 2 blocks per SM);
+        // BURN_CUDA_ATTN_BQ=32 takes 32 (164 registers, 3 blocks per SM; no spills at D 128), not yet
+        // measured or run on a GPU
         static const bool bq64 = [] {
             const char* v = std::getenv("BURN_CUDA_ATTN_BQ");
-            return v && std::string_view(v) == "64";
+            return !(v && std::string_view(v) == "32");
         }();
         if (p.lk > 0) {
             const dim3 grid((p.lk + kB - 1) / kB, nb);
