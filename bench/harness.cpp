@@ -14,6 +14,7 @@ std::vector<Workload> all_workloads() {
     add_train_workloads(table);
     add_gpt_workloads(table);
     add_autodiff_workloads(table);
+    add_attention_workloads(table);
     return table;
 }
 

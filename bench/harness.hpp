@@ -47,6 +47,8 @@ void add_train_workloads(std::vector<Workload>& table);
 void add_gpt_workloads(std::vector<Workload>& table);
 /// Burn-only: autodiff_overhead (the tape's cost next to tiny ops).
 void add_autodiff_workloads(std::vector<Workload>& table);
+/// Burn-only: sdpa_{fwd,fwdbwd}_{bf16,f32} (fused attention; bench/attention_torch.py is PyTorch's side).
+void add_attention_workloads(std::vector<Workload>& table);
 
 /// Logs "<name>: N parameters (PyTorch: M)" on stderr and throws when they differ (the benchmark
 /// would not be the same work as torch_reference.py's).

@@ -90,6 +90,7 @@ const RuleTable& table() {
         register_structural_rules(r);
         register_conv_rules(r);
         register_norm_rules(r);
+        register_attention_rules(r);
         return r;
     }();
     return t;
@@ -121,6 +122,7 @@ bool is_non_differentiable(OpId op) {
         case OpId::adam_step:            // an optimizer update: no gradient flows through it
         case OpId::layer_norm_backward:  // adjoints of fused ops: no second derivatives
         case OpId::cross_entropy_backward:
+        case OpId::attention_backward:
         case OpId::all_dim:
             return true;
         default:

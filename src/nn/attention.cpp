@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "burn/nn/activation_softmax.hpp"
+#include "burn/nn/sdpa.hpp"
 
 namespace burn::nn {
 
@@ -79,9 +80,18 @@ struct Heads {
         return swap_dims(std::move(y), 1, 2);
     }
     /// q [b, h, tq, d_k], k/v [b, h, tk, d_k] -> (weights [b, h, tq, tk], context [b, tq, d_model]).
-    MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v,
-                     const TensorAny& mask) const {
+    MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v, const TensorAny& mask,
+                     bool need_weights) const {
         const int64_t b = q.shape()[0], tq = q.shape()[2];
+        if (!need_weights && !m.quiet_softmax) {  // one fused op; the weights are never stored
+            SdpaOptions o;
+            if (mask.defined()) o.mask = Tensor<4, Bool>(mask);
+            o.dropout = m.dropout.prob;
+            const Tensor<4> ctx = scaled_dot_product_attention(Tensor<4>(q), Tensor<4>(k), Tensor<4>(v), o);
+            TensorAny c =
+                reshape(swap_dims(ctx.handle(), 1, 2), Dims{b, tq, static_cast<int64_t>(m.d_model)});
+            return MhaOutput{Tensor<4>(), Tensor<3>(m.output.forward_any(c))};
+        }
         // Scale q (tq * d_k elements) rather than the scores (tq * tk); also makes q contiguous.
         TensorAny qs = mul_scalar(q, 1.0 / std::sqrt(static_cast<double>(m.d_k)));
         TensorAny scores = matmul(std::move(qs), swap_dims(k, 2, 3));
@@ -119,7 +129,7 @@ MhaOutput MultiHeadAttention::forward(const MhaInput& input) const {
     // Self-attention passes one tensor three times: project it once per linear (the same GEMMs).
     TensorAny k = h.split(input.key.handle(), key);
     TensorAny v = h.split(input.value.handle(), value);
-    return h.attend(q, k, v, mask);
+    return h.attend(q, k, v, mask, input.need_weights);
 }
 
 MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cache) const {
@@ -147,8 +157,8 @@ MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cach
                     cache.key->shape()[0], " but the input has batch ", b, "; reset the cache");
     const int64_t tk = cache.key->shape()[2];
     TensorAny mask = combined_mask(input.pad_mask, input.attn_mask, b, n, tk, input.query.device());
-    MhaOutput out =
-        h.attend(h.split(input.query.handle(), query), cache.key->handle(), cache.value->handle(), mask);
+    MhaOutput out = h.attend(h.split(input.query.handle(), query), cache.key->handle(), cache.value->handle(),
+                             mask, input.need_weights);
     cache.rows += n;
     return out;
 }

@@ -34,6 +34,29 @@ TEST(NnMultiHeadAttention, MasksForwardAndGradientsMatchPyTorch) {
     nn_test::expect_param_grads(mha, f, grads);
 }
 
+TEST(NnMultiHeadAttention, WithoutWeightsIsTheFusedAttentionAndMatchesPyTorch) {
+    // need_weights = false: the heads go through scaled_dot_product_attention (one attention node on
+    // the autodiff device); context and gradients as PyTorch's, no weights.
+    auto f = nn_test::load_fixture("mha");
+    auto dev = Device().autodiff();
+    auto mha = make_mha(f, dev);
+    auto q = f.floats<3>("query", dev).require_grad();
+    auto k = f.floats<3>("key", dev).require_grad();
+    auto v = f.floats<3>("value", dev).require_grad();
+    auto input = nn::MhaInput{q, k, v}
+                     .mask_pad(f.bools<2>("mask_pad", dev))
+                     .mask_attn(f.bools<3>("mask_attn", dev))
+                     .without_weights();
+    auto out = mha.forward(input);
+    EXPECT_TRUE(close(out.context, f.at("context")));
+    EXPECT_FALSE(out.weights.handle().defined());
+    auto grads = (out.context * f.floats<3>("r", dev)).sum().backward();
+    EXPECT_TRUE(close(*q.grad(grads), f.at("grad.query"), 1e-5, 1e-4));
+    EXPECT_TRUE(close(*k.grad(grads), f.at("grad.key"), 1e-5, 1e-4));
+    EXPECT_TRUE(close(*v.grad(grads), f.at("grad.value"), 1e-5, 1e-4));
+    nn_test::expect_param_grads(mha, f, grads);
+}
+
 TEST(NnMultiHeadAttention, MasksOnThePlainDeviceWithAutodiffInputs) {
     // Masks made on the inner device are accepted with autodiff inputs.
     auto f = nn_test::load_fixture("mha");

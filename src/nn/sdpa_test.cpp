@@ -89,6 +89,37 @@ TEST(NnSdpa, EveryKeyMaskedIsNaN) {
     for (float x : sdpa_values(nn::scaled_dot_product_attention(q, k, k, o))) EXPECT_TRUE(std::isnan(x));
 }
 
+TEST(NnSdpa, AutodiffRecordsOneNodeAndMatchesTheComposedGradients) {
+    // Without dropout the row is one node on an autodiff device (its rule calls attention_backward);
+    // its gradients match those of the composed path (dropout 1e-12 drops nothing).
+    const Device dev = Device().autodiff();
+    const int64_t b = 1, h = 2, lq = 6, lk = 9, d = 8;
+    auto leaf = [&](Dims s, unsigned seed) {
+        return Tensor<4>(ops::require_grad(sdpa_random(s, seed, dev).handle()));
+    };
+    const Tensor<4> q = leaf({b, h, lq, d}, 8), k = leaf({b, h, lk, d}, 9), v = leaf({b, h, lk, d}, 10);
+    std::vector<std::vector<float>> grads[2];
+    for (int composed = 0; composed < 2; ++composed) {
+        nn::SdpaOptions o;
+        o.causal = true;
+        o.dropout = composed ? 1e-12 : 0.0;
+        const int64_t before = autodiff::live_nodes();
+        const Tensor<4> y = nn::scaled_dot_product_attention(q, k, v, o);
+        if (!composed) {
+            EXPECT_EQ(autodiff::live_nodes() - before, 1) << "attention is one node";
+        }
+        const Gradients g = ops::backward(ops::sum(ops::mul(y.handle(), y.handle())));
+        for (const auto& x : {q, k, v})
+            grads[composed].push_back(ops::into_data(*ops::grad(x.handle(), g)).to_vec<float>());
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+        ASSERT_EQ(grads[0][i].size(), grads[1][i].size());
+        for (std::size_t j = 0; j < grads[0][i].size(); ++j)
+            EXPECT_NEAR(grads[0][i][j], grads[1][i][j], 1e-4 * (1 + std::abs(grads[1][i][j])))
+                << i << " " << j;
+    }
+}
+
 TEST(NnSdpa, BadOptionsAreErrors) {
     const Device dev;
     const Tensor<4> q = sdpa_random({1, 2, 3, 4}, 6, dev);

@@ -61,7 +61,7 @@ Tensor<3> TransformerEncoderLayer::forward(const Tensor<3>& x, const std::option
                                            const std::optional<Tensor<3, Bool>>& attn_mask,
                                            MhaCache* cache) const {
     auto attend = [&](const Tensor<3>& z) {
-        MhaInput in{z, z, z, pad_mask, attn_mask};
+        MhaInput in{z, z, z, pad_mask, attn_mask, false};  // the context only: fused attention
         return cache ? mha.forward_step(in, *cache).context : mha.forward(in).context;
     };
     auto drop = [&](const Tensor<3>& z) { return dropout.forward(z); };
@@ -124,11 +124,11 @@ Tensor<3> TransformerEncoder::forward_autoregressive_inference(
 Tensor<3> TransformerDecoderLayer::forward(const Tensor<3>& x, const TransformerDecoderInput& masks,
                                            MhaCache* self_cache, MhaCache* cross_cache) const {
     auto self = [&](const Tensor<3>& z) {
-        MhaInput in{z, z, z, masks.target_pad_mask, masks.target_attn_mask};
+        MhaInput in{z, z, z, masks.target_pad_mask, masks.target_attn_mask, false};
         return self_cache ? self_attn.forward_step(in, *self_cache).context : self_attn.forward(in).context;
     };
     auto cross = [&](const Tensor<3>& z) {
-        MhaInput in{z, masks.memory, masks.memory, masks.memory_pad_mask, masks.memory_attn_mask};
+        MhaInput in{z, masks.memory, masks.memory, masks.memory_pad_mask, masks.memory_attn_mask, false};
         return cross_cache ? cross_attn.forward_step(in, *cross_cache).context
                            : cross_attn.forward(in).context;
     };

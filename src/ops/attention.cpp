@@ -1,9 +1,13 @@
-// Frontend of the attention row (scaled dot-product attention): validation, then one OpCall. Without a
-// kernel of its own a backend runs the row's decomposition (decompose_nn.cpp: matmul, masks, softmax,
-// matmul), which autodiff differentiates through.
+// Frontend of the attention and attention_backward rows (scaled dot-product attention): validation,
+// then one OpCall. Without a kernel of its own a backend runs the row's decomposition (decompose_nn.cpp:
+// matmul, masks, softmax, matmul). Autodiff records one node per attention call; its rule
+// (autodiff/rules_attention.cpp) calls attention_backward with the saved out and lse.
+#include "ops/attention.hpp"
+
 #include <cmath>
 
 #include "ops/common.hpp"
+#include "ops/fused_nn.hpp"
 #include "ops/infer.hpp"
 
 namespace burn::ops {
@@ -51,8 +55,8 @@ static void check_attention(const TensorMeta& q, const TensorMeta& k, const Tens
 
 using namespace detail;
 
-TensorAny attention(TensorAny q, TensorAny k, TensorAny v, std::optional<TensorAny> mask, bool causal,
-                    std::optional<double> scale) {
+std::array<TensorAny, 2> attention_lse(TensorAny q, TensorAny k, TensorAny v, std::optional<TensorAny> mask,
+                                       bool causal, std::optional<double> scale) {
     const char* op = "attention";
     for (const TensorAny* t : {&q, &k, &v}) check_defined(*t, op);
     if (mask) check_defined(*mask, op);
@@ -74,12 +78,48 @@ TensorAny attention(TensorAny q, TensorAny k, TensorAny v, std::optional<TensorA
         in.push_back(*mm);
         refs.push_back(std::move(*mask).ref());
     }
-    return run1(make(OpId::attention, attrs::Attention{causal, mask.has_value(), s}, in), std::move(refs));
+    TensorRefs out =
+        run(make(OpId::attention, attrs::Attention{causal, mask.has_value(), s}, in), std::move(refs));
+    return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1]))};
+}
+
+TensorAny attention(TensorAny q, TensorAny k, TensorAny v, std::optional<TensorAny> mask, bool causal,
+                    std::optional<double> scale) {
+    return attention_lse(std::move(q), std::move(k), std::move(v), std::move(mask), causal, scale)[0];
+}
+
+std::array<TensorAny, 3> attention_backward(TensorAny g, TensorAny q, TensorAny k, TensorAny v, TensorAny out,
+                                            TensorAny lse, std::optional<TensorAny> mask, bool causal,
+                                            double scale) {
+    const char* op = "attention_backward";
+    for (const TensorAny* t : {&g, &q, &k, &v, &out, &lse}) check_defined(*t, op);
+    if (mask) check_defined(*mask, op);
+    std::vector<TensorMeta> in{meta(g), meta(q), meta(k), meta(v), meta(out), meta(lse)};
+    if (mask) in.push_back(meta(*mask));
+    TensorRefs refs =
+        take(std::move(g), std::move(q), std::move(k), std::move(v), std::move(out), std::move(lse));
+    if (mask) refs.push_back(std::move(*mask).ref());
+    TensorRefs r = run(make(OpId::attention_backward, attrs::Attention{causal, mask.has_value(), scale}, in),
+                       std::move(refs));
+    return {TensorAny(std::move(r[0])), TensorAny(std::move(r[1])), TensorAny(std::move(r[2]))};
 }
 
 }  // namespace burn::ops
 
 namespace burn::op_infer {
+
+namespace {
+
+/// The metas of attention's outputs: out [..., Lq, Dv] (q's dtype) and lse [..., Lq] (statistics dtype).
+Outs attention_outs(const TensorMeta& q, const TensorMeta& v) {
+    Dims out = q.shape;
+    out[out.rank() - 1] = v.shape[out.rank() - 1];
+    Dims rows = Dims::filled(q.shape.rank() - 1, 1);
+    for (int i = 0; i + 1 < q.shape.rank(); ++i) rows[i] = q.shape[i];
+    return {{q.dtype, out}, {ops::fused_stat_dtype(q.dtype), rows}};
+}
+
+}  // namespace
 
 Outs infer_attention(const OpCall& c, Metas in) {
     const auto a = c.attrs<attrs::Attention>();
@@ -87,9 +127,23 @@ Outs infer_attention(const OpCall& c, Metas in) {
     check_arity(c, in, n, n);
     ops::detail::check_attention(in[0], in[1], in[2], a.has_mask ? &in[3] : nullptr);
     BURN_CHECK(std::isfinite(a.scale), "[attention] scale must be finite, got ", a.scale);
-    Dims out = in[0].shape;
-    out[out.rank() - 1] = in[2].shape[out.rank() - 1];
-    return {{in[0].dtype, out}};
+    return attention_outs(in[0], in[2]);
+}
+
+Outs infer_attention_backward(const OpCall& c, Metas in) {
+    const auto a = c.attrs<attrs::Attention>();
+    const std::size_t n = a.has_mask ? 7 : 6;
+    check_arity(c, in, n, n);
+    ops::detail::check_attention(in[1], in[2], in[3], a.has_mask ? &in[6] : nullptr);
+    BURN_CHECK(std::isfinite(a.scale), "[attention_backward] scale must be finite, got ", a.scale);
+    const Outs fwd = attention_outs(in[1], in[3]);
+    BURN_CHECK_KIND(in[0] == fwd[0] && in[4] == fwd[0], shape, "[attention_backward] the gradient ",
+                    op_infer::describe(in[0]), " and out ", op_infer::describe(in[4]), " must be ",
+                    op_infer::describe(fwd[0]), " (attention's output for q ", op_infer::describe(in[1]),
+                    " and v ", op_infer::describe(in[3]), ")");
+    BURN_CHECK_KIND(in[5] == fwd[1], shape, "[attention_backward] lse ", op_infer::describe(in[5]),
+                    " must be ", op_infer::describe(fwd[1]), " (attention's second output)");
+    return {in[1], in[2], in[3]};
 }
 
 }  // namespace burn::op_infer

@@ -1,7 +1,7 @@
 // Decompositions of the fused normalisation, loss and optimizer rows (layer_norm[_backward],
-// cross_entropy[_backward], adam_step, attention), following backends/cpu/norm.cpp and optim.cpp: statistics
-// (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target indices
-// checked by gather / scatter_add (an out-of-range target is an IndexError there too).
+// cross_entropy[_backward], adam_step, attention[_backward]), following backends/cpu/norm.cpp and optim.cpp:
+// statistics (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target
+// indices checked by gather / scatter_add (an out-of-range target is an IndexError there too).
 #include "ops/decompose.hpp"
 #include "ops/decompose_prim.hpp"
 
@@ -116,15 +116,14 @@ Outputs adam_step(const OpCall& c, const Inputs& in) {
     return {down(pi, c.dtype), down(mi, c.dtype), down(vi, c.dtype)};
 }
 
-/// attention: s = q k^T * scale; masked keys (the mask, and with causal the keys j > i + Lk - Lq) at
-/// -inf; softmax over the keys (a row of -inf only is NaN, as the kernels); then s v. f16/bf16 in f32.
-Outputs attention(const OpCall& c, const Inputs& in) {
-    const auto a = c.attrs<attrs::Attention>();
-    const TensorAny q = up(in[0]), k = up(in[1]), v = up(in[2]);
+/// The scaled scores q k^T * scale of attention with the masked keys (the mask, and with causal the keys
+/// j > i + Lk - Lq) at -inf, in q's compute dtype.
+TensorAny masked_scores(const attrs::Attention& a, const TensorAny& q, const TensorAny& k,
+                        const TensorAny* mask) {
     const int r = q.rank();
     TensorAny s = mul(matmul(q, swap_dims(k, r - 2, r - 1)), scalar(q, a.scale));
     const TensorAny minus_inf = scalar(s, -kInf);
-    if (a.has_mask) s = where(in[3], minus_inf, s);
+    if (mask) s = where(*mask, minus_inf, s);
     if (a.causal) {
         const int64_t lq = q.shape()[r - 2], lk = k.shape()[r - 2];
         std::vector<double> hidden(static_cast<std::size_t>(lq * lk));
@@ -134,7 +133,45 @@ Outputs attention(const OpCall& c, const Inputs& in) {
         shape[r - 2] = lq, shape[r - 1] = lk;
         s = where(constant(hidden, shape, DType::boolean, q.device()), minus_inf, s);
     }
-    return {down(matmul(softmax_of(s, r - 1, false), v), c.dtype)};
+    return s;
+}
+
+/// x with its -inf entries (a score row with no key left: its max or lse) at 0.
+TensorAny finite_or_zero(const TensorAny& x) {
+    return where(less(x, scalar(x, -std::numeric_limits<float>::max())), scalar(x, 0), x);
+}
+
+/// attention: softmax over the masked scores (a row of -inf only is NaN, as the kernels), then s v;
+/// lse = max + log(sum(exp(s - max))) (-inf for such a row). f16/bf16 in f32.
+Outputs attention(const OpCall& c, const Inputs& in) {
+    const auto a = c.attrs<attrs::Attention>();
+    const TensorAny q = up(in[0]), k = up(in[1]), v = up(in[2]);
+    const int r = q.rank();
+    const TensorAny s = masked_scores(a, q, k, a.has_mask ? &in[3] : nullptr);
+    TensorAny m = finite_or_zero(max_dim_with_indices(s, r - 1).first);
+    TensorAny lse = add(log(sum_dim(exp(sub(s, m)), r - 1)), m);
+    Dims rows = Dims::filled(r - 1, 1);
+    for (int i = 0; i + 1 < r; ++i) rows[i] = in[0].shape()[i];
+    return {down(matmul(softmax_of(s, r - 1, false), v), c.dtype), reshape(lse, rows)};
+}
+
+/// attention_backward: p = exp(s - lse) (0 at masked keys, and for a row with no key left), dv = p^T g,
+/// ds = p * (g v^T - rowsum(g * out)), dq = scale ds k, dk = scale ds^T q.
+Outputs attention_backward(const OpCall& c, const Inputs& in) {
+    const auto a = c.attrs<attrs::Attention>();
+    const TensorAny g = up(in[0]), q = up(in[1]), k = up(in[2]), v = up(in[3]), o = up(in[4]);
+    const int r = q.rank();
+    const TensorAny s = masked_scores(a, q, k, a.has_mask ? &in[6] : nullptr);
+    Dims col = in[5].shape();
+    col.push_back(1);
+    const TensorAny lse = reshape(finite_or_zero(cast(in[5], q.dtype())), col);
+    const TensorAny p = exp(sub(s, lse));
+    const TensorAny dv = matmul(swap_dims(p, r - 2, r - 1), g);
+    const TensorAny delta = sum_dim(mul(g, o), r - 1);
+    const TensorAny ds = mul(p, sub(matmul(g, swap_dims(v, r - 2, r - 1)), delta));
+    const TensorAny dq = mul(matmul(ds, k), scalar(q, a.scale));
+    const TensorAny dk = mul(matmul(swap_dims(ds, r - 2, r - 1), q), scalar(q, a.scale));
+    return {down(dq, in[1].dtype()), down(dk, in[2].dtype()), down(dv, in[3].dtype())};
 }
 
 }  // namespace
@@ -146,6 +183,7 @@ void add_norm_decompositions(DecompositionTable& t) {
     t.set(OpId::cross_entropy_backward, cross_entropy_backward);
     t.set(OpId::adam_step, adam_step);
     t.set(OpId::attention, attention);
+    t.set(OpId::attention_backward, attention_backward);
 }
 
 }  // namespace burn::ops::detail

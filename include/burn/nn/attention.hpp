@@ -21,6 +21,11 @@ struct MhaInput {
     Tensor<3> value{};                           // [batch, seq_k, d_model]
     std::optional<Tensor<2, Bool>> pad_mask{};   // [batch, seq_k]: true = padding key (ignored)
     std::optional<Tensor<3, Bool>> attn_mask{};  // [batch or 1, seq_q, seq_k]: true = query may not see key
+    /// Whether MhaOutput::weights is wanted (PyTorch's need_weights). When false (and quiet_softmax is
+    /// off) the heads go through nn::scaled_dot_product_attention: one fused attention op that never
+    /// stores the [seq_q, seq_k] weights (weights stays empty). A masked key is then -inf rather than
+    /// min_float, which differs only for a query whose every key is masked (NaN instead of uniform).
+    bool need_weights = true;
 
     /// query = key = value = x
     static MhaInput self_attn(const Tensor<3>& x) { return MhaInput{x, x, x, std::nullopt, std::nullopt}; }
@@ -28,6 +33,12 @@ struct MhaInput {
     MhaInput mask_pad(const Tensor<2, Bool>& mask) const {
         MhaInput c = *this;
         c.pad_mask = mask;
+        return c;
+    }
+    /// A copy that asks for the context only (need_weights = false: the fused attention).
+    MhaInput without_weights() const {
+        MhaInput c = *this;
+        c.need_weights = false;
         return c;
     }
     /// A copy with the attention mask set (burn's builder name).

@@ -70,8 +70,8 @@ const CpuTensor& as_cpu(const TensorRef& t) {
 
 void throw_dtype_not_built(DType d, const char* op) {
     BURN_THROW_KIND(dtype, "[", op, "] this build's cpu backend has no kernels for dtype ", d,
-                    ": it was configured with -DBURN_CPU_DTYPES=", BURN_CPU_DTYPE_LIST,
-                    "; add ", d, " to that list (or set it to all) and rebuild, or cast to a built dtype first");
+                    ": it was configured with -DBURN_CPU_DTYPES=", BURN_CPU_DTYPE_LIST, "; add ", d,
+                    " to that list (or set it to all) and rebuild, or cast to a built dtype first");
 }
 
 CpuBackend::CpuBackend() {

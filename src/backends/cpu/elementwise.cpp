@@ -234,11 +234,13 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
     auto out = alloc(call.shape, call.dtype, x.device);
     if (x.dtype == call.dtype && x.shape.numel() > 0) {
         bool done = false;
-        visit_kernel_dtype(x.dtype, "cast", [&](auto tag) { done = copy_transposed<decltype(tag)>(x, *out); });
+        visit_kernel_dtype(x.dtype, "cast",
+                           [&](auto tag) { done = copy_transposed<decltype(tag)>(x, *out); });
         if (done) return {out};
     }
     visit_kernel_dtype(x.dtype, "cast", [&](auto tin) {
-        visit_kernel_dtype(call.dtype, "cast", [&](auto tout) { cast_typed<decltype(tin), decltype(tout)>(x, *out); });
+        visit_kernel_dtype(call.dtype, "cast",
+                           [&](auto tout) { cast_typed<decltype(tin), decltype(tout)>(x, *out); });
     });
     return {out};
 }

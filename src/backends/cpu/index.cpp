@@ -259,7 +259,8 @@ TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
 }  // namespace
 
 void copy_region(const CpuTensor& src, const CpuTensor& dst, const Dims& dst_strides, int64_t dst_offset) {
-    visit_kernel_dtype(src.dtype, "copy", [&](auto tag) { copy_typed<decltype(tag)>(src, dst, dst_strides, dst_offset); });
+    visit_kernel_dtype(src.dtype, "copy",
+                       [&](auto tag) { copy_typed<decltype(tag)>(src, dst, dst_strides, dst_offset); });
 }
 
 void register_index(KernelTable& t) {

@@ -28,11 +28,12 @@ void register_conv(KernelTable& t);        // conv.cpp
 void register_conv_fused(KernelTable& t);  // conv_fused.cpp
 /// The conv row's kernel (conv.cpp), for conv_fused's.
 TensorRefs conv_row_kernel(const OpCall& call, TensorRefs& in);
-void register_pool(KernelTable& t);         // pool.cpp
-void register_interpolate(KernelTable& t);  // interpolate.cpp
-void register_optim(KernelTable& t);        // optim.cpp: fused optimizer updates
-void register_norm(KernelTable& t);         // norm.cpp: layer_norm, cross_entropy
-void register_attention(KernelTable& t);    // attention.cpp: scaled dot-product attention
+void register_pool(KernelTable& t);                // pool.cpp
+void register_interpolate(KernelTable& t);         // interpolate.cpp
+void register_optim(KernelTable& t);               // optim.cpp: fused optimizer updates
+void register_norm(KernelTable& t);                // norm.cpp: layer_norm, cross_entropy
+void register_attention(KernelTable& t);           // attention.cpp: scaled dot-product attention
+void register_attention_backward(KernelTable& t);  // attention_backward.cpp: its adjoint
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;
@@ -160,8 +161,8 @@ constexpr bool kernel_dtype_built(DType d) {
 template <class F>
 decltype(auto) visit_kernel_dtype(DType d, const char* op, F&& f) {
     switch (d) {
-#define BURN_X(e, T, n, is_f, is_s)                              \
-    case DType::e:                                               \
+#define BURN_X(e, T, n, is_f, is_s)                                \
+    case DType::e:                                                 \
         if constexpr (kernel_dtype_built(DType::e)) return f(T{}); \
         break;
         BURN_DTYPES(BURN_X)
@@ -175,10 +176,10 @@ decltype(auto) visit_kernel_dtype(DType d, const char* op, F&& f) {
 template <OpKinds K, class F>
 decltype(auto) dispatch_kinds(DType d, const char* op, F&& f) {
     switch (d) {
-#define BURN_X(e, T, n, is_f, is_s)                                                      \
-    case DType::e:                                                                       \
+#define BURN_X(e, T, n, is_f, is_s)                                                             \
+    case DType::e:                                                                              \
         if constexpr (kinds_accept(K, DType::e) && kernel_dtype_built(DType::e)) return f(T{}); \
-        if constexpr (kinds_accept(K, DType::e)) throw_dtype_not_built(d, op);           \
+        if constexpr (kinds_accept(K, DType::e)) throw_dtype_not_built(d, op);                  \
         break;
         BURN_DTYPES(BURN_X)
 #undef BURN_X

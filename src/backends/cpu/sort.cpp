@@ -166,8 +166,9 @@ TensorRefs sort_kernel(const OpCall& call, TensorRefs& in) {
     auto values = alloc(call.shape, x.dtype, x.device);
     auto indices = alloc(call.shape, DType::i32, x.device);
     if (call.shape.numel() > 0) {
-        visit_kernel_dtype(x.dtype, "sort",
-                    [&](auto tag) { sort_typed<decltype(tag)>(x, dim, desc, kout, *values, *indices); });
+        visit_kernel_dtype(x.dtype, "sort", [&](auto tag) {
+            sort_typed<decltype(tag)>(x, dim, desc, kout, *values, *indices);
+        });
     }
     return {values, indices};
 }
