@@ -2,6 +2,7 @@
 // cross_entropy[_backward], adam_step, attention), following backends/cpu/norm.cpp and optim.cpp: statistics
 // (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target indices
 // checked by gather / scatter_add (an out-of-range target is an IndexError there too).
+#include "ops/common.hpp"
 #include "ops/decompose.hpp"
 #include "ops/decompose_prim.hpp"
 
@@ -116,6 +117,30 @@ Outputs adam_step(const OpCall& c, const Inputs& in) {
     return {down(pi, c.dtype), down(mi, c.dtype), down(vi, c.dtype)};
 }
 
+/// adam_step_multi: adam_step per tensor, each output flattened and concatenated in order.
+Outputs adam_step_multi(const OpCall& c, const Inputs& in) {
+    const std::size_t n = (in.size() - 1) / 4;
+    const TensorAny& hyper = in[4 * n];
+    std::vector<TensorAny> parts[3];
+    for (std::size_t i = 0; i < n; ++i) {
+        const TensorAny* x[] = {&in[i], &in[n + i], &in[2 * n + i], &in[3 * n + i], &hyper};
+        std::vector<TensorMeta> m;
+        TensorRefs refs;
+        for (const TensorAny* t : x) {
+            m.push_back({t->dtype(), t->shape()});
+            refs.push_back(t->ref());
+        }
+        OpCall one = make_call(OpId::adam_step, attrs::None{});
+        infer_call(one, m);
+        TensorRefs out = run(one, std::move(refs));
+        for (int k = 0; k < 3; ++k)
+            parts[k].push_back(
+                reshape(TensorAny(std::move(out[static_cast<std::size_t>(k)])), Dims{in[i].shape().numel()}));
+    }
+    (void)c;
+    return {cat(parts[0], 0), cat(parts[1], 0), cat(parts[2], 0)};
+}
+
 /// attention: s = q k^T * scale; masked keys (the mask, and with causal the keys j > i + Lk - Lq) at
 /// -inf; softmax over the keys (a row of -inf only is NaN, as the kernels); then s v. f16/bf16 in f32.
 Outputs attention(const OpCall& c, const Inputs& in) {
@@ -145,6 +170,7 @@ void add_norm_decompositions(DecompositionTable& t) {
     t.set(OpId::cross_entropy, cross_entropy);
     t.set(OpId::cross_entropy_backward, cross_entropy_backward);
     t.set(OpId::adam_step, adam_step);
+    t.set(OpId::adam_step_multi, adam_step_multi);
     t.set(OpId::attention, attention);
 }
 

@@ -124,6 +124,7 @@ class CudaBackend final : public Backend {
         register_interpolate(table_);
         register_sort(table_);
         register_norm(table_);
+        register_optim_multi(table_);
     }
     std::string_view name() const override { return name_; }
 
