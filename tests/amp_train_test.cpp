@@ -7,10 +7,17 @@
 #include <burn/amp/autocast.hpp>
 #include <burn/burn.hpp>
 #include <cmath>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "../bench/gpt_model.hpp"
 
 using namespace burn;
+
+namespace amp_train_test {
 using bench::Gpt;
 using bench::GptShape;
 
@@ -48,7 +55,7 @@ Batch batch(const Device& d, int step) {
             y.push_back(toks[static_cast<std::size_t>(r * (t + 1) + i + 1)]);
         }
     auto ints = [&](const std::vector<int64_t>& v, Dims shape) {
-        return TensorData(std::vector<int64_t>(v), shape);
+        return TensorData(std::vector<int32_t>(v.begin(), v.end()), shape);
     };
     return {Tensor<2, Int>::from_data(ints(x, Dims{b, t}), d),
             Tensor<1, Int>::arange(0, t, d).reshape<2>({1, t}),
@@ -67,12 +74,20 @@ Gpt make_model() {
     return Gpt::init(kShape, Device::cpu());
 }
 
-double rel_l2(const TensorAny& got, const TensorAny& want) {
-    auto a = ops::into_data(ops::cast(got, DType::f64)).to_vec<double>();
-    auto b = ops::into_data(ops::cast(want, DType::f64)).to_vec<double>();
-    double num = 0, den = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) num += (a[i] - b[i]) * (a[i] - b[i]), den += b[i] * b[i];
-    return std::sqrt(num / std::max(den, 1e-30));
+std::vector<double> host(const TensorAny& t) {
+    return ops::into_data(ops::cast(t, DType::f64)).to_vec<double>();
+}
+double l2(const TensorAny& t) {
+    double n = 0;
+    for (double x : host(t)) n += x * x;
+    return std::sqrt(n);
+}
+/// ||a - b|| (the tensors may live on different devices).
+double l2_diff(const TensorAny& a, const TensorAny& b) {
+    const auto x = host(a), y = host(b);
+    double n = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) n += (x[i] - y[i]) * (x[i] - y[i]);
+    return std::sqrt(n);
 }
 
 /// Each parameter's gradient from one backward pass on device, by parameter path.
@@ -97,21 +112,28 @@ TEST(AmpTrain, GradientsMatchFloat32WithinBf16Tolerance) {
     const auto want = grads_on(model, Device::cpu().autodiff(), false);
     const auto guard = grads_on(model, Device::cpu().autodiff(), true);
     const auto deco = grads_on(model, Device::cpu().autocast(DType::bf16).autodiff(), false);
-    ASSERT_EQ(want.size(), model.num_params() > 0 ? want.size() : 0u);
+    ASSERT_FALSE(want.empty());
     ASSERT_EQ(guard.size(), want.size());
     ASSERT_EQ(deco.size(), want.size());
+    // Relative L2 error per parameter, against the parameter's own gradient or 1% of the largest
+    // gradient norm, whichever is larger: a gradient that is zero in exact arithmetic (the key bias:
+    // softmax ignores a constant added to every score of a row) is float32 rounding noise in both runs.
+    double largest = 0;
+    for (const auto& [path, g] : want) largest = std::max(largest, l2(g));
     double worst = 0, largest_change = 0;
     for (const auto& [path, g] : want) {
+        const double den = std::max(l2(g), 1e-2 * largest);
         for (const auto* got : {&guard.at(path), &deco.at(path)}) {
             EXPECT_EQ(got->dtype(), DType::f32) << path;  // gradients reach the masters in float32
-            const double e = rel_l2(*got, g);
-            EXPECT_LT(e, 0.05) << path;
+            const double e = l2_diff(*got, g) / den;
+            EXPECT_LT(e, 0.05) << path << ": |g| " << l2(*got) << " vs float32 " << l2(g);
             worst = std::max(worst, e);
         }
-        largest_change = std::max(largest_change, rel_l2(guard.at(path), g));
+        largest_change = std::max(largest_change, l2_diff(guard.at(path), g) / den);
     }
     EXPECT_GT(largest_change, 1e-4);  // the matmuls did run in bf16
-    EXPECT_LT(worst, 0.05);
+    std::cout << "[  NOTE    ] bf16 gradients vs float32: worst relative L2 error " << worst << " over "
+              << want.size() << " parameters\n";
 }
 
 TEST(AmpTrain, Bf16LossTracksFloat32AndMastersStayFloat32) {
@@ -138,7 +160,13 @@ TEST(AmpTrain, Bf16LossTracksFloat32AndMastersStayFloat32) {
     const auto bf16 = train(Device::cpu().autocast(DType::bf16).autodiff());
     ASSERT_EQ(f32.size(), bf16.size());
     EXPECT_LT(f32.back(), 0.8 * f32.front());  // it learns: the check compares real curves
+    double worst = 0;
+    for (std::size_t i = 0; i < f32.size(); ++i) worst = std::max(worst, std::abs(bf16[i] - f32[i]) / f32[i]);
+    std::cout << "[  NOTE    ] loss f32 " << f32.front() << " -> " << f32.back() << ", bf16 " << bf16.front()
+              << " -> " << bf16.back() << "; largest relative gap at a logged step " << worst << "\n";
     for (std::size_t i = 0; i < f32.size(); ++i)
         EXPECT_LT(std::abs(bf16[i] - f32[i]) / f32[i], 0.02)
             << "logged step " << i << ": bf16 " << bf16[i] << " vs f32 " << f32[i];
 }
+
+}  // namespace amp_train_test

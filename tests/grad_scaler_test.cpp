@@ -11,6 +11,8 @@
 
 using namespace burn;
 
+namespace grad_scaler_test {
+
 namespace {
 
 struct Net {
@@ -160,3 +162,5 @@ TEST(GradScaler, F16AutocastTrainingWithScalerLearns) {
     EXPECT_LT(last, 0.2 * first);
     EXPECT_EQ(net.a.weight.val().dtype(), DType::f32);
 }
+
+}  // namespace grad_scaler_test

@@ -77,18 +77,22 @@ std::optional<DType> device_dtype(const Device& device) {
 std::optional<TensorRefs> run_autocast(const OpCall& call, const TensorRefs& inputs, DType low) {
     const Policy p = policy(call.op);
     if (p == Policy::passthrough) return std::nullopt;
+    auto target = [&](std::size_t i) {
+        const DType d = inputs[i]->dtype;
+        return p == Policy::low && keeps_float32(call.op, i) ? d : compute_dtype(p, d, low);
+    };
     bool any = false;
-    for (const TensorRef& t : inputs) any |= t && compute_dtype(p, t->dtype, low) != t->dtype;
+    for (std::size_t i = 0; i < inputs.size(); ++i) any |= inputs[i] && target(i) != inputs[i]->dtype;
     if (!any) return std::nullopt;
 
     std::vector<TensorMeta> in_metas;
     TensorRefs cast_in;
     in_metas.reserve(inputs.size());
     cast_in.reserve(inputs.size());
-    for (const TensorRef& t : inputs) {
-        TensorAny x(t);
-        const DType d = compute_dtype(p, t->dtype, low);
-        if (d != t->dtype) x = ops::cast(std::move(x), d);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        TensorAny x(inputs[i]);
+        const DType d = target(i);
+        if (d != x.dtype()) x = ops::cast(std::move(x), d);
         in_metas.push_back({x.dtype(), x.shape()});
         cast_in.push_back(std::move(x).ref());
     }

@@ -28,6 +28,14 @@ constexpr std::array kFloat32 = {"exp"sv,  "log"sv,         "log1p"sv,    "expm1
 constexpr std::array kPassthrough = {"max_dim"sv, "min_dim"sv, "argmax"sv,     "argmin"sv,
                                      "any_dim"sv, "all_dim"sv, "max_pool2d"sv, "max_pool2d_backward"sv};
 
+// Inputs of low rows that are statistics and stay float32 (the row's infer asks for the statistics
+// dtype): attention_backward's lse, input 5 of {g, q, k, v, out, lse, (mask)}.
+struct KeptInput {
+    std::string_view row;
+    std::size_t input;
+};
+constexpr std::array kKeepFloat32 = {KeptInput{"attention_backward"sv, 5}};
+
 constexpr Policy family_default(std::string_view family) {
     if (family == "contract") return Policy::low;
     // Reductions, scans (sums of many terms), norms, softmax, losses, pools, interpolation.
@@ -74,6 +82,13 @@ Policy policy(OpId op) {
     static const std::array<Policy, kNumOps> table = build_table();
     (void)op_info(op);  // throws on an invalid id
     return table[static_cast<std::size_t>(op)];
+}
+
+bool keeps_float32(OpId op, std::size_t input) {
+    const std::string_view name = op_info(op).name;
+    for (const KeptInput& k : kKeepFloat32)
+        if (k.row == name && k.input == input) return true;
+    return false;
 }
 
 DType compute_dtype(Policy policy, DType input, DType low) {

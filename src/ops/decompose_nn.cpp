@@ -117,27 +117,22 @@ Outputs adam_step(const OpCall& c, const Inputs& in) {
     return {down(pi, c.dtype), down(mi, c.dtype), down(vi, c.dtype)};
 }
 
-/// adam_step_multi: adam_step per tensor, each output flattened and concatenated in order.
+/// adam_step_multi: adam_step's decomposition per tensor, each output flattened and concatenated in
+/// order. (A backend that has adam_step's kernel but not this row's gets adam_step per tensor from the
+/// frontend instead: src/ops/optim_ops.cpp.)
 Outputs adam_step_multi(const OpCall& c, const Inputs& in) {
+    (void)c;
     const std::size_t n = (in.size() - 1) / 4;
-    const TensorAny& hyper = in[4 * n];
     std::vector<TensorAny> parts[3];
     for (std::size_t i = 0; i < n; ++i) {
-        const TensorAny* x[] = {&in[i], &in[n + i], &in[2 * n + i], &in[3 * n + i], &hyper};
+        const Inputs one_in = {in[i], in[n + i], in[2 * n + i], in[3 * n + i], in[4 * n]};
         std::vector<TensorMeta> m;
-        TensorRefs refs;
-        for (const TensorAny* t : x) {
-            m.push_back({t->dtype(), t->shape()});
-            refs.push_back(t->ref());
-        }
+        for (const TensorAny& t : one_in) m.push_back({t.dtype(), t.shape()});
         OpCall one = make_call(OpId::adam_step, attrs::None{});
         infer_call(one, m);
-        TensorRefs out = run(one, std::move(refs));
-        for (int k = 0; k < 3; ++k)
-            parts[k].push_back(
-                reshape(TensorAny(std::move(out[static_cast<std::size_t>(k)])), Dims{in[i].shape().numel()}));
+        const Outputs out = adam_step(one, one_in);
+        for (std::size_t k = 0; k < 3; ++k) parts[k].push_back(reshape(out[k], Dims{in[i].shape().numel()}));
     }
-    (void)c;
     return {cat(parts[0], 0), cat(parts[1], 0), cat(parts[2], 0)};
 }
 

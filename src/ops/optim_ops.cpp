@@ -3,6 +3,8 @@
 #include "ops/optim_ops.hpp"
 
 #include <cmath>
+#include <optional>
+#include <utility>
 
 #include "ops/common.hpp"
 #include "ops/infer.hpp"
@@ -54,7 +56,10 @@ std::array<TensorAny, 3> adam_step(TensorAny param, TensorAny grad, TensorAny ex
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1])), TensorAny(std::move(out[2]))};
 }
 
-std::array<TensorAny, 3> adam_step_multi(const std::vector<TensorAny>& params,
+namespace {
+
+/// adam_step_multi's call and inputs, validated.
+std::pair<OpCall, TensorRefs> multi_call(const std::vector<TensorAny>& params,
                                          const std::vector<TensorAny>& grads,
                                          const std::vector<TensorAny>& exp_avgs,
                                          const std::vector<TensorAny>& exp_avg_sqs, const AdamStepHyper& h) {
@@ -85,9 +90,31 @@ std::array<TensorAny, 3> adam_step_multi(const std::vector<TensorAny>& params,
     TensorAny hyper = hyper_tensor(h, params[0].device());
     in.push_back(meta(hyper));
     refs.push_back(std::move(hyper).ref());
-    auto c = make(OpId::adam_step_multi, attrs::None{}, in);
-    TensorRefs out = run(c, std::move(refs));
+    return {make(OpId::adam_step_multi, attrs::None{}, in), std::move(refs)};
+}
+
+std::array<TensorAny, 3> outputs3(TensorRefs out) {
     return {TensorAny(std::move(out[0])), TensorAny(std::move(out[1])), TensorAny(std::move(out[2]))};
+}
+
+}  // namespace
+
+std::array<TensorAny, 3> adam_step_multi(const std::vector<TensorAny>& params,
+                                         const std::vector<TensorAny>& grads,
+                                         const std::vector<TensorAny>& exp_avgs,
+                                         const std::vector<TensorAny>& exp_avg_sqs, const AdamStepHyper& h) {
+    auto [c, refs] = multi_call(params, grads, exp_avgs, exp_avg_sqs, h);
+    return outputs3(run(c, std::move(refs)));
+}
+
+std::optional<std::array<TensorAny, 3>> try_adam_step_multi(const std::vector<TensorAny>& params,
+                                                            const std::vector<TensorAny>& grads,
+                                                            const std::vector<TensorAny>& exp_avgs,
+                                                            const std::vector<TensorAny>& exp_avg_sqs,
+                                                            const AdamStepHyper& h) {
+    auto [c, refs] = multi_call(params, grads, exp_avgs, exp_avg_sqs, h);
+    if (!params[0].device().backend().supports(c, refs)) return std::nullopt;
+    return outputs3(run(c, std::move(refs)));
 }
 
 }  // namespace burn::ops

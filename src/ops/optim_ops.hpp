@@ -2,6 +2,7 @@
 // Frontend of the fused optimizer ops (ops.def family optim). Private to the library and its tests:
 // users reach them through optim::AdamConfig / AdamWConfig.
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "burn/tensor/ops.hpp"
@@ -35,5 +36,14 @@ std::array<TensorAny, 3> adam_step_multi(const std::vector<TensorAny>& params,
                                          const std::vector<TensorAny>& exp_avgs,
                                          const std::vector<TensorAny>& exp_avg_sqs,
                                          const AdamStepHyper& hyper);
+
+/// adam_step_multi when the device's backend has its kernel; nullopt otherwise (the caller then updates
+/// tensor by tensor with adam_step, whose kernel the backend more likely has, rather than through the
+/// row's decomposition into elementwise ops).
+std::optional<std::array<TensorAny, 3>> try_adam_step_multi(const std::vector<TensorAny>& params,
+                                                            const std::vector<TensorAny>& grads,
+                                                            const std::vector<TensorAny>& exp_avgs,
+                                                            const std::vector<TensorAny>& exp_avg_sqs,
+                                                            const AdamStepHyper& hyper);
 
 }  // namespace burn::ops

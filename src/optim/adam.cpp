@@ -77,16 +77,23 @@ class AdamRule final : public Rule {
             }
             std::vector<TensorAny> ps, gs, ms, vs;
             for (StepItem* it : g.items) {
-                it->state->scalars["step"] += 1.0;
                 ps.push_back(*it->param);
-                gs.push_back(std::move(it->grad));
-                ms.push_back(moment(*it->param, *it->state, "exp_avg"));
-                vs.push_back(moment(*it->param, *it->state, "exp_avg_sq"));
+                gs.push_back(it->grad);
+                ms.push_back(moment_of(*it->param, *it->state, "exp_avg"));
+                vs.push_back(moment_of(*it->param, *it->state, "exp_avg_sq"));
             }
-            auto [p, m, v] = adam_step_multi(ps, gs, ms, vs, g.hyper);
+            auto fused = try_adam_step_multi(ps, gs, ms, vs, g.hyper);
             gs.clear(), ms.clear(), vs.clear();
+            if (!fused) {  // the backend lacks the multi-tensor kernel: adam_step per tensor
+                for (StepItem* it : g.items)
+                    it->updated = step(it->lr, it->weight_decay, *it->param, std::move(it->grad), *it->state);
+                continue;
+            }
+            auto& [p, m, v] = *fused;
             int64_t offset = 0;
             for (StepItem* it : g.items) {
+                it->state->scalars["step"] += 1.0;
+                it->grad = TensorAny();
                 const Dims& shape = it->param->shape();
                 const int64_t n = shape.numel();
                 it->updated = reshape(narrow(p, 0, offset, n), shape);
@@ -107,10 +114,17 @@ class AdamRule final : public Rule {
         return a.beta_1 == b.beta_1 && a.beta_2 == b.beta_2 && a.step_size == b.step_size && a.eps == b.eps &&
                a.decay == b.decay && a.l2 == b.l2;
     }
-    // A moment, or zeros before the first step (as torch).
+    // A moment, or zeros before the first step (as torch); moment() takes it out of the state (so the
+    // per-tensor kernel may update it in place), moment_of() leaves it there.
     static TensorAny moment(const TensorAny& param, ParamState& s, const char* name) {
         TensorAny t = std::move(s.tensors[name]);
         return t.defined() ? t : full(param.shape(), 0.0, param.dtype(), param.device());
+    }
+    static TensorAny moment_of(const TensorAny& param, const ParamState& s, const char* name) {
+        auto it = s.tensors.find(name);
+        return it != s.tensors.end() && it->second.defined()
+                   ? it->second
+                   : full(param.shape(), 0.0, param.dtype(), param.device());
     }
 
     // Decoupled weight decay scales the parameter (AdamW); coupled adds an L2 term to the gradient.

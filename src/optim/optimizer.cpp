@@ -106,7 +106,10 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         it.state = &states_[active[i]->id.value()];  // references stay valid while the map grows
         align_state(*it.state, inner[i]);
     }
-    if (multi_tensor_) {
+    bool multi = multi_tensor_ == MultiTensor::on;
+    if (multi_tensor_ == MultiTensor::automatic)
+        for (const StepItem& it : items) multi |= it.param->device().base() != Device::cpu();
+    if (multi) {
         rule_->step_many(items);
     } else {
         for (StepItem& it : items)

@@ -12,6 +12,7 @@
 ///     scaler.update();                              // back off or grow the scale
 ///
 /// bf16 has float32's exponent range and needs no scaler (enabled = false makes every call a no-op).
+#include <cstddef>
 #include <cstdint>
 
 #include "burn/optim/gradients_params.hpp"
@@ -35,7 +36,7 @@ class GradScaler {
     explicit GradScaler(GradScalerConfig config = {});
 
     /// loss * scale: call backward() on this. The loss itself when disabled.
-    template <int D>
+    template <std::size_t D>
     Tensor<D> scale(const Tensor<D>& loss) const {
         return Tensor<D>(scale(TensorAny(loss.handle())));
     }

@@ -97,15 +97,17 @@ class Optimizer {
         return Optimizer(*this).with_group(std::move(pred), settings);
     }
     Optimizer with_group(PathPredicate pred, GroupSettings settings) &&;
-    /// A copy that updates parameters one tensor at a time (Rule::step) instead of through the rule's
-    /// multi-tensor step (Rule::step_many, the default): the results are equal, the multi-tensor one
-    /// takes a few launches per step instead of one or more per parameter.
+    /// How a step reaches the rule: automatic (the default) hands every parameter to the rule's
+    /// multi-tensor step (Rule::step_many: a few launches for all parameters) unless they all live on
+    /// the CPU, where an op is a function call and the per-tensor update, written in place, is faster;
+    /// on / off force one or the other. The results are equal either way.
+    enum class MultiTensor { automatic, on, off };
     Optimizer with_multi_tensor(bool on) const& { return Optimizer(*this).with_multi_tensor(on); }
     Optimizer with_multi_tensor(bool on) && {
-        multi_tensor_ = on;
+        multi_tensor_ = on ? MultiTensor::on : MultiTensor::off;
         return std::move(*this);
     }
-    bool multi_tensor() const { return multi_tensor_; }
+    MultiTensor multi_tensor() const { return multi_tensor_; }
 
     /// Updates every trainable parameter that has a gradient and returns the module; consumes those
     /// gradients from grads. Frozen parameters (require_grad false) and parameters without a
@@ -168,7 +170,7 @@ class Optimizer {
     GradientClipping clipping_;
     std::vector<Group> groups_;
     std::unordered_map<uint64_t, ParamState> states_;
-    bool multi_tensor_ = true;
+    MultiTensor multi_tensor_ = MultiTensor::automatic;
 };
 
 }  // namespace burn::optim
