@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "cuda_test_util.hpp"
 #include "forwarding_backend.hpp"
 #include "ops/optim_ops.hpp"
 
@@ -155,6 +156,14 @@ TEST(AdamMulti, BackendWithoutTheKernel) {
     check_op(d, DType::f32, false);  // the row runs its decomposition: equal within rounding
     EXPECT_GT(b.executed, before);
     check_optimizer(d);  // the optimizer falls back to adam_step per tensor: bit for bit
+}
+
+// The CUDA kernel (optim_multi.cu): the op against adam_step per tensor bit for bit in every float dtype
+// (f16/bf16 widened to f32 on both paths), and the optimizer forced multi-tensor against per-tensor.
+TEST(AdamMulti, CudaEqualsPerTensorBitForBit) {
+    if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
+    for (DType dt : {DType::f32, DType::f64, DType::bf16, DType::f16}) check_op(Device::cuda(0), dt);
+    check_optimizer(Device::cuda(0));
 }
 
 // Timing (run with --gtest_also_run_disabled_tests): AdamW steps over the parameters of the benchmarks'

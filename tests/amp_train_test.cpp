@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../bench/gpt_model.hpp"
+#include "cuda_test_util.hpp"
 
 using namespace burn;
 
@@ -33,9 +34,9 @@ struct Batch {
 
 /// A fixed synthetic corpus: token t+1 = (5 t + 3 + noise) mod vocab, the noise from a fixed LCG, so
 /// the next token is mostly predictable and the loss falls well below log(vocab).
-Batch batch(const Device& d, int step) {
-    const auto b = static_cast<int64_t>(kShape.batch), t = static_cast<int64_t>(kShape.seq);
-    const auto vocab = static_cast<int64_t>(kShape.vocab);
+Batch batch(const Device& d, int step, const GptShape& shape = kShape) {
+    const auto b = static_cast<int64_t>(shape.batch), t = static_cast<int64_t>(shape.seq);
+    const auto vocab = static_cast<int64_t>(shape.vocab);
     std::vector<int64_t> toks(static_cast<std::size_t>(b * (t + 1)));
     uint64_t s = 12345u + 977u * static_cast<uint64_t>(step);
     for (int64_t r = 0; r < b; ++r) {
@@ -60,18 +61,52 @@ Batch batch(const Device& d, int step) {
     return {Tensor<2, Int>::from_data(ints(x, Dims{b, t}), d),
             Tensor<1, Int>::arange(0, t, d).reshape<2>({1, t}),
             Tensor<1, Int>::from_data(ints(y, Dims{b * t}), d),
-            nn::generate_autoregressive_mask(1, kShape.seq, d)};
+            nn::generate_autoregressive_mask(1, shape.seq, d)};
 }
 
 Tensor<1> loss_of(const Gpt& model, const Batch& data) {
     Tensor<3> logits = model.forward(data.x, data.positions, data.mask);
-    return nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, static_cast<int64_t>(kShape.vocab)}),
-                                                data.y);
+    const int64_t vocab = logits.shape()[2];
+    return nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), data.y);
 }
 
-Gpt make_model() {
+Gpt make_model(const GptShape& shape = kShape) {
     Device::cpu().seed(2024);
-    return Gpt::init(kShape, Device::cpu());
+    return Gpt::init(shape, Device::cpu());
+}
+
+/// The losses every `every` steps (and the last) of `steps` AdamW steps from init on device, on the
+/// corpus's first 8 batches in turn; checks that every parameter is float32 after.
+std::vector<double> train(const Gpt& init, const GptShape& shape, const Device& device, int steps, int every,
+                          double lr) {
+    Gpt model = init.to_device(device);
+    optim::AdamWConfig adamw;
+    adamw.weight_decay = 0.01;
+    auto opt = adamw.init();
+    std::vector<double> losses;
+    for (int s = 0; s < steps; ++s) {
+        auto loss = loss_of(model, batch(device, s % 8, shape));
+        if (s % every == 0 || s == steps - 1) losses.push_back(loss.into_scalar());
+        auto grads = optim::GradientsParams::from_grads(loss.backward(), model);
+        model = opt.step(lr, std::move(model), grads);
+    }
+    model.visit_params([&](const std::string& path, const auto& p) {
+        EXPECT_EQ(p.val().dtype(), DType::f32) << path;  // float32 masters
+    });
+    return losses;
+}
+
+/// bf16 tracks f32 within 2% at every logged step, and the curve falls (it compares real learning).
+void expect_tracks(const std::vector<double>& f32, const std::vector<double>& bf16) {
+    ASSERT_EQ(f32.size(), bf16.size());
+    EXPECT_LT(f32.back(), 0.8 * f32.front());
+    double worst = 0;
+    for (std::size_t i = 0; i < f32.size(); ++i) worst = std::max(worst, std::abs(bf16[i] - f32[i]) / f32[i]);
+    std::cout << "[  NOTE    ] loss f32 " << f32.front() << " -> " << f32.back() << ", bf16 " << bf16.front()
+              << " -> " << bf16.back() << "; largest relative gap at a logged step " << worst << "\n";
+    for (std::size_t i = 0; i < f32.size(); ++i)
+        EXPECT_LT(std::abs(bf16[i] - f32[i]) / f32[i], 0.02)
+            << "logged step " << i << ": bf16 " << bf16[i] << " vs f32 " << f32[i];
 }
 
 std::vector<double> host(const TensorAny& t) {
@@ -138,35 +173,21 @@ TEST(AmpTrain, GradientsMatchFloat32WithinBf16Tolerance) {
 
 TEST(AmpTrain, Bf16LossTracksFloat32AndMastersStayFloat32) {
     const Gpt init = make_model();
-    const int steps = 40, every = 5;
-    auto train = [&](const Device& device) {
-        Gpt model = init.to_device(device);
-        optim::AdamWConfig adamw;
-        adamw.weight_decay = 0.01;
-        auto opt = adamw.init();
-        std::vector<double> losses;
-        for (int s = 0; s < steps; ++s) {
-            auto loss = loss_of(model, batch(device, s % 8));
-            if (s % every == 0 || s == steps - 1) losses.push_back(loss.into_scalar());
-            auto grads = optim::GradientsParams::from_grads(loss.backward(), model);
-            model = opt.step(3e-3, std::move(model), grads);
-        }
-        model.visit_params([&](const std::string& path, const auto& p) {
-            EXPECT_EQ(p.val().dtype(), DType::f32) << path;  // float32 masters
-        });
-        return losses;
-    };
-    const auto f32 = train(Device::cpu().autodiff());
-    const auto bf16 = train(Device::cpu().autocast(DType::bf16).autodiff());
-    ASSERT_EQ(f32.size(), bf16.size());
-    EXPECT_LT(f32.back(), 0.8 * f32.front());  // it learns: the check compares real curves
-    double worst = 0;
-    for (std::size_t i = 0; i < f32.size(); ++i) worst = std::max(worst, std::abs(bf16[i] - f32[i]) / f32[i]);
-    std::cout << "[  NOTE    ] loss f32 " << f32.front() << " -> " << f32.back() << ", bf16 " << bf16.front()
-              << " -> " << bf16.back() << "; largest relative gap at a logged step " << worst << "\n";
-    for (std::size_t i = 0; i < f32.size(); ++i)
-        EXPECT_LT(std::abs(bf16[i] - f32[i]) / f32[i], 0.02)
-            << "logged step " << i << ": bf16 " << bf16[i] << " vs f32 " << f32[i];
+    const auto f32 = train(init, kShape, Device::cpu().autodiff(), 40, 5, 3e-3);
+    const auto bf16 = train(init, kShape, Device::cpu().autocast(DType::bf16).autodiff(), 40, 5, 3e-3);
+    expect_tracks(f32, bf16);
+}
+
+// The check at full length on the GPU: 300 steps of the benchmarks' CPU-shaped GPT (vocab 8192,
+// d 256, 4 layers, seq 128, batch 8), logged every 10.
+TEST(AmpTrain, CudaBf16LossTracksFloat32For300Steps) {
+    if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
+    const GptShape shape{8192, 256, 4, 4, 128, 8};
+    const Gpt init = make_model(shape);
+    const Device gpu = Device::cuda(0);
+    const auto f32 = train(init, shape, gpu.autodiff(), 300, 10, 3e-4);
+    const auto bf16 = train(init, shape, gpu.autocast(DType::bf16).autodiff(), 300, 10, 3e-4);
+    expect_tracks(f32, bf16);
 }
 
 }  // namespace amp_train_test
