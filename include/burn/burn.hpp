@@ -1,5 +1,7 @@
 #pragma once
 /// The prelude: what nearly every program needs. `#include <burn/burn.hpp>` and `using namespace burn;`.
+#include "burn/amp/autocast.hpp"
+#include "burn/amp/grad_scaler.hpp"
 #include "burn/autodiff/custom_op.hpp"
 #include "burn/autodiff/gradients.hpp"
 #include "burn/config/config.hpp"

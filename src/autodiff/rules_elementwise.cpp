@@ -119,7 +119,8 @@ bool is_non_differentiable(OpId op) {
         case OpId::argmax:
         case OpId::argmin:
         case OpId::any_dim:
-        case OpId::adam_step:            // an optimizer update: no gradient flows through it
+        case OpId::adam_step:  // an optimizer update: no gradient flows through it
+        case OpId::adam_step_multi:
         case OpId::layer_norm_backward:  // adjoints of fused ops: no second derivatives
         case OpId::cross_entropy_backward:
         case OpId::attention_backward:

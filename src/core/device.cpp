@@ -4,6 +4,7 @@
 #include <map>
 #include <ostream>
 
+#include "burn/amp/autocast.hpp"
 #include "burn/backend/backend.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/core/error.hpp"
@@ -171,6 +172,10 @@ Device Device::below() const {
 
 Device Device::autodiff() const {
     return decorate("autodiff");
+}
+
+Device Device::autocast(DType low) const {
+    return autocast::decorate(*this, low);
 }
 
 bool Device::is_autodiff() const {

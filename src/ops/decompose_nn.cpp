@@ -1,7 +1,8 @@
 // Decompositions of the fused normalisation, loss and optimizer rows (layer_norm[_backward],
-// cross_entropy[_backward], adam_step, attention[_backward]), following backends/cpu/norm.cpp and optim.cpp:
+// cross_entropy[_backward], adam_step[_multi], attention[_backward]), following backends/cpu/norm.cpp and optim.cpp:
 // statistics (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target
 // indices checked by gather / scatter_add (an out-of-range target is an IndexError there too).
+#include "ops/common.hpp"
 #include "ops/decompose.hpp"
 #include "ops/decompose_prim.hpp"
 
@@ -116,6 +117,25 @@ Outputs adam_step(const OpCall& c, const Inputs& in) {
     return {down(pi, c.dtype), down(mi, c.dtype), down(vi, c.dtype)};
 }
 
+/// adam_step_multi: adam_step's decomposition per tensor, each output flattened and concatenated in
+/// order. (A backend that has adam_step's kernel but not this row's gets adam_step per tensor from the
+/// frontend instead: src/ops/optim_ops.cpp.)
+Outputs adam_step_multi(const OpCall& c, const Inputs& in) {
+    (void)c;
+    const std::size_t n = (in.size() - 1) / 4;
+    std::vector<TensorAny> parts[3];
+    for (std::size_t i = 0; i < n; ++i) {
+        const Inputs one_in = {in[i], in[n + i], in[2 * n + i], in[3 * n + i], in[4 * n]};
+        std::vector<TensorMeta> m;
+        for (const TensorAny& t : one_in) m.push_back({t.dtype(), t.shape()});
+        OpCall one = make_call(OpId::adam_step, attrs::None{});
+        infer_call(one, m);
+        const Outputs out = adam_step(one, one_in);
+        for (std::size_t k = 0; k < 3; ++k) parts[k].push_back(reshape(out[k], Dims{in[i].shape().numel()}));
+    }
+    return {cat(parts[0], 0), cat(parts[1], 0), cat(parts[2], 0)};
+}
+
 /// The scaled scores q k^T * scale of attention with the masked keys (the mask, and with causal the keys
 /// j > i + Lk - Lq) at -inf, in q's compute dtype.
 TensorAny masked_scores(const attrs::Attention& a, const TensorAny& q, const TensorAny& k,
@@ -182,6 +202,7 @@ void add_norm_decompositions(DecompositionTable& t) {
     t.set(OpId::cross_entropy, cross_entropy);
     t.set(OpId::cross_entropy_backward, cross_entropy_backward);
     t.set(OpId::adam_step, adam_step);
+    t.set(OpId::adam_step_multi, adam_step_multi);
     t.set(OpId::attention, attention);
     t.set(OpId::attention_backward, attention_backward);
 }

@@ -1,4 +1,5 @@
 
+#include "amp/autocast_internal.hpp"
 #include "burn/tensor/ops.hpp"
 #include "burn/tensor/tensor.hpp"
 #include "ops/common.hpp"
@@ -65,6 +66,9 @@ TensorRefs run(const OpCall& call, TensorRefs inputs) {
     Device device = inputs.empty() ? Device::cpu() : inputs[0]->device;
     for (std::size_t i = 1; i < inputs.size(); ++i)
         if (inputs[i]->device != device) throw_mixed_devices(call, inputs);
+    if (autocast::detail::g_state != 0) [[unlikely]] {  // an autocast::Guard is active on this thread
+        if (std::optional<TensorRefs> out = autocast::detail::guard_run(call, inputs)) return std::move(*out);
+    }
     Backend& backend = device.backend();
     if (!backend.supports(call, inputs)) return run_decomposed(call, std::move(inputs), backend, device);
     return backend.execute(call, std::move(inputs));

@@ -2,6 +2,8 @@
 // Frontend of the fused optimizer ops (ops.def family optim). Private to the library and its tests:
 // users reach them through optim::AdamConfig / AdamWConfig.
 #include <array>
+#include <optional>
+#include <vector>
 
 #include "burn/tensor/ops.hpp"
 
@@ -24,5 +26,24 @@ struct AdamStepHyper {
 /// one device; uniquely owned inputs are updated in place (param into param', and so on).
 std::array<TensorAny, 3> adam_step(TensorAny param, TensorAny grad, TensorAny exp_avg, TensorAny exp_avg_sq,
                                    const AdamStepHyper& hyper);
+
+/// The flat {params', exp_avgs', exp_avg_sqs'} of one Adam(W) update of n tensors in one call (ops.def
+/// adam_step_multi): each output is [sum of the numels], tensor i's update at its running offset, equal
+/// to adam_step on tensor i. The four lists have one length n >= 1, one float dtype and one device;
+/// params[i], grads[i], exp_avgs[i] and exp_avg_sqs[i] one shape. Inputs are read, never overwritten.
+std::array<TensorAny, 3> adam_step_multi(const std::vector<TensorAny>& params,
+                                         const std::vector<TensorAny>& grads,
+                                         const std::vector<TensorAny>& exp_avgs,
+                                         const std::vector<TensorAny>& exp_avg_sqs,
+                                         const AdamStepHyper& hyper);
+
+/// adam_step_multi when the device's backend has its kernel; nullopt otherwise (the caller then updates
+/// tensor by tensor with adam_step, whose kernel the backend more likely has, rather than through the
+/// row's decomposition into elementwise ops).
+std::optional<std::array<TensorAny, 3>> try_adam_step_multi(const std::vector<TensorAny>& params,
+                                                            const std::vector<TensorAny>& grads,
+                                                            const std::vector<TensorAny>& exp_avgs,
+                                                            const std::vector<TensorAny>& exp_avg_sqs,
+                                                            const AdamStepHyper& hyper);
 
 }  // namespace burn::ops

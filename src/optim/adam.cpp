@@ -1,7 +1,9 @@
 // Adam and AdamW rules, matching torch.optim.Adam / AdamW (single-tensor path of torch 1.13).
 #include "burn/optim/adam.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ops/optim_ops.hpp"
 #include "rule_util.hpp"
@@ -25,12 +27,11 @@ class AdamRule final : public Rule {
     TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
                    ParamState& s) const override {
         double t = (s.scalars["step"] += 1.0);
-        double bc1 = 1.0 - std::pow(b1_, t), bc2_sqrt = std::sqrt(1.0 - std::pow(b2_, t));
         // torch: p -= lr / bc1 * m / (sqrt(v) / sqrt(bc2) + eps), computed with the scalars folded:
         // p -= (lr * sqrt(bc2) / bc1) * m / (sqrt(v) + eps * sqrt(bc2)).
-        const double step_size = lr * bc2_sqrt / bc1, eps = eps_ * bc2_sqrt;
-        if (!amsgrad_)
-            return fused(param, std::move(grad), s, {b1_, b2_, step_size, eps, decay(lr, wd), l2(wd)});
+        const ops::AdamStepHyper h = hyper(lr, wd, t);
+        const double step_size = h.step_size, eps = h.eps;
+        if (!amsgrad_) return fused(param, std::move(grad), s, h);
 
         TensorAny p = decay(lr, wd) != 1.0 ? mul_scalar(param, decay(lr, wd)) : param;
         grad = detail::with_l2(std::move(grad), param, l2(wd));
@@ -44,7 +45,88 @@ class AdamRule final : public Rule {
         return sub(std::move(p), mul_scalar(div(m, std::move(denom)), step_size));
     }
 
+    /// The multi-tensor step: items whose update shares every scalar (dtype, device, lr, weight decay and
+    /// step count: normally all of them) go through one adam_step_multi call, whose flat outputs the
+    /// parameters and moments then view. A lone item, and AMSGrad, take the per-tensor path.
+    void step_many(std::span<StepItem> items) const override {
+        if (amsgrad_) return Rule::step_many(items);
+        struct Group {
+            DType dtype;
+            uint64_t device;
+            ops::AdamStepHyper hyper;
+            std::vector<StepItem*> items;
+        };
+        std::vector<Group> groups;
+        for (StepItem& it : items) {
+            auto found = it.state->scalars.find("step");
+            const double t = (found == it.state->scalars.end() ? 0.0 : found->second) + 1.0;
+            const ops::AdamStepHyper h = hyper(it.lr, it.weight_decay, t);
+            const DType dt = it.param->dtype();
+            const uint64_t dev = it.param->device().key();
+            auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+                return x.dtype == dt && x.device == dev && same(x.hyper, h);
+            });
+            if (g == groups.end()) g = groups.insert(groups.end(), Group{dt, dev, h, {}});
+            g->items.push_back(&it);
+        }
+        for (Group& g : groups) {
+            if (g.items.size() == 1) {
+                StepItem& it = *g.items[0];
+                it.updated = step(it.lr, it.weight_decay, *it.param, std::move(it.grad), *it.state);
+                continue;
+            }
+            std::vector<TensorAny> ps, gs, ms, vs;
+            for (StepItem* it : g.items) {
+                ps.push_back(*it->param);
+                gs.push_back(it->grad);
+                ms.push_back(moment_of(*it->param, *it->state, "exp_avg"));
+                vs.push_back(moment_of(*it->param, *it->state, "exp_avg_sq"));
+            }
+            auto fused = try_adam_step_multi(ps, gs, ms, vs, g.hyper);
+            gs.clear(), ms.clear(), vs.clear();
+            if (!fused) {  // the backend lacks the multi-tensor kernel: adam_step per tensor
+                for (StepItem* it : g.items)
+                    it->updated = step(it->lr, it->weight_decay, *it->param, std::move(it->grad), *it->state);
+                continue;
+            }
+            auto& [p, m, v] = *fused;
+            int64_t offset = 0;
+            for (StepItem* it : g.items) {
+                it->state->scalars["step"] += 1.0;
+                it->grad = TensorAny();
+                const Dims& shape = it->param->shape();
+                const int64_t n = shape.numel();
+                it->updated = reshape(narrow(p, 0, offset, n), shape);
+                it->state->tensors["exp_avg"] = reshape(narrow(m, 0, offset, n), shape);
+                it->state->tensors["exp_avg_sq"] = reshape(narrow(v, 0, offset, n), shape);
+                offset += n;
+            }
+        }
+    }
+
   private:
+    // adam_step's scalars at step t (torch's bias corrections, folded as in step()).
+    ops::AdamStepHyper hyper(double lr, double wd, double t) const {
+        const double bc1 = 1.0 - std::pow(b1_, t), bc2_sqrt = std::sqrt(1.0 - std::pow(b2_, t));
+        return {b1_, b2_, lr * bc2_sqrt / bc1, eps_ * bc2_sqrt, decay(lr, wd), l2(wd)};
+    }
+    static bool same(const ops::AdamStepHyper& a, const ops::AdamStepHyper& b) {
+        return a.beta_1 == b.beta_1 && a.beta_2 == b.beta_2 && a.step_size == b.step_size && a.eps == b.eps &&
+               a.decay == b.decay && a.l2 == b.l2;
+    }
+    // A moment, or zeros before the first step (as torch); moment() takes it out of the state (so the
+    // per-tensor kernel may update it in place), moment_of() leaves it there.
+    static TensorAny moment(const TensorAny& param, ParamState& s, const char* name) {
+        TensorAny t = std::move(s.tensors[name]);
+        return t.defined() ? t : full(param.shape(), 0.0, param.dtype(), param.device());
+    }
+    static TensorAny moment_of(const TensorAny& param, const ParamState& s, const char* name) {
+        auto it = s.tensors.find(name);
+        return it != s.tensors.end() && it->second.defined()
+                   ? it->second
+                   : full(param.shape(), 0.0, param.dtype(), param.device());
+    }
+
     // Decoupled weight decay scales the parameter (AdamW); coupled adds an L2 term to the gradient.
     double decay(double lr, double wd) const { return decoupled_ ? 1.0 - lr * wd : 1.0; }
     double l2(double wd) const { return decoupled_ ? 0.0 : wd; }
@@ -53,12 +135,8 @@ class AdamRule final : public Rule {
     // that the kernel updates them in place. Zero moments before the first step, as torch.
     static TensorAny fused(const TensorAny& param, TensorAny grad, ParamState& s,
                            const ops::AdamStepHyper& h) {
-        auto moment = [&](const char* name) {
-            TensorAny t = std::move(s.tensors[name]);
-            return t.defined() ? t : full(param.shape(), 0.0, param.dtype(), param.device());
-        };
-        TensorAny m = moment("exp_avg");
-        TensorAny v = moment("exp_avg_sq");
+        TensorAny m = moment(param, s, "exp_avg");
+        TensorAny v = moment(param, s, "exp_avg_sq");
         auto [p, m2, v2] = adam_step(param, std::move(grad), std::move(m), std::move(v), h);
         s.tensors["exp_avg"] = std::move(m2);
         s.tensors["exp_avg_sq"] = std::move(v2);

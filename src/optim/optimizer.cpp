@@ -95,16 +95,33 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
     }
     clipping_.apply_all(gs);
 
+    std::vector<StepItem> items(active.size());
     for (std::size_t i = 0; i < active.size(); ++i) {
-        Slot& s = *active[i];
-        const GroupSettings* group = group_of(s.path);
-        double plr = group ? lr * group->lr_factor : lr;
-        double wd = group && group->weight_decay ? *group->weight_decay : rule_->weight_decay();
-        ParamState& state = states_[s.id.value()];
-        align_state(state, inner[i]);
-        TensorAny updated = rule_->step(plr, wd, inner[i], std::move(gs[i]), state);
-        s.updated = ops::to_device(std::move(updated), s.value.device());
+        const GroupSettings* group = group_of(active[i]->path);
+        StepItem& it = items[i];
+        it.lr = group ? lr * group->lr_factor : lr;
+        it.weight_decay = group && group->weight_decay ? *group->weight_decay : rule_->weight_decay();
+        it.param = &inner[i];
+        it.grad = std::move(gs[i]);
+        it.state = &states_[active[i]->id.value()];  // references stay valid while the map grows
+        align_state(*it.state, inner[i]);
     }
+    bool multi = multi_tensor_ == MultiTensor::on;
+    if (multi_tensor_ == MultiTensor::automatic)
+        for (const StepItem& it : items) multi |= it.param->device().base() != Device::cpu();
+    if (multi) {
+        rule_->step_many(items);
+    } else {
+        for (StepItem& it : items)
+            it.updated = rule_->step(it.lr, it.weight_decay, *it.param, std::move(it.grad), *it.state);
+    }
+    for (std::size_t i = 0; i < active.size(); ++i)
+        active[i]->updated = ops::to_device(std::move(items[i].updated), active[i]->value.device());
+}
+
+void Rule::step_many(std::span<StepItem> items) const {
+    for (StepItem& it : items)
+        it.updated = step(it.lr, it.weight_decay, *it.param, std::move(it.grad), *it.state);
 }
 
 OptimizerRecord Optimizer::to_record() const {

@@ -12,6 +12,7 @@
 namespace burn {
 
 class Backend;
+enum class DType : uint8_t;
 
 class Device {
   public:
@@ -37,6 +38,11 @@ class Device {
     bool is_autodiff() const;
     /// The device without its autodiff decorator (itself when it has none).
     Device inner() const;
+
+    /// The same device with the autocast decorator (burn/amp/autocast.hpp, docs/mixed_precision.md):
+    /// matmul, conv and attention run in low (DType::bf16 or f16) with float32 masters. Stacks with
+    /// autodiff: Device::cpu().autocast(DType::bf16).autodiff().
+    Device autocast(DType low) const;
 
     /// The same device with one more decorator on top, by its registered name. Throws when no such
     /// decorator is registered, when the device already carries it, or when the stack is full.

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -27,6 +28,16 @@ struct ParamState {
     std::map<std::string, double> scalars;
 };
 
+/// One parameter's update in Rule::step_many: the inputs of Rule::step, and `updated` to fill.
+struct StepItem {
+    double lr = 0.0;
+    double weight_decay = 0.0;
+    const TensorAny* param = nullptr;
+    TensorAny grad;
+    ParamState* state = nullptr;
+    TensorAny updated;
+};
+
 /// The math of one optimizer, on the inner (non-autodiff) device.
 class Rule {
   public:
@@ -41,6 +52,10 @@ class Rule {
     /// learning rate and weight decay in effect for this parameter.
     virtual TensorAny step(double lr, double weight_decay, const TensorAny& param, TensorAny grad,
                            ParamState& state) const = 0;
+    /// Every parameter of one Optimizer::step at once: a rule with a multi-tensor kernel (Adam, AdamW:
+    /// a few launches for all parameters) overrides it; the result must equal step() per item. The
+    /// default calls step() for each item in order.
+    virtual void step_many(std::span<StepItem> items) const;
     /// step() with the rule's own weight decay.
     TensorAny step(double lr, const TensorAny& param, TensorAny grad, ParamState& state) const {
         return step(lr, weight_decay(), param, std::move(grad), state);
@@ -82,6 +97,17 @@ class Optimizer {
         return Optimizer(*this).with_group(std::move(pred), settings);
     }
     Optimizer with_group(PathPredicate pred, GroupSettings settings) &&;
+    /// How a step reaches the rule: automatic (the default) hands every parameter to the rule's
+    /// multi-tensor step (Rule::step_many: a few launches for all parameters) unless they all live on
+    /// the CPU, where an op is a function call and the per-tensor update, written in place, is faster;
+    /// on / off force one or the other. The results are equal either way.
+    enum class MultiTensor { automatic, on, off };
+    Optimizer with_multi_tensor(bool on) const& { return Optimizer(*this).with_multi_tensor(on); }
+    Optimizer with_multi_tensor(bool on) && {
+        multi_tensor_ = on ? MultiTensor::on : MultiTensor::off;
+        return std::move(*this);
+    }
+    MultiTensor multi_tensor() const { return multi_tensor_; }
 
     /// Updates every trainable parameter that has a gradient and returns the module; consumes those
     /// gradients from grads. Frozen parameters (require_grad false) and parameters without a
@@ -144,6 +170,7 @@ class Optimizer {
     GradientClipping clipping_;
     std::vector<Group> groups_;
     std::unordered_map<uint64_t, ParamState> states_;
+    MultiTensor multi_tensor_ = MultiTensor::automatic;
 };
 
 }  // namespace burn::optim

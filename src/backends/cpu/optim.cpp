@@ -120,10 +120,51 @@ TensorRefs adam_step_kernel(const OpCall& call, TensorRefs& in) {
     return {p, m, v};
 }
 
+/// adam_step_multi: n tensors' updates into three flat outputs, in one parallel pass over the total
+/// element count (a range may span several tensors). Each element goes through adam_range, adam_step's
+/// own arithmetic, so the results equal adam_step's bit for bit.
+template <class T>
+void adam_multi_typed(const TensorRefs& in, std::size_t n, CpuTensor& po, CpuTensor& mo, CpuTensor& vo) {
+    std::vector<int64_t> offset(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) offset[i + 1] = offset[i] + in[i]->shape.numel();
+    const double* h = as_cpu(in[4 * n]).data<double>();
+    const AdamScalars s{h[0], h[1], h[2], h[3], h[4], h[5]};
+    T* pw = po.data<T>();
+    T* mw = mo.data<T>();
+    T* vw = vo.data<T>();
+    platform::parallel_for(offset[n], kGrain, [&](int64_t b, int64_t e) {
+        // the first tensor whose range ends after b
+        auto i =
+            static_cast<std::size_t>(std::upper_bound(offset.begin(), offset.end(), b) - offset.begin() - 1);
+        for (; i < n && offset[i] < e; ++i) {
+            const int64_t lo = std::max(b, offset[i]) - offset[i],
+                          hi = std::min(e, offset[i + 1]) - offset[i];
+            if (lo >= hi) continue;
+            const int64_t o = offset[i];
+            adam_range<T>(lo, hi, as_cpu(in[i]).data<T>(), as_cpu(in[n + i]).data<T>(),
+                          as_cpu(in[2 * n + i]).data<T>(), as_cpu(in[3 * n + i]).data<T>(), pw + o, mw + o,
+                          vw + o, s);
+        }
+    });
+}
+
+TensorRefs adam_step_multi_kernel(const OpCall& call, TensorRefs& in) {
+    const std::size_t n = (in.size() - 1) / 4;
+    for (auto& t : in) t = contiguous(t);
+    const Device device = in[0]->device;
+    auto p = alloc(call.shape, call.dtype, device);
+    auto m = alloc(call.shape, call.dtype, device);
+    auto v = alloc(call.shape, call.dtype, device);
+    dispatch_kinds<OpKinds::float_only>(
+        call.dtype, "adam_step_multi", [&](auto tag) { adam_multi_typed<decltype(tag)>(in, n, *p, *m, *v); });
+    return {p, m, v};
+}
+
 }  // namespace
 
 void register_optim(KernelTable& t) {
     t[idx(OpId::adam_step)] = &adam_step_kernel;
+    t[idx(OpId::adam_step_multi)] = &adam_step_multi_kernel;
 }
 
 }  // namespace burn::cpu

@@ -125,6 +125,7 @@ class CudaBackend final : public Backend {
         register_sort(table_);
         register_norm(table_);
         register_attention(table_);
+        register_optim_multi(table_);
     }
     std::string_view name() const override { return name_; }
 
