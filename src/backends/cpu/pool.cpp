@@ -11,6 +11,7 @@
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
 #include "backends/cpu/pool_channels_last.hpp"
+#include "backends/cpu/pool_simd128.hpp"
 
 #if defined(__GNUC__)
 #define BURN_POOL_INLINE __attribute__((always_inline)) inline
@@ -226,6 +227,22 @@ void max_pool_planes(const OpCall& call, const Planes& p, const T* x, T* y, int3
 
 template <class T>
 void max_pool_forward(const OpCall& call, const Planes& p, const T* x, T* y, int32_t* ind) {
+#if defined(__wasm_simd128__)
+    const attrs::PoolWindow a = call.attrs<attrs::MaxPool2d>().window;
+    if constexpr (std::is_same_v<T, float>) {
+        if (a.kernel[0] == 2 && a.kernel[1] == 2 && a.stride[0] == 2 && a.stride[1] == 2 && a.pad[0] == 0 &&
+            a.pad[1] == 0 && a.dilation[0] == 1 && a.dilation[1] == 1 && 2 * p.oh <= p.h && 2 * p.ow <= p.w) {
+            platform::parallel_for(p.planes, plane_grain(p.h * p.w), [&](int64_t b, int64_t e) {
+                for (int64_t pl = b; pl < e; ++pl)
+                    for (int64_t i = 0; i < p.oh; ++i)
+                        pool_simd128::max_pool_2x2_row(x + pl * p.h * p.w, p.w, i, p.ow,
+                                                       y + (pl * p.oh + i) * p.ow,
+                                                       ind + (pl * p.oh + i) * p.ow);
+            });
+            return;
+        }
+    }
+#endif
     switch (call.attrs<attrs::MaxPool2d>().window.stride[1]) {
         case 1:
             return max_pool_planes<T, 1>(call, p, x, y, ind);

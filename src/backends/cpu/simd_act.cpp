@@ -8,6 +8,10 @@
 
 #include "backends/common/scalar_math.hpp"
 
+#if !defined(BURN_HAVE_HWY) && defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 #ifdef BURN_HAVE_HWY
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "backends/cpu/simd_act.cpp"
@@ -142,6 +146,54 @@ HWY_AFTER_NAMESPACE();
 #if !defined(BURN_HAVE_HWY) || HWY_ONCE
 namespace burn::cpu::simd {
 
+#if !defined(BURN_HAVE_HWY) && defined(__wasm_simd128__)
+namespace {
+/// dot_rows on WebAssembly SIMD: four rows at a time share each load of x (the weights stream once
+/// through memory); each row sums in its own f32x4 accumulator, reduced by a 4 x 4 transpose.
+void dot_rows_simd128(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
+    const int64_t k4 = k - k % 4;
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const float* r0 = w + j * ldw;
+        const float *r1 = r0 + ldw, *r2 = r1 + ldw, *r3 = r2 + ldw;
+        v128_t s0 = wasm_f32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
+        for (int64_t p = 0; p < k4; p += 4) {
+            const v128_t xv = wasm_v128_load(x + p);
+            s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(xv, wasm_v128_load(r0 + p)));
+            s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(xv, wasm_v128_load(r1 + p)));
+            s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(xv, wasm_v128_load(r2 + p)));
+            s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(xv, wasm_v128_load(r3 + p)));
+        }
+        // Transpose (s0..s3) and add the columns: lane r of the sum is row r's total.
+        const v128_t t0 = wasm_i32x4_shuffle(s0, s1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(s0, s1, 2, 6, 3, 7);
+        const v128_t t2 = wasm_i32x4_shuffle(s2, s3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(s2, s3, 2, 6, 3, 7);
+        v128_t sum = wasm_f32x4_add(
+            wasm_f32x4_add(wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7)),
+            wasm_f32x4_add(wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5), wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7)));
+        alignas(16) float tail[4] = {0, 0, 0, 0};
+        for (int64_t p = k4; p < k; ++p) {
+            tail[0] += x[p] * r0[p];
+            tail[1] += x[p] * r1[p];
+            tail[2] += x[p] * r2[p];
+            tail[3] += x[p] * r3[p];
+        }
+        sum = wasm_f32x4_add(sum, wasm_v128_load(tail));
+        wasm_v128_store(y + j, sum);
+    }
+    for (; j < n; ++j) {
+        const float* r = w + j * ldw;
+        v128_t s = wasm_f32x4_splat(0);
+        for (int64_t p = 0; p < k4; p += 4)
+            s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load(x + p), wasm_v128_load(r + p)));
+        float t = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
+                  (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
+        for (int64_t p = k4; p < k; ++p) t += x[p] * r[p];
+        y[j] = t;
+    }
+}
+}  // namespace
+#endif
+
 #ifdef BURN_HAVE_HWY
 HWY_EXPORT(GeluF32);
 HWY_EXPORT(GeluBackwardF32);
@@ -170,7 +222,9 @@ void exp(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
 }
 void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
-#if defined(__ARM_FP) && !(__ARM_FP & 8)
+#if defined(__wasm_simd128__)
+    dot_rows_simd128(x, w, ldw, k, y, n);
+#elif defined(__ARM_FP) && !(__ARM_FP & 8)
     // A single-precision FPU (Cortex-M4F): double would be software floating point, ten times the
     // instructions (docs/embedded.md). Eight float partial sums instead: fused multiply-adds, and
     // rounding errors spread over eight accumulators.
