@@ -1,7 +1,7 @@
 // Decompositions of the fused normalisation, loss and optimizer rows (layer_norm[_backward],
-// cross_entropy[_backward], adam_step[_multi], attention[_backward]), following backends/cpu/norm.cpp and optim.cpp:
-// statistics (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and target
-// indices checked by gather / scatter_add (an out-of-range target is an IndexError there too).
+// cross_entropy[_backward], adam_step[_multi], attention[_backward]), following backends/cpu/norm.cpp and
+// optim.cpp: statistics (mean, rstd, lse) in fused_stat_dtype (f32 for f16/bf16 inputs), label smoothing, and
+// target indices checked by gather / scatter_add (an out-of-range target is an IndexError there too).
 #include "ops/common.hpp"
 #include "ops/decompose.hpp"
 #include "ops/decompose_prim.hpp"
