@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -245,6 +246,21 @@ void round_trip(OpId op, const A& a, int& checked, bool differs_from_default = t
         EXPECT_FALSE(def == c) << "the sample encodes like the default";
     }
     ++checked;
+}
+
+// Regression: == compared the scalars as doubles, so a call holding NaN (a fill of NaN, as a gradient
+// poisoned on purpose) differed from itself, and builds with assertions threw "[fill] the frontend's
+// call differs from the one infer records".
+TEST(OpAttrs, CallsHoldingNaNEqualThemselves) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const OpCall c = make_call(OpId::fill, attrs::Fill{nan, DType::f32, Dims{2, 3}});
+    const OpCall again = make_call(OpId::fill, attrs::Fill{nan, DType::f32, Dims{2, 3}});
+    EXPECT_TRUE(again == c);
+    EXPECT_EQ(hash_value(again), hash_value(c));
+    EXPECT_FALSE(make_call(OpId::fill, attrs::Fill{0.0, DType::f32, Dims{2, 3}}) ==
+                 make_call(OpId::fill, attrs::Fill{-0.0, DType::f32, Dims{2, 3}}));
+    auto t = Tensor<2>::full({2, 3}, nan, Device::cpu());  // the frontend's own check, with assertions on
+    EXPECT_TRUE(std::isnan(t.into_data().to_vec<float>()[0]));
 }
 
 TEST(OpAttrs, RoundTripEveryRow) {

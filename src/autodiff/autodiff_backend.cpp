@@ -19,7 +19,7 @@ namespace {
 platform::Counter<int64_t> g_live_nodes{0};
 platform::Counter<uint64_t> g_next_id{1};
 BURN_THREAD_LOCAL bool t_grad_enabled = true;
-std::atomic<int> g_anomaly{-1};  // -1: read BURN_DETECT_ANOMALY on first use
+platform::EnvSwitch g_anomaly("BURN_DETECT_ANOMALY", false);
 }  // namespace
 
 Node::Node() : id(g_next_id.fetch_add(1)) {
@@ -226,16 +226,10 @@ bool grad_enabled() {
 }
 
 void set_detect_anomaly(bool on) {
-    autodiff::g_anomaly.store(on ? 1 : 0);
+    autodiff::g_anomaly.set(on);
 }
 bool detect_anomaly() {
-    int v = autodiff::g_anomaly.load(std::memory_order_relaxed);
-    if (v < 0) {
-        auto env = platform::env_var("BURN_DETECT_ANOMALY");
-        v = (env && *env == "1") ? 1 : 0;
-        autodiff::g_anomaly.store(v);
-    }
-    return v == 1;
+    return autodiff::g_anomaly.on();
 }
 
 }  // namespace burn

@@ -1,3 +1,5 @@
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <ostream>
 
@@ -54,9 +56,21 @@ detail::Text& operator<<(detail::Text& os, OpId id) {
     return os << op_name(id);
 }
 
+namespace {
+/// Scalars of two calls are the same when their bits are: a fill of NaN equals itself (== on doubles
+/// would say no, and no NaN call would match its own record), and a fill of -0.0 is not one of 0.0.
+bool same_bits(double a, double b) {
+    uint64_t x = 0, y = 0;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+}  // namespace
+
 bool operator==(const OpCall& a, const OpCall& b) {
     return a.op == b.op && a.dtype == b.dtype && a.shape == b.shape && a.ints == b.ints &&
-           a.scalars[0] == b.scalars[0] && a.scalars[1] == b.scalars[1] && a.extra_outs == b.extra_outs;
+           same_bits(a.scalars[0], b.scalars[0]) && same_bits(a.scalars[1], b.scalars[1]) &&
+           a.extra_outs == b.extra_outs;
 }
 
 std::ostream& operator<<(std::ostream& os, const TensorMeta& m) {

@@ -48,8 +48,8 @@ using dnnl_parts::Part;
 using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
 
-std::atomic<int> g_enabled{-1};   // -1: not read yet from BURN_CPU_DNNL
-std::atomic<int> g_winograd{-1};  // -1: not read yet from BURN_CPU_WINOGRAD
+platform::EnvSwitch g_enabled("BURN_CPU_DNNL", true);
+platform::EnvSwitch g_winograd("BURN_CPU_WINOGRAD", true);
 
 /// A cached weight reorder: the source storage (kept alive, hence never overwritten) and its copy in
 /// the primitive's layout.
@@ -110,13 +110,7 @@ dnnl::post_ops post_ops_of(const ConvEpilogue& e) {
 }
 
 bool winograd_enabled() {
-    int on = g_winograd.load(std::memory_order_relaxed);
-    if (on < 0) {
-        const auto v = platform::env_var("BURN_CPU_WINOGRAD");
-        on = !(v && *v == "0");
-        g_winograd.store(on, std::memory_order_relaxed);
-    }
-    return on != 0;
+    return g_winograd.on();
 }
 
 /// Whether a 2-D convolution (one part of a call) goes to oneDNN's Winograd kernels (F(2x2, 3x3) or
@@ -456,21 +450,15 @@ std::shared_ptr<CpuTensor> dnnl_conv_forward(const attrs::Conv& a, const CpuTens
 }
 
 bool dnnl_conv_available() {
-    int on = g_enabled.load(std::memory_order_relaxed);
-    if (on < 0) {
-        const auto v = platform::env_var("BURN_CPU_DNNL");
-        on = !(v && *v == "0");
-        g_enabled.store(on, std::memory_order_relaxed);
-    }
-    return on != 0;
+    return g_enabled.on();
 }
 
 void set_dnnl_conv_enabled(bool on) {
-    g_enabled.store(on ? 1 : 0, std::memory_order_relaxed);
+    g_enabled.set(on);
 }
 
 void set_dnnl_winograd_enabled(bool on) {
-    g_winograd.store(on ? 1 : 0, std::memory_order_relaxed);
+    g_winograd.set(on);
 }
 
 std::vector<std::string> dnnl_conv_kernels() {
