@@ -45,11 +45,11 @@ struct Gpt {
         return s.vocab * d + s.seq * d + s.layers * block + 2 * d + (d * s.vocab + s.vocab);
     }
 
-    /// idx [batch, seq], positions [1, seq], mask [1, seq, seq] -> logits [batch, seq, vocab]
-    Tensor<3> forward(const Tensor<2, Int>& idx, const Tensor<2, Int>& positions,
-                      const Tensor<3, Bool>& mask) const {
+    /// idx [batch, seq], positions [1, seq] -> logits [batch, seq, vocab]; causal attention (torch's
+    /// float -inf triu mask in gpt_train, is_causal in gpt_train_amp: the same result)
+    Tensor<3> forward(const Tensor<2, Int>& idx, const Tensor<2, Int>& positions) const {
         Tensor<3> x = tok.forward(idx) + pos.forward(positions);
-        x = blocks.forward(nn::TransformerEncoderInput{x, std::nullopt, mask});
+        x = blocks.forward(nn::TransformerEncoderInput{x}.mask_causal());
         return head.forward(ln.forward(x));
     }
 };

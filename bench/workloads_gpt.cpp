@@ -30,22 +30,21 @@ Workload gpt_train(bool amp) {
             optim::Optimizer optimizer;
             Tensor<2, Int> x, positions;
             Tensor<1, Int> y;
-            Tensor<3, Bool> mask;
         };
         optim::AdamWConfig adamw;  // torch.optim.AdamW's defaults
         adamw.epsilon = 1e-8;
         adamw.weight_decay = 0.01;
         const auto tokens = shape.batch * shape.seq;
         const int vocab = static_cast<int>(shape.vocab);
-        auto s = std::make_shared<State>(State{
-            Gpt::init(shape, device), adamw.init(), random_classes(tokens, vocab, device).reshape<2>({b, t}),
-            Tensor<1, Int>::arange(0, t, device).reshape<2>({1, t}), random_classes(tokens, vocab, device, 7),
-            nn::generate_autoregressive_mask(1, shape.seq, device)});
+        auto s = std::make_shared<State>(State{Gpt::init(shape, device), adamw.init(),
+                                               random_classes(tokens, vocab, device).reshape<2>({b, t}),
+                                               Tensor<1, Int>::arange(0, t, device).reshape<2>({1, t}),
+                                               random_classes(tokens, vocab, device, 7)});
         check_param_count(amp ? "gpt_train_amp" : "gpt_train", s->model.num_params(),
                           Gpt::torch_params(shape));
         Case c;
         c.step = [s, vocab = static_cast<int64_t>(shape.vocab)] {
-            Tensor<3> logits = s->model.forward(s->x, s->positions, s->mask);
+            Tensor<3> logits = s->model.forward(s->x, s->positions);
             auto loss = nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), s->y);
             auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
             s->model = s->optimizer.step(3e-4, std::move(s->model), grads);
@@ -53,7 +52,7 @@ Workload gpt_train(bool amp) {
         c.phases = [s, vocab = static_cast<int64_t>(shape.vocab)] {
             PhaseTimer t(s->x.device());
             {
-                Tensor<3> logits = s->model.forward(s->x, s->positions, s->mask);
+                Tensor<3> logits = s->model.forward(s->x, s->positions);
                 auto loss = nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), s->y);
                 t.mark("forward");
                 auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);

@@ -29,7 +29,6 @@ const GptShape kShape{64, 32, 2, 2, 16, 4};  // vocab, d, heads, layers, seq, ba
 struct Batch {
     Tensor<2, Int> x, positions;
     Tensor<1, Int> y;
-    Tensor<3, Bool> mask;
 };
 
 /// A fixed synthetic corpus: token t+1 = (5 t + 3 + noise) mod vocab, the noise from a fixed LCG, so
@@ -60,12 +59,11 @@ Batch batch(const Device& d, int step, const GptShape& shape = kShape) {
     };
     return {Tensor<2, Int>::from_data(ints(x, Dims{b, t}), d),
             Tensor<1, Int>::arange(0, t, d).reshape<2>({1, t}),
-            Tensor<1, Int>::from_data(ints(y, Dims{b * t}), d),
-            nn::generate_autoregressive_mask(1, shape.seq, d)};
+            Tensor<1, Int>::from_data(ints(y, Dims{b * t}), d)};
 }
 
 Tensor<1> loss_of(const Gpt& model, const Batch& data) {
-    Tensor<3> logits = model.forward(data.x, data.positions, data.mask);
+    Tensor<3> logits = model.forward(data.x, data.positions);
     const int64_t vocab = logits.shape()[2];
     return nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), data.y);
 }
@@ -76,16 +74,16 @@ Gpt make_model(const GptShape& shape = kShape) {
 }
 
 /// The losses every `every` steps (and the last) of `steps` AdamW steps from init on device, on the
-/// corpus's first 8 batches in turn; checks that every parameter is float32 after.
+/// corpus's first `batches` batches in turn; checks that every parameter is float32 after.
 std::vector<double> train(const Gpt& init, const GptShape& shape, const Device& device, int steps, int every,
-                          double lr) {
+                          double lr, int batches = 8) {
     Gpt model = init.to_device(device);
     optim::AdamWConfig adamw;
     adamw.weight_decay = 0.01;
     auto opt = adamw.init();
     std::vector<double> losses;
     for (int s = 0; s < steps; ++s) {
-        auto loss = loss_of(model, batch(device, s % 8, shape));
+        auto loss = loss_of(model, batch(device, s % batches, shape));
         if (s % every == 0 || s == steps - 1) losses.push_back(loss.into_scalar());
         auto grads = optim::GradientsParams::from_grads(loss.backward(), model);
         model = opt.step(lr, std::move(model), grads);
@@ -179,14 +177,17 @@ TEST(AmpTrain, Bf16LossTracksFloat32AndMastersStayFloat32) {
 }
 
 // The check at full length on the GPU: 300 steps of the benchmarks' CPU-shaped GPT (vocab 8192,
-// d 256, 4 layers, seq 128, batch 8), logged every 10.
+// d 256, 4 layers, seq 128, batch 8), logged every 10, each step on a new batch of the corpus. (On 8
+// batches in turn the model memorises their noise tokens: both losses fall below the corpus's entropy
+// towards 0.25 and the gap between two memorisations, 3-5%, measures the order of updates rather than
+// bf16's numerics; first run on an H100, session 16.)
 TEST(AmpTrain, CudaBf16LossTracksFloat32For300Steps) {
     if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
     const GptShape shape{8192, 256, 4, 4, 128, 8};
     const Gpt init = make_model(shape);
     const Device gpu = Device::cuda(0);
-    const auto f32 = train(init, shape, gpu.autodiff(), 300, 10, 3e-4);
-    const auto bf16 = train(init, shape, gpu.autocast(DType::bf16).autodiff(), 300, 10, 3e-4);
+    const auto f32 = train(init, shape, gpu.autodiff(), 300, 10, 3e-4, 300);
+    const auto bf16 = train(init, shape, gpu.autocast(DType::bf16).autodiff(), 300, 10, 3e-4, 300);
     expect_tracks(f32, bf16);
 }
 

@@ -194,6 +194,7 @@ const std::vector<OpEntry>& op_db() {
         add_slice_entries(v);
         add_index_entries(v);
         add_reduce_entries(v);
+        add_contract_entries(v);
         add_conv_entries(v);
         add_optim_entries(v);
         add_norm_entries(v);

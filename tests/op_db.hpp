@@ -167,7 +167,8 @@ void add_elementwise_entries(std::vector<OpEntry>& db);  // op_db_elementwise.cp
 void add_layout_entries(std::vector<OpEntry>& db);       // op_db_layout.cpp: creation, cast, views
 void add_slice_entries(std::vector<OpEntry>& db);        // op_db_slice.cpp: slice, cat, chunk, ...
 void add_index_entries(std::vector<OpEntry>& db);        // op_db_index.cpp: gather, scatter, masks, ...
-void add_reduce_entries(std::vector<OpEntry>& db);       // op_db_reduce.cpp: reductions, sort, matmul
+void add_reduce_entries(std::vector<OpEntry>& db);       // op_db_reduce.cpp: reductions, sort
+void add_contract_entries(std::vector<OpEntry>& db);     // op_db_contract.cpp: matmul, matmul_widen
 void add_conv_entries(std::vector<OpEntry>& db);   // op_db_conv.cpp, op_db_pool.cpp: conv, pools, interpolate
 void add_optim_entries(std::vector<OpEntry>& db);  // op_db_optim.cpp: fused optimizer updates
 void add_norm_entries(std::vector<OpEntry>& db);   // op_db_norm.cpp: layer_norm, cross_entropy

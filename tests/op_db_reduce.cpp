@@ -1,5 +1,5 @@
 // Op-database entries: reductions along a dim (kept with size 1) and full reductions (shape [1]),
-// softmax / log_softmax, var, cumsum, cumprod, sort / argsort (stable, i32 indices), topk and matmul.
+// softmax / log_softmax, var, cumsum, cumprod, sort / argsort (stable, i32 indices) and topk.
 // Index outputs are i32; argmax/argmin and max/min indices pick the first of equal values (PyTorch).
 #include <gtest/gtest.h>
 
@@ -608,68 +608,12 @@ void add_sorting(std::vector<OpEntry>& db) {
     }
 }
 
-void add_matmul(std::vector<OpEntry>& db) {
-    OpEntry e = entry("matmul", {OpId::matmul}, kNumeric);
-    e.samples = [](DType dt) {
-        InputGen g{"matmul", dt};
-        auto mm = [&](Tag t, Dims a, Dims b) {
-            return sample(t, {g(a, Domain::small), g(b, Domain::small)});
-        };
-        return std::vector<Sample>{mm(Tag::basic, {2, 3}, {3, 4}),
-                                   mm(Tag::basic, {2, 2, 3}, {2, 3, 4}),
-                                   mm(Tag::basic, {5, 4}, {4, 5}),
-                                   mm(Tag::broadcast, {2, 1, 2, 3}, {1, 3, 3, 2}),
-                                   mm(Tag::broadcast, {3, 2, 3}, {1, 3, 2}),
-                                   mm(Tag::scalar, {1, 1}, {1, 1}),
-                                   mm(Tag::empty, {0, 3}, {3, 2}),
-                                   mm(Tag::empty, {2, 0}, {0, 3}),
-                                   mm(Tag::empty, {2, 3}, {3, 0})};
-    };
-    e.forward = [](V in, A) { return ops::matmul(in[0], in[1]); };
-    e.reference = [](In in, A a) {
-        ref::Host x = ref::host(in[0]), y = ref::host(in[1]);
-        const int r = x.rank();
-        const int64_t m = x.shape[r - 2], k = x.shape[r - 1], n = y.shape[r - 1];
-        Dims s = ref::broadcast(x.shape, y.shape);
-        s[r - 2] = m;
-        s[r - 1] = n;
-        ref::Host o = ref::filled(s, 0.0);
-        for (int64_t i = 0; i < o.numel(); ++i) {
-            auto idx = ref::unravel(i, s);
-            auto xi = idx, yi = idx;
-            double acc = 0;
-            for (int64_t t = 0; t < k; ++t) {
-                xi[static_cast<std::size_t>(r - 1)] = t;
-                yi[static_cast<std::size_t>(r - 2)] = t;
-                acc += ref::at_broadcast(x, xi) * ref::at_broadcast(y, yi);
-            }
-            o.v[static_cast<std::size_t>(i)] = acc;
-        }
-        return ref::to_data(o, value_dtype(a.dtype));
-    };
-    auto mm = [](Dims a, Dims b, DType ta = DType::f32, DType tb = DType::f32) {
-        return [=](const Device& d) { ops::matmul(ops::full(a, 1, ta, d), ops::full(b, 1, tb, d)); };
-    };
-    e.bad.push_back(bad("inner dims 3 and 4", "[matmul]", mm({2, 3}, {4, 2})));
-    e.bad.push_back(bad("rank 1", "[matmul]", mm({3}, {3})));
-    e.bad.push_back(bad("dtypes differ", "[matmul]", mm({2, 3}, {3, 2}, DType::f32, DType::f64)));
-    e.bad.push_back(bad("bool operands", "[matmul]", mm({2, 3}, {3, 2}, DType::boolean, DType::boolean)));
-    e.bad.push_back(bad("batch dims 2 and 3", "[matmul]", mm({2, 2, 3}, {3, 3, 2})));
-    e.bad.push_back(bad("undefined tensor", "[matmul]", [](const Device& d) {
-        ops::matmul(TensorAny(), f32({2, 2}, d));
-    }));
-    e.differentiable = true;
-    e.grad_inputs = {0, 1};
-    db.push_back(std::move(e));
-}
-
 }  // namespace
 
 void add_reduce_entries(std::vector<OpEntry>& db) {
     add_reductions(db);
     add_lane_maps(db);
     add_sorting(db);
-    add_matmul(db);
 }
 
 }  // namespace burn::opdb

@@ -96,11 +96,17 @@ std::optional<TensorRefs> run_autocast(const OpCall& call, const TensorRefs& inp
         in_metas.push_back({x.dtype(), x.shape()});
         cast_in.push_back(std::move(x).ref());
     }
+    const std::vector<TensorMeta> want = call.outputs();
+    if (call.op == OpId::matmul && want[0].dtype != in_metas[0].dtype && is_float(want[0].dtype)) {
+        // The low product written straight in the recorded dtype (one GEMM, no cast of its output
+        // where the backend has the kernel; matmul + cast where not).
+        TensorAny a(std::move(cast_in[0])), b(std::move(cast_in[1]));
+        return TensorRefs{ops::matmul_widen(std::move(a), std::move(b), want[0].dtype).ref()};
+    }
     OpCall typed = call;
     typed.extra_outs.clear();
     infer_call(typed, in_metas);
     TensorRefs out = ops::detail::run(typed, std::move(cast_in));
-    const std::vector<TensorMeta> want = call.outputs();
     for (std::size_t i = 0; i < out.size() && i < want.size(); ++i)
         if (out[i]->dtype != want[i].dtype)
             out[i] = ops::cast(TensorAny(std::move(out[i])), want[i].dtype).ref();

@@ -171,6 +171,14 @@ Grads matmul_rule(const VjpContext& c) {
     if (c.needs[1]) out[1] = matmul(swap_dims(c.x[0], -2, -1), c.g[0]);
     return out;
 }
+/// The gradient reaches each operand in its own dtype (bf16 under autocast: the adjoint GEMMs run low).
+Grads matmul_widen_rule(const VjpContext& c) {
+    Grads out(2);
+    const TensorAny g = cast(c.g[0], c.x[0].dtype());
+    if (c.needs[0]) out[0] = matmul(g, swap_dims(c.x[1], -2, -1));
+    if (c.needs[1]) out[1] = matmul(swap_dims(c.x[0], -2, -1), g);
+    return out;
+}
 Grads where_rule(const VjpContext& c) {
     Grads out(3);
     auto z = full(Dims::filled(c.g[0].rank(), 1), 0.0, c.g[0].dtype(), c.g[0].device());
@@ -206,6 +214,7 @@ void register_structural_rules(RuleTable& t) {
     t[static_cast<std::size_t>(OpId::masked_softmax)] = &masked_softmax_rule;
     t[static_cast<std::size_t>(OpId::cumsum)] = &cumsum_rule;
     t[static_cast<std::size_t>(OpId::matmul)] = &matmul_rule;
+    t[static_cast<std::size_t>(OpId::matmul_widen)] = &matmul_widen_rule;
     t[static_cast<std::size_t>(OpId::where)] = &where_rule;
 }
 

@@ -80,17 +80,29 @@ struct Heads {
         return swap_dims(std::move(y), 1, 2);
     }
     /// q [b, h, tq, d_k], k/v [b, h, tk, d_k] -> (weights [b, h, tq, tk], context [b, tq, d_model]).
-    MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v, const TensorAny& mask,
-                     bool need_weights) const {
-        const int64_t b = q.shape()[0], tq = q.shape()[2];
+    MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v, TensorAny mask,
+                     bool need_weights, bool causal) const {
+        const int64_t b = q.shape()[0], tq = q.shape()[2], tk = k.shape()[2];
+        BURN_CHECK_KIND(!causal || tq <= tk, shape, "[MultiHeadAttention] causal attention of ", tq,
+                        " queries over ", tk,
+                        " keys: the queries are the last positions, so there must be at",
+                        " least as many keys; pass an explicit attn_mask instead");
         if (!need_weights && !m.quiet_softmax) {  // one fused op; the weights are never stored
             SdpaOptions o;
+            o.causal = causal;
             if (mask.defined()) o.mask = Tensor<4, Bool>(mask);
             o.dropout = m.dropout.prob;
             const Tensor<4> ctx = scaled_dot_product_attention(Tensor<4>(q), Tensor<4>(k), Tensor<4>(v), o);
             TensorAny c =
                 reshape(swap_dims(ctx.handle(), 1, 2), Dims{b, tq, static_cast<int64_t>(m.d_model)});
             return MhaOutput{Tensor<4>(), Tensor<3>(m.output.forward_any(c))};
+        }
+        if (causal) {  // the composed path takes causality as one more mask
+            TensorAny c = unsqueeze_dim(generate_autoregressive_mask(1, static_cast<std::size_t>(tq),
+                                                                     static_cast<std::size_t>(tk), q.device())
+                                            .handle(),
+                                        1);
+            mask = mask.defined() ? bool_or(std::move(mask), std::move(c)) : std::move(c);
         }
         // Scale q (tq * d_k elements) rather than the scores (tq * tk); also makes q contiguous.
         TensorAny qs = mul_scalar(q, 1.0 / std::sqrt(static_cast<double>(m.d_k)));
@@ -129,7 +141,7 @@ MhaOutput MultiHeadAttention::forward(const MhaInput& input) const {
     // Self-attention passes one tensor three times: project it once per linear (the same GEMMs).
     TensorAny k = h.split(input.key.handle(), key);
     TensorAny v = h.split(input.value.handle(), value);
-    return h.attend(q, k, v, mask, input.need_weights);
+    return h.attend(q, k, v, mask, input.need_weights, input.causal);
 }
 
 MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cache) const {
@@ -158,7 +170,7 @@ MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cach
     const int64_t tk = cache.key->shape()[2];
     TensorAny mask = combined_mask(input.pad_mask, input.attn_mask, b, n, tk, input.query.device());
     MhaOutput out = h.attend(h.split(input.query.handle(), query), cache.key->handle(), cache.value->handle(),
-                             mask, input.need_weights);
+                             mask, input.need_weights, input.causal);
     cache.rows += n;
     return out;
 }

@@ -85,6 +85,38 @@ TEST(NnMultiHeadAttention, CausalAndQuietSoftmax) {
     EXPECT_TRUE(close(one.context, f.at("context_quiet")));
 }
 
+TEST(NnMultiHeadAttention, CausalFlagEqualsTheAutoregressiveMask) {
+    // MhaInput::causal against generate_autoregressive_mask as attn_mask, with a padding mask too: the
+    // composed path (weights wanted) and the fused one, values and input gradients.
+    auto dev = Device().autodiff();
+    dev.seed(11);
+    auto mha = nn::MultiHeadAttentionConfig{8, 2}.with_dropout(0.0).init(dev);
+    auto pad = Tensor<2, Bool>::from_bool(
+        {{false, false, false, false, false, true}, {false, false, false, false, false, false}}, dev);
+    for (bool weights : {true, false}) {
+        auto x1 = Tensor<3>::random({2, 6, 8}, Distribution::Normal(0, 1), dev).require_grad();
+        auto x2 = Tensor<3>::from_data(x1.into_data(), dev).require_grad();
+        auto base = nn::MhaInput::self_attn(x1).mask_pad(pad);
+        auto with_mask = base.mask_attn(nn::generate_autoregressive_mask(2, 6, dev));
+        auto flagged = nn::MhaInput::self_attn(x2).mask_pad(pad).mask_causal();
+        if (!weights) {
+            with_mask = with_mask.without_weights();
+            flagged = flagged.without_weights();
+        }
+        auto a = mha.forward(with_mask), b = mha.forward(flagged);
+        EXPECT_TRUE(close(b.context, a.context.into_data())) << weights;
+        if (weights) {
+            EXPECT_TRUE(close(b.weights, a.weights.into_data()));
+        }
+        auto r = Tensor<3>::random({2, 6, 8}, Distribution::Normal(0, 1), dev);
+        auto ga = (a.context * r).sum().backward(), gb = (b.context * r).sum().backward();
+        EXPECT_TRUE(close(*x2.grad(gb), x1.grad(ga)->into_data(), 1e-5, 1e-4)) << weights;
+    }
+    // More queries than keys cannot be causal (the queries are the last positions)
+    auto q = Tensor<3>::zeros({1, 4, 8}), kv = Tensor<3>::zeros({1, 3, 8});
+    EXPECT_THROW(mha.to_device(Device()).forward(nn::MhaInput{q, kv, kv}.mask_causal()), ShapeError);
+}
+
 TEST(NnMultiHeadAttention, MaskHelpers) {
     auto m = nn::generate_autoregressive_mask(2, 3).to_vec<bool>();
     std::vector<bool> row{false, true, true, false, false, true, false, false, false};
@@ -168,6 +200,13 @@ TEST(NnMultiHeadAttention, CachedGenerationEqualsFullRecompute) {
             nn::MhaInput::self_attn(xt).mask_attn(nn::generate_autoregressive_mask(2, t)), chunks);
     }
     EXPECT_TRUE(close(step.context, full.context.into_data()));
+    // The causal flag, no mask: one position at a time, and 3 at once then 4
+    for (int64_t first : {1, 3}) {
+        auto flagged = nn::MhaCache::autoregressive();
+        for (int64_t t = first; t <= 7; t += (first == 1 ? 1 : 4))
+            step = mha.forward_cache(nn::MhaInput::self_attn(x.narrow(1, 0, t)).mask_causal(), flagged);
+        EXPECT_TRUE(close(step.context, full.context.into_data())) << first;
+    }
     // A shorter input than the cache has seen is an error.
     EXPECT_THROW(mha.forward_cache(nn::MhaInput::self_attn(x.narrow(1, 0, 2)), chunks), ShapeError);
 }

@@ -30,6 +30,9 @@ TEST_P(NnTransformer, EncoderMatchesPyTorch) {
                      .mask_pad(f.bools<2>("mask_pad"))
                      .mask_attn(nn::generate_autoregressive_mask(2, 5));
     EXPECT_TRUE(close(enc.forward(input), f.at("y"), 2e-5, 1e-4));
+    // The causal flag in place of the mask: the same function of the input
+    auto causal = nn::TransformerEncoderInput{x}.mask_pad(f.bools<2>("mask_pad")).mask_causal();
+    EXPECT_TRUE(close(enc.forward(causal), f.at("y"), 2e-5, 1e-4));
 }
 
 TEST_P(NnTransformer, DecoderMatchesPyTorch) {
@@ -40,6 +43,10 @@ TEST_P(NnTransformer, DecoderMatchesPyTorch) {
                      .target_mask_attn(nn::generate_autoregressive_mask(2, 5))
                      .memory_mask_pad(f.bools<2>("memory_mask_pad"));
     EXPECT_TRUE(close(dec.forward(input), f.at("y"), 2e-5, 1e-4));
+    auto causal = nn::TransformerDecoderInput{f.floats<3>("target"), f.floats<3>("memory")}
+                      .target_mask_causal()
+                      .memory_mask_pad(f.bools<2>("memory_mask_pad"));
+    EXPECT_TRUE(close(dec.forward(causal), f.at("y"), 2e-5, 1e-4));
 }
 
 TEST_P(NnTransformer, EncoderCacheEqualsFullRecompute) {
@@ -55,6 +62,12 @@ TEST_P(NnTransformer, EncoderCacheEqualsFullRecompute) {
             nn::TransformerEncoderInput{x.narrow(1, 0, t)}.mask_attn(nn::generate_autoregressive_mask(2, t));
         out = enc.forward_autoregressive_inference(in, cache);
     }
+    EXPECT_TRUE(close(out, full.into_data(), 1e-5, 1e-4));
+    // The causal flag instead of masks: one call with 3 new positions, then 2
+    auto flagged = enc.new_autoregressive_cache();
+    for (int64_t t : {3, 5})
+        out = enc.forward_autoregressive_inference(
+            nn::TransformerEncoderInput{x.narrow(1, 0, t)}.mask_causal(), flagged);
     EXPECT_TRUE(close(out, full.into_data(), 1e-5, 1e-4));
     // Prompt of 2 then 3 at once, masks given for the new rows only.
     auto chunks = enc.new_autoregressive_cache();

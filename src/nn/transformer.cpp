@@ -58,10 +58,10 @@ void check_model(const Tensor<3>& x, const char* what, int64_t d, const char* la
 // ------------------------------------------------------------------ encoder
 
 Tensor<3> TransformerEncoderLayer::forward(const Tensor<3>& x, const std::optional<Tensor<2, Bool>>& pad_mask,
-                                           const std::optional<Tensor<3, Bool>>& attn_mask,
-                                           MhaCache* cache) const {
+                                           const std::optional<Tensor<3, Bool>>& attn_mask, MhaCache* cache,
+                                           bool causal) const {
     auto attend = [&](const Tensor<3>& z) {
-        MhaInput in{z, z, z, pad_mask, attn_mask, false};  // the context only: fused attention
+        MhaInput in{z, z, z, pad_mask, attn_mask, false, causal};  // the context only: fused attention
         return cache ? mha.forward_step(in, *cache).context : mha.forward(in).context;
     };
     auto drop = [&](const Tensor<3>& z) { return dropout.forward(z); };
@@ -93,7 +93,8 @@ Tensor<3> TransformerEncoder::forward(const TransformerEncoderInput& input) cons
     BURN_CHECK(!layers.empty(), "[TransformerEncoder] has no layers");
     check_model(input.tensor, "input", static_cast<int64_t>(layers[0].mha.d_model), "TransformerEncoder");
     Tensor<3> x = input.tensor;
-    for (const auto& layer : layers) x = layer.forward(x, input.pad_mask, input.attn_mask);
+    for (const auto& layer : layers)
+        x = layer.forward(x, input.pad_mask, input.attn_mask, nullptr, input.causal);
     return x;
 }
 
@@ -114,7 +115,7 @@ Tensor<3> TransformerEncoder::forward_autoregressive_inference(
     std::optional<Tensor<3, Bool>> attn = new_rows(input.attn_mask, seq, done, n, "TransformerEncoder");
     Tensor<3> x = input.tensor.narrow(1, done, n);
     for (std::size_t i = 0; i < layers.size(); ++i)
-        x = layers[i].forward(x, input.pad_mask, attn, &cache.layers[i]);
+        x = layers[i].forward(x, input.pad_mask, attn, &cache.layers[i], input.causal);
     cache.output = cache.output ? Tensor<3>::cat({*cache.output, x}, 1) : x;
     return *cache.output;
 }
@@ -124,7 +125,7 @@ Tensor<3> TransformerEncoder::forward_autoregressive_inference(
 Tensor<3> TransformerDecoderLayer::forward(const Tensor<3>& x, const TransformerDecoderInput& masks,
                                            MhaCache* self_cache, MhaCache* cross_cache) const {
     auto self = [&](const Tensor<3>& z) {
-        MhaInput in{z, z, z, masks.target_pad_mask, masks.target_attn_mask, false};
+        MhaInput in{z, z, z, masks.target_pad_mask, masks.target_attn_mask, false, masks.target_causal};
         return self_cache ? self_attn.forward_step(in, *self_cache).context : self_attn.forward(in).context;
     };
     auto cross = [&](const Tensor<3>& z) {

@@ -1,6 +1,7 @@
 // Decompositions of the derived reduce and index rows: mean_dim, min_dim, argmax, argmin, any_dim,
 // all_dim, the softmax family (softmax, log_softmax, softmax_backward, masked_softmax), select and
-// select_add, over the primitives sum_dim, max_dim, gather and scatter_add.
+// select_add, over the primitives sum_dim, max_dim, gather and scatter_add; and matmul_widen (matmul,
+// then cast).
 #include "ops/decompose.hpp"
 #include "ops/decompose_prim.hpp"
 
@@ -39,6 +40,9 @@ TensorAny nonzero(const TensorAny& x) {
 }  // namespace
 
 void add_reduce_decompositions(DecompositionTable& t) {
+    t.set(OpId::matmul_widen, [](const OpCall& c, const Inputs& in) -> Outputs {
+        return {cast(matmul(in[0], in[1]), c.dtype)};
+    });
     t.set(OpId::mean_dim, [](const OpCall& c, const Inputs& in) -> Outputs {
         const TensorAny& x = in[0];
         const int d = dim_of(c);

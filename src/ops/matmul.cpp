@@ -39,6 +39,13 @@ TensorAny matmul(TensorAny a, TensorAny b) {
     return run1(c, {std::move(a).ref(), std::move(b).ref()});
 }
 
+TensorAny matmul_widen(TensorAny a, TensorAny b, DType out) {
+    check_defined(a, "matmul_widen");
+    check_defined(b, "matmul_widen");
+    auto c = make(OpId::matmul_widen, attrs::Cast{out}, metas(a, b));
+    return run1(c, {std::move(a).ref(), std::move(b).ref()});
+}
+
 }  // namespace burn::ops
 
 // ---- infer (burn/backend/op_attrs.hpp): the output metas of matmul
@@ -69,6 +76,20 @@ Outs infer_matmul(const OpCall& c, Metas in) {
     }
     out[r - 1] = b.shape[r - 1];
     return {{a.dtype, out}};
+}
+
+Outs infer_matmul_widen(const OpCall& c, Metas in) {
+    const DType out = c.attrs<attrs::Cast>().dtype;
+    check_arity(c, in, 2, 2);
+    BURN_CHECK_KIND(is_float(in[0].dtype) && is_float(out), dtype, "[matmul_widen] multiplies float operands",
+                    " into a float dtype, got lhs ", describe(in[0]), " and output ", out,
+                    "; use matmul for integers");
+    OpCall m = c;
+    m.op = OpId::matmul;
+    m.dtype = in[0].dtype;
+    Outs o = infer_matmul(m, in);
+    o[0].dtype = out;
+    return o;
 }
 
 }  // namespace burn::op_infer

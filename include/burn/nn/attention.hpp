@@ -26,6 +26,11 @@ struct MhaInput {
     /// stores the [seq_q, seq_k] weights (weights stays empty). A masked key is then -inf rather than
     /// min_float, which differs only for a query whose every key is masked (NaN instead of uniform).
     bool need_weights = true;
+    /// Causal attention: query i sees key j only when j <= i + seq_k - seq_q (the queries are the last
+    /// seq_q positions; PyTorch's is_causal, bottom-right aligned). It combines with both masks. The
+    /// fused attention then skips the hidden key tiles instead of reading a [seq_q, seq_k] mask: about
+    /// half the work of passing generate_autoregressive_mask as attn_mask, with the same result.
+    bool causal = false;
 
     /// query = key = value = x
     static MhaInput self_attn(const Tensor<3>& x) { return MhaInput{x, x, x, std::nullopt, std::nullopt}; }
@@ -39,6 +44,12 @@ struct MhaInput {
     MhaInput without_weights() const {
         MhaInput c = *this;
         c.need_weights = false;
+        return c;
+    }
+    /// A copy with causal attention on (see causal).
+    MhaInput mask_causal() const {
+        MhaInput c = *this;
+        c.causal = true;
         return c;
     }
     /// A copy with the attention mask set (burn's builder name).

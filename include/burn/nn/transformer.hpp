@@ -20,7 +20,14 @@ struct TransformerEncoderInput {
     Tensor<3> tensor{};                          // [batch, seq, d_model]
     std::optional<Tensor<2, Bool>> pad_mask{};   // [batch, seq]
     std::optional<Tensor<3, Bool>> attn_mask{};  // [batch or 1, seq, seq]
+    bool causal = false;  // position i attends j <= i (MhaInput::causal): generate_autoregressive_mask's
+                          // effect without a mask, and the fused attention skips the hidden half
 
+    TransformerEncoderInput mask_causal() const {
+        TransformerEncoderInput c = *this;
+        c.causal = true;
+        return c;
+    }
     TransformerEncoderInput mask_pad(const Tensor<2, Bool>& m) const {
         TransformerEncoderInput c = *this;
         c.pad_mask = m;
@@ -44,7 +51,8 @@ struct TransformerEncoderLayer {
     /// x [batch, seq, d_model]; with a cache, x holds the new positions only and the masks cover
     /// every key so far (see MultiHeadAttention::forward_step).
     Tensor<3> forward(const Tensor<3>& x, const std::optional<Tensor<2, Bool>>& pad_mask,
-                      const std::optional<Tensor<3, Bool>>& attn_mask, MhaCache* cache = nullptr) const;
+                      const std::optional<Tensor<3, Bool>>& attn_mask, MhaCache* cache = nullptr,
+                      bool causal = false) const;
 
     BURN_MODULE(TransformerEncoderLayer, mha, pwff, norm_1, norm_2, dropout, norm_first)
 };
@@ -95,6 +103,13 @@ struct TransformerDecoderInput {
     std::optional<Tensor<3, Bool>> target_attn_mask{};  // [batch or 1, seq_t, seq_t]
     std::optional<Tensor<2, Bool>> memory_pad_mask{};   // [batch, seq_m]
     std::optional<Tensor<3, Bool>> memory_attn_mask{};  // [batch or 1, seq_t, seq_m]
+    bool target_causal = false;                         // self-attention is causal (MhaInput::causal)
+
+    TransformerDecoderInput target_mask_causal() const {
+        TransformerDecoderInput c = *this;
+        c.target_causal = true;
+        return c;
+    }
 
     TransformerDecoderInput target_mask_pad(const Tensor<2, Bool>& m) const {
         TransformerDecoderInput c = *this;

@@ -89,6 +89,10 @@ std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_
 
 // ---- matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dims broadcast
 TensorAny matmul(TensorAny a, TensorAny b);
+/// matmul of float operands (one dtype, batch dims equal) with the product written in `out` (float)
+/// without a rounding to the operands' dtype in between where the backend has a kernel (CUDA: bf16/f16
+/// tensor-core GEMM writing float32); elsewhere cast(matmul(a, b), out). Autocast's float32 matmul.
+TensorAny matmul_widen(TensorAny a, TensorAny b, DType out);
 
 // ---- layout (views where possible)
 /// new_shape may hold one -1, inferred from the element count.

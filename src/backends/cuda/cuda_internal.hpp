@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 
 #include "backends/common/strided_ops.hpp"
 #include "backends/cuda/cuda.hpp"
@@ -153,7 +154,10 @@ struct MatRef {
 };
 /// C[b] = alpha * A[b] (m x k) * B[b] (k x n) + beta * C[b], C row-major with leading dim ldc, for
 /// f32 (TF32 when allowed) or f64, through cuBLAS. Each operand must be row- or column-major.
+/// c_dtype: C's dtype when wider than the operands' (f16/bf16 operands, f32 C: the accumulator written as
+/// is); default the operands' own.
 void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const MatRef& b, void* c,
-          int64_t ldc, int64_t c_batch_stride, int64_t batches, double alpha, double beta);
+          int64_t ldc, int64_t c_batch_stride, int64_t batches, double alpha, double beta,
+          std::optional<DType> c_dtype = std::nullopt);
 
 }  // namespace burn::cuda

@@ -50,16 +50,52 @@ __global__ void copy_k(const T* s, T* d, Iter<2> it, int64_t n) {
 }
 
 template <class TIn, class TOut>
+__device__ __forceinline__ TOut convert(TIn x) {
+    const dc_t<TIn> v = dc_t<TIn>(x);
+    if constexpr (std::is_same_v<TOut, bool>)
+        return static_cast<float>(v) != 0.0f;
+    else
+        return TOut(static_cast<dc_t<TOut>>(v));
+}
+
+template <class TIn, class TOut>
 __global__ void cast_k(const TIn* s, TOut* d, Iter<1> it, int64_t n) {
     BURN_GRID_STRIDE(i, n) {
         int64_t off[1];
         it.offsets(i, off);
-        const dc_t<TIn> v = dc_t<TIn>(s[off[0]]);
-        if constexpr (std::is_same_v<TOut, bool>)
-            d[i] = static_cast<float>(v) != 0.0f;
-        else
-            d[i] = TOut(static_cast<dc_t<TOut>>(v));
+        d[i] = convert<TIn, TOut>(s[off[0]]);
     }
+}
+
+/// Contiguous cast, kCastVec elements per thread and step: one 16-byte load of the wider side (float4
+/// of f32, 8 bf16 ...) and one store of the narrower. The strided kernel above computes an offset per
+/// element and moves 2-4 bytes per access; autocast's casts (f32 <-> bf16 around every matmul) ran at
+/// ~40% of the H100's bandwidth through it.
+template <class T, int V>
+struct alignas(sizeof(T) * V) Pack {
+    T v[V];
+};
+template <class TIn, class TOut>
+constexpr int cast_vec() {
+    constexpr std::size_t wide = sizeof(TIn) > sizeof(TOut) ? sizeof(TIn) : sizeof(TOut);
+    return static_cast<int>(16 / wide);
+}
+template <class TIn, class TOut>
+__global__ void cast_vec_k(const TIn* s, TOut* d, int64_t packs) {
+    constexpr int V = cast_vec<TIn, TOut>();
+    const auto* in = reinterpret_cast<const Pack<TIn, V>*>(s);
+    auto* out = reinterpret_cast<Pack<TOut, V>*>(d);
+    BURN_GRID_STRIDE(i, packs) {
+        const Pack<TIn, V> a = in[i];
+        Pack<TOut, V> b;
+#pragma unroll
+        for (int k = 0; k < V; ++k) b.v[k] = convert<TIn, TOut>(a.v[k]);
+        out[i] = b;
+    }
+}
+template <class TIn, class TOut>
+__global__ void cast_tail_k(const TIn* s, TOut* d, int64_t from, int64_t n) {
+    BURN_GRID_STRIDE(i, n - from) d[from + i] = convert<TIn, TOut>(s[from + i]);
 }
 
 TensorRefs fill_kernel(const OpCall& call, TensorRefs&) {
@@ -137,6 +173,8 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
     auto out = alloc(call.shape, call.dtype);
     const int64_t n = x.shape.numel();
     if (n == 0) return {out};
+    const bool aligned = x.is_contiguous() && reinterpret_cast<uintptr_t>(x.raw()) % 16 == 0 &&
+                         reinterpret_cast<uintptr_t>(out->raw()) % 16 == 0;
     const Dims* st[1] = {&x.strides};
     const int64_t base[1] = {0};
     auto it = make_iter<1>(x.shape, st, base);
@@ -144,6 +182,16 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
         using TI = decltype(tin);
         dispatch_all(call.dtype, [&](auto tout) {
             using TO = decltype(tout);
+            constexpr int V = cast_vec<TI, TO>();
+            if (aligned && V > 1 && n >= 4 * V) {
+                const int64_t packs = n / V;
+                cast_vec_k<TI, TO>
+                    <<<blocks_for(packs), kThreads, 0, ctx().stream>>>(x.data<TI>(), out->data<TO>(), packs);
+                if (packs * V < n)
+                    cast_tail_k<TI, TO>
+                        <<<1, kThreads, 0, ctx().stream>>>(x.data<TI>(), out->data<TO>(), packs * V, n);
+                return;
+            }
             cast_k<TI, TO>
                 <<<blocks_for(n), kThreads, 0, ctx().stream>>>(x.data<TI>(), out->data<TO>(), it, n);
         });

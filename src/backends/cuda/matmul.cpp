@@ -53,8 +53,10 @@ bool batch_stride(const CudaTensor& t, int64_t& stride) {
     return true;
 }
 
+/// matmul, and matmul_widen (call.dtype f32 over f16/bf16 operands: cuBLAS writes its float32 result).
 TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
     const int r = call.shape.rank();
+    const DType ab = in[0]->dtype;
     auto out = alloc(call.shape, call.dtype);
     const int64_t m = call.shape[r - 2], n = call.shape[r - 1], k = in[0]->shape[r - 1];
     if (call.shape.numel() == 0) return {out};
@@ -81,12 +83,18 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
             t = contiguous_copy(t);
         }
     }
-    gemm(call.dtype, m, n, k, ops[0], ops[1], out->raw(), n, m * n, batches, 1.0, 0.0);
+    gemm(ab, m, n, k, ops[0], ops[1], out->raw(), n, m * n, batches, 1.0, 0.0, call.dtype);
     return {out};
 }
 
 bool matmul_ok(const OpCall& call, const TensorRefs&) {
     return call.dtype != DType::boolean;
+}
+
+/// matmul_widen's kernel: f16/bf16 operands into f32 (or the operands' own dtype: a plain matmul).
+bool matmul_widen_ok(const OpCall& call, const TensorRefs& in) {
+    const DType ab = in[0]->dtype;
+    return call.dtype == ab || (call.dtype == DType::f32 && (ab == DType::f16 || ab == DType::bf16));
 }
 
 /// Integer matmul: cuBLAS has no integer gemm of these types, so ints multiply in f64 (exact while
@@ -102,7 +110,8 @@ TensorRefs int_matmul_kernel(const OpCall& call, TensorRefs& in) {
 }  // namespace
 
 void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const MatRef& b, void* c,
-          int64_t ldc, int64_t c_batch_stride, int64_t batches, double alpha, double beta) {
+          int64_t ldc, int64_t c_batch_stride, int64_t batches, double alpha, double beta,
+          std::optional<DType> c_dtype) {
     BURN_CHECK(m <= INT_MAX && n <= INT_MAX && k <= INT_MAX && batches <= INT_MAX, "[", ctx().op,
                "] matrix too large for cuBLAS (", m, " x ", k, " x ", n, ")");
     bool ta, tb;
@@ -122,12 +131,17 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
                                                        : CUDA_R_16BF;
         const cublasComputeType_t ct =
             dtype == DType::f32 && allow_tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        const DType cd = c_dtype.value_or(dtype);
+        BURN_CHECK(cd == dtype || cd == DType::f32, "[", ctx().op, "] internal: gemm of ", dtype, " into ",
+                   cd);
+        const cudaDataType_t tc = cd == DType::f32 ? CUDA_R_32F : t;
         check_blas(cublasGemmStridedBatchedEx(h, opb, opa, N, M, K, &al, b.data, t, static_cast<int>(ldb),
                                               b.batch_stride, a.data, t, static_cast<int>(lda),
-                                              a.batch_stride, &be, c, t, static_cast<int>(ldc),
+                                              a.batch_stride, &be, c, tc, static_cast<int>(ldc),
                                               c_batch_stride, B, ct, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmStridedBatchedEx");
     } else if (dtype == DType::f64) {
+        BURN_CHECK(c_dtype.value_or(dtype) == dtype, "[", ctx().op, "] internal: f64 gemm into ", *c_dtype);
         check_blas(cublasDgemmStridedBatched(h, opb, opa, N, M, K, &alpha, static_cast<const double*>(b.data),
                                              static_cast<int>(ldb), b.batch_stride,
                                              static_cast<const double*>(a.data), static_cast<int>(lda),
@@ -141,6 +155,7 @@ void gemm(DType dtype, int64_t m, int64_t n, int64_t k, const MatRef& a, const M
 
 void register_matmul(KernelTable& t) {
     t[idx(OpId::matmul)] = {&int_matmul_kernel, &matmul_ok};
+    t[idx(OpId::matmul_widen)] = {&matmul_kernel, &matmul_widen_ok};
 }
 
 }  // namespace burn::cuda

@@ -2,6 +2,7 @@
 // pool.cu.
 #include <cmath>
 
+#include "backends/cuda/adam.cuh"
 #include "backends/cuda/conv.hpp"
 #include "backends/cuda/kernels.cuh"
 
@@ -13,16 +14,13 @@ namespace {
 template <class T>
 __global__ void adam_k(const T* p, const T* g, const T* m, const T* v, const double* h, T* pw, T* mw, T* vw,
                        int64_t n) {
-    const T b1 = T(h[0]), b2 = T(h[1]), step = T(h[2]), eps = T(h[3]), decay = T(h[4]), l2 = T(h[5]);
-    const T w1 = T(1 - h[0]), w2 = T(1 - h[1]);
+    const AdamConsts<T> c(h);
     BURN_GRID_STRIDE(i, n) {
-        const T pi = p[i];
-        const T gi = g[i] + l2 * pi;
-        const T mi = b1 * m[i] + w1 * gi;
-        const T vi = b2 * v[i] + w2 * gi * gi;
+        T pi, mi, vi;
+        adam_update(c, p[i], g[i], m[i], v[i], pi, mi, vi);
+        pw[i] = pi;
         mw[i] = mi;
         vw[i] = vi;
-        pw[i] = decay * pi - step * mi / (sqrt(vi) + eps);
     }
 }
 

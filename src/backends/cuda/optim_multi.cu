@@ -1,11 +1,12 @@
 // The multi-tensor Adam update on CUDA (ops.def adam_step_multi): n tensors in ceil(n / kTensors)
 // launches instead of n. Each launch carries up to kTensors tensors' pointers in its kernel parameters
 // (no pointer table to copy to the device); a block takes a chunk of kChunk consecutive elements of the
-// launch's concatenated range, which may cross tensor boundaries. The arithmetic is nn.cu's adam_k
-// expression for expression, so each element equals adam_step's.
+// launch's concatenated range, which may cross tensor boundaries. The arithmetic is adam.cuh's
+// adam_update, as nn.cu's adam_k, so each element equals adam_step's bit for bit.
 #include <algorithm>
 #include <vector>
 
+#include "backends/cuda/adam.cuh"
 #include "backends/cuda/kernels.cuh"
 
 namespace burn::cuda {
@@ -28,8 +29,7 @@ struct TensorList {
 
 template <class T>
 __global__ void adam_multi_k(TensorList<T> list, const double* h, T* pw, T* mw, T* vw) {
-    const T b1 = T(h[0]), b2 = T(h[1]), step = T(h[2]), eps = T(h[3]), decay = T(h[4]), l2 = T(h[5]);
-    const T w1 = T(1 - h[0]), w2 = T(1 - h[1]);
+    const AdamConsts<T> c(h);
     const int64_t total = list.start[list.count];
     const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kChunk;
     const int64_t c1 = c0 + kChunk < total ? c0 + kChunk : total;
@@ -37,13 +37,11 @@ __global__ void adam_multi_k(TensorList<T> list, const double* h, T* pw, T* mw, 
     for (int64_t e = c0 + threadIdx.x; e < c1; e += blockDim.x) {
         while (e >= list.start[j + 1]) ++j;  // monotonic per thread: a few steps per chunk
         const int64_t i = e - list.start[j];
-        const T pi = list.p[j][i];
-        const T gi = list.g[j][i] + l2 * pi;
-        const T mi = b1 * list.m[j][i] + w1 * gi;
-        const T vi = b2 * list.v[j][i] + w2 * gi * gi;
+        T pi, mi, vi;
+        adam_update(c, list.p[j][i], list.g[j][i], list.m[j][i], list.v[j][i], pi, mi, vi);
+        pw[list.base + e] = pi;
         mw[list.base + e] = mi;
         vw[list.base + e] = vi;
-        pw[list.base + e] = decay * pi - step * mi / (sqrt(vi) + eps);
     }
 }
 
