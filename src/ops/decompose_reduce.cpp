@@ -40,9 +40,8 @@ TensorAny nonzero(const TensorAny& x) {
 }  // namespace
 
 void add_reduce_decompositions(DecompositionTable& t) {
-    t.set(OpId::matmul_widen, [](const OpCall& c, const Inputs& in) -> Outputs {
-        return {cast(matmul(in[0], in[1]), c.dtype)};
-    });
+    t.set(OpId::matmul_widen,
+          [](const OpCall& c, const Inputs& in) -> Outputs { return {cast(matmul(in[0], in[1]), c.dtype)}; });
     t.set(OpId::mean_dim, [](const OpCall& c, const Inputs& in) -> Outputs {
         const TensorAny& x = in[0];
         const int d = dim_of(c);
