@@ -2,13 +2,16 @@
 // f32/f64 go to OpenBLAS when available: transposed views are passed with the transpose flag and
 // strided batches by offset, so contiguous, transposed and broadcast inputs are never copied. Every
 // other dtype (and f32/f64 without OpenBLAS) uses the built-in blocked kernel of gemm.cpp, which packs
-// any strided layout itself.
+// any strided layout itself, but bf16, which goes to oneDNN first on CPUs with AVX512-BF16 or AMX
+// (dnnl_matmul.hpp). matmul_widen (bf16 operands, f32 product) takes the same oneDNN path.
 #include <algorithm>
 #include <atomic>
 #include <climits>
 #include <string>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/dnnl_matmul.hpp"
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/kernels.hpp"
 
@@ -170,6 +173,9 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
             std::fill(o, o + call.shape.numel(), T{});
             return;
         }
+        if constexpr (std::is_same_v<T, bf16>) {
+            if (dnnl_bf16_matmul(as_cpu(in[0]), as_cpu(in[1]), *out, m, n, k, batches)) return;
+        }
 #ifdef BURN_HAVE_OPENBLAS
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
             if (blas_wanted(m, n, k, batches) && matmul_blas<T>(in[0], in[1], *out, m, n, k, batches)) return;
@@ -178,6 +184,26 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
         matmul_fallback<T>(as_cpu(in[0]), as_cpu(in[1]), *out, m, n, k, batches);
     });
     return {out};
+}
+
+/// matmul_widen: bf16 operands into f32 through oneDNN where it runs (the float32 accumulator stored as
+/// is); otherwise the row's decomposition, here: the product in the operands' dtype, then a cast.
+TensorRefs matmul_widen_kernel(const OpCall& call, TensorRefs& in) {
+    const DType ab = in[0]->dtype;
+    const int r = call.shape.rank();
+    if (ab == DType::bf16 && call.dtype == DType::f32 && call.shape.numel() > 0) {
+        auto out = alloc(call.shape, call.dtype, in[0]->device);
+        const int64_t m = call.shape[r - 2], n = call.shape[r - 1], k = in[0]->shape[r - 1];
+        if (dnnl_bf16_matmul(as_cpu(in[0]), as_cpu(in[1]), *out, m, n, k, call.shape.numel() / (m * n)))
+            return {out};
+    }
+    OpCall product = call;
+    product.op = OpId::matmul;
+    product.dtype = ab;
+    TensorRefs y = matmul_kernel(product, in);
+    if (ab == call.dtype) return y;
+    const OpCall cast{OpId::cast, call.dtype, call.shape, {}, {0, 0}};
+    return CpuBackend::instance().execute(cast, std::move(y));
 }
 
 }  // namespace
@@ -214,6 +240,7 @@ int blas_num_threads() {
 
 void register_matmul(KernelTable& t) {
     t[idx(OpId::matmul)] = &matmul_kernel;
+    t[idx(OpId::matmul_widen)] = &matmul_widen_kernel;
 }
 
 }  // namespace burn::cpu
