@@ -17,7 +17,10 @@ TEST(NnActivationShrink, ForwardAndGradientsMatchPyTorch) {
             {"hard_shrink_a", [](const Tensor<3>& x) { return nn::HardShrinkConfig{1.2}.init().forward(x); }},
             {"soft_shrink", [](const Tensor<3>& x) { return nn::SoftShrinkConfig{}.init().forward(x); }},
             {"soft_shrink_a", [](const Tensor<3>& x) { return nn::SoftShrinkConfig{1.2}.init().forward(x); }},
-            {"threshold", [](const Tensor<3>& x) { return nn::ThresholdConfig{0.3, -2.0}.init().forward(x); }},
+            {"threshold",
+             [](const Tensor<3>& x) {
+                 return nn::ThresholdConfig{0.3, -2.0}.init().forward(x);
+             }},
             {"thresholded_relu",
              [](const Tensor<3>& x) { return nn::ThresholdedReluConfig{}.init().forward(x); }},
             {"thresholded_relu_a",

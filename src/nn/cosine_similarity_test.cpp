@@ -1,6 +1,6 @@
-// CosineSimilarity against torch.nn.functional.cosine_similarity (tests/fixtures/nn_layers/modules_extra.json,
-// scripts/gen_module_extra_fixtures.py): dims 1, -1 and a middle dim, an all-zero row; values and the
-// gradients of both inputs.
+// CosineSimilarity against torch.nn.functional.cosine_similarity
+// (tests/fixtures/nn_layers/modules_extra.json, scripts/gen_module_extra_fixtures.py): dims 1, -1 and a
+// middle dim, an all-zero row; values and the gradients of both inputs.
 #include "nn/loss/loss_test_util.hpp"
 
 using namespace burn;
@@ -32,10 +32,16 @@ TEST(NnCosineSimilarity, MatchesPyTorch) {
 
 TEST(NnCosineSimilarity, Errors) {
     auto cs = nn::CosineSimilarityConfig{}.init();
-    nn_test::expect_error_mentions([&] { cs.forward(Tensor<2>::zeros({4, 6}), Tensor<2>::zeros({4, 5})); },
-                                   {"[cosine_similarity]", "[4, 6]", "[4, 5]"});
-    nn_test::expect_error_mentions([] { nn::CosineSimilarity{2}.forward(Tensor<2>::zeros({4, 6}), Tensor<2>::zeros({4, 6})); },
-                                   {"[cosine_similarity]", "dim 2", "[-2, 2)"});
+    nn_test::expect_error_mentions(
+        [&] {
+            cs.forward(Tensor<2>::zeros({4, 6}), Tensor<2>::zeros({4, 5}));
+        },
+        {"[cosine_similarity]", "[4, 6]", "[4, 5]"});
+    nn_test::expect_error_mentions(
+        [] {
+            nn::CosineSimilarity{2}.forward(Tensor<2>::zeros({4, 6}), Tensor<2>::zeros({4, 6}));
+        },
+        {"[cosine_similarity]", "dim 2", "[-2, 2)"});
     EXPECT_THROW((nn::CosineSimilarityConfig{1, 0.0}.init()), Error);
 }
 

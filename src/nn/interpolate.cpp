@@ -72,8 +72,8 @@ TensorAny PixelUnshuffle::forward_any(const TensorAny& input) const {
                     input.shape());
     const auto r = static_cast<int64_t>(downscale_factor);
     const Dims& s = input.shape();
-    BURN_CHECK_KIND(s[2] % r == 0 && s[3] % r == 0, shape, "[PixelUnshuffle] input of shape ", s, " has height ",
-                    s[2], " and width ", s[3], ", which downscale_factor ", r,
+    BURN_CHECK_KIND(s[2] % r == 0 && s[3] % r == 0, shape, "[PixelUnshuffle] input of shape ", s,
+                    " has height ", s[2], " and width ", s[3], ", which downscale_factor ", r,
                     " must divide; crop or pad the input to a multiple of it");
     // [b, c, h, r, w, r] -> [b, c, r, r, h, w] -> [b, c * r * r, h, w]
     TensorAny x = ops::reshape(input, Dims{s[0], s[1], s[2] / r, r, s[3] / r, r});

@@ -33,7 +33,8 @@ TensorAny LocalResponseNorm::forward_any(const TensorAny& x) const {
     TensorAny padded = parts.size() == 1 ? sq : cat(parts, 1);  // [b, channels + size - 1, ...]
     TensorAny sum = narrow(padded, 1, 0, channels);
     for (int64_t j = 1; j < n; ++j) sum = add(std::move(sum), narrow(padded, 1, j, channels));
-    TensorAny div = powf_scalar(add_scalar(mul_scalar(std::move(sum), alpha / static_cast<double>(n)), k), beta);
+    TensorAny div =
+        powf_scalar(add_scalar(mul_scalar(std::move(sum), alpha / static_cast<double>(n)), k), beta);
     return ops::div(x, std::move(div));
 }
 

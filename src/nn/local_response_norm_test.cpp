@@ -20,7 +20,8 @@ TEST(NnLocalResponseNorm, MatchesPyTorch) {
     }
     {
         auto x = f.floats<4>("lrn.x4", dev).require_grad();
-        nn_test::expect_output_and_grads(f, "lrn.s4", nn::LocalResponseNormConfig{4, 0.5, 0.6, 2.0}.init().forward(x),
+        nn_test::expect_output_and_grads(f, "lrn.s4",
+                                         nn::LocalResponseNormConfig{4, 0.5, 0.6, 2.0}.init().forward(x),
                                          {{"x", x.handle()}});
     }
     auto x = f.floats<3>("lrn.x3", dev).require_grad();
@@ -29,8 +30,11 @@ TEST(NnLocalResponseNorm, MatchesPyTorch) {
 }
 
 TEST(NnLocalResponseNorm, Errors) {
-    nn_test::expect_error_mentions([] { nn::LocalResponseNorm{}.forward(Tensor<2>::zeros({4, 6})); },
-                                   {"[LocalResponseNorm]", "[4, 6]", "rank >= 3"});
+    nn_test::expect_error_mentions(
+        [] {
+            nn::LocalResponseNorm{}.forward(Tensor<2>::zeros({4, 6}));
+        },
+        {"[LocalResponseNorm]", "[4, 6]", "rank >= 3"});
     EXPECT_THROW(nn::LocalResponseNorm{}.forward(Tensor<2>::zeros({4, 6})), ShapeError);
     EXPECT_THROW(nn::LocalResponseNormConfig{0}.init(), Error);
 }

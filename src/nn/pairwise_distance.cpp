@@ -29,7 +29,8 @@ TensorAny pairwise_distance(const TensorAny& x1, const TensorAny& x2, double p, 
 }
 
 PairwiseDistance PairwiseDistanceConfig::init() const {
-    BURN_CHECK(p > 0.0 && !std::isnan(p), "[PairwiseDistanceConfig] p must be positive (or infinity), got ", p);
+    BURN_CHECK(p > 0.0 && !std::isnan(p), "[PairwiseDistanceConfig] p must be positive (or infinity), got ",
+               p);
     return PairwiseDistance{p, eps};
 }
 

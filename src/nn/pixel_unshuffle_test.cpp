@@ -28,8 +28,11 @@ TEST(NnPixelUnshuffle, InvertsPixelShuffle) {
 }
 
 TEST(NnPixelUnshuffle, Errors) {
-    nn_test::expect_error_mentions([] { nn::PixelUnshuffle{2}.forward(Tensor<4>::zeros({1, 3, 4, 5})); },
-                                   {"[PixelUnshuffle]", "[1, 3, 4, 5]", "downscale_factor 2"});
+    nn_test::expect_error_mentions(
+        [] {
+            nn::PixelUnshuffle{2}.forward(Tensor<4>::zeros({1, 3, 4, 5}));
+        },
+        {"[PixelUnshuffle]", "[1, 3, 4, 5]", "downscale_factor 2"});
     EXPECT_THROW(nn::PixelUnshuffle{2}.forward(Tensor<4>::zeros({1, 3, 4, 5})), ShapeError);
     EXPECT_THROW(nn::PixelUnshuffleConfig{0}.init(), Error);
 }

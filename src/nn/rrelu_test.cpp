@@ -1,6 +1,6 @@
-// RReLU: the evaluation slope against torch.nn.RReLU().eval() (tests/fixtures/nn_layers/activations_extra.json,
-// scripts/gen_activation_fixtures.py), and the training behaviour (random slopes in [lower, upper], the
-// gradient equal to the slope used) on an autodiff device.
+// RReLU: the evaluation slope against torch.nn.RReLU().eval()
+// (tests/fixtures/nn_layers/activations_extra.json, scripts/gen_activation_fixtures.py), and the training
+// behaviour (random slopes in [lower, upper], the gradient equal to the slope used) on an autodiff device.
 #include "nn/activation_test_util.hpp"
 
 using namespace burn;
@@ -19,9 +19,11 @@ TEST(NnRRelu, EvaluationMatchesPyTorch) {
     EXPECT_TRUE(nn_test::close(nn::RReluConfig{}.init().forward(x), f.at("y.rrelu_eval_default")));
     // lower == upper is deterministic on autodiff devices too: the gradient is PyTorch's eval gradient
     // for slope 0.2.
-    nn_test::expect_activations_match_pytorch(
-        {{"rrelu_eval", [](const Tensor<3>& v) { return nn::RReluConfig{0.2, 0.2}.init().forward(v); }}},
-        "activations_extra");
+    nn_test::expect_activations_match_pytorch({{"rrelu_eval",
+                                                [](const Tensor<3>& v) {
+                                                    return nn::RReluConfig{0.2, 0.2}.init().forward(v);
+                                                }}},
+                                              "activations_extra");
 }
 
 TEST(NnRRelu, TrainingDrawsSlopesInRangeAndBackpropagatesThem) {
@@ -31,7 +33,8 @@ TEST(NnRRelu, TrainingDrawsSlopesInRangeAndBackpropagatesThem) {
     auto rrelu = nn::RReluConfig{0.1, 0.3}.init();
     auto y = rrelu.forward(x);
     auto g = *x.grad(y.sum().backward());
-    auto xv = x.into_data().to_vec<float>(), yv = y.into_data().to_vec<float>(), gv = g.into_data().to_vec<float>();
+    auto xv = x.into_data().to_vec<float>(), yv = y.into_data().to_vec<float>(),
+         gv = g.into_data().to_vec<float>();
     double lo = 1, hi = 0, mean = 0;
     int negatives = 0;
     for (int64_t i = 0; i < n; ++i) {

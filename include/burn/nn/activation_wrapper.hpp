@@ -26,18 +26,18 @@ namespace burn::nn {
 /// The activations ActivationConfig can pick: burn's (Gelu with `approximate` standing for
 /// GeluApproximate) and the other configurable activations of burn::nn.
 using ActivationKind =
-    std::variant<ReluConfig, GeluConfig, LeakyReluConfig, PReluConfig, SwiGluConfig, SigmoidConfig, TanhConfig,
-                 SiLUConfig, HardSigmoidConfig, HardSwishConfig, SoftplusConfig, GluConfig, HardShrinkConfig,
-                 SoftShrinkConfig, ThresholdConfig, ThresholdedReluConfig, RReluConfig, EluConfig, CeluConfig,
-                 HardtanhConfig>;
+    std::variant<ReluConfig, GeluConfig, LeakyReluConfig, PReluConfig, SwiGluConfig, SigmoidConfig,
+                 TanhConfig, SiLUConfig, HardSigmoidConfig, HardSwishConfig, SoftplusConfig, GluConfig,
+                 HardShrinkConfig, SoftShrinkConfig, ThresholdConfig, ThresholdedReluConfig, RReluConfig,
+                 EluConfig, CeluConfig, HardtanhConfig>;
 BURN_VARIANT_NAMES(ActivationKind, "Relu", "Gelu", "LeakyRelu", "PRelu", "SwiGlu", "Sigmoid", "Tanh", "SiLU",
                    "HardSigmoid", "HardSwish", "Softplus", "Glu", "HardShrink", "SoftShrink", "Threshold",
                    "ThresholdedRelu", "RRelu", "Elu", "Celu", "Hardtanh")
 
 /// The modules, in the order of ActivationKind.
-using ActivationLayer = std::variant<Relu, Gelu, LeakyRelu, PRelu, SwiGlu, Sigmoid, Tanh, SiLU, HardSigmoid,
-                                     HardSwish, Softplus, Glu, HardShrink, SoftShrink, Threshold, ThresholdedRelu,
-                                     RRelu, Elu, Celu, Hardtanh>;
+using ActivationLayer =
+    std::variant<Relu, Gelu, LeakyRelu, PRelu, SwiGlu, Sigmoid, Tanh, SiLU, HardSigmoid, HardSwish, Softplus,
+                 Glu, HardShrink, SoftShrink, Threshold, ThresholdedRelu, RRelu, Elu, Celu, Hardtanh>;
 
 struct Activation {
     ActivationLayer layer;

@@ -20,7 +20,8 @@ struct CosineSimilarity {
     template <std::size_t D>
     Tensor<D - 1> forward(const Tensor<D>& x1, const Tensor<D>& x2) const requires(D >= 2) {
         const int64_t d = dim < 0 ? dim + static_cast<int64_t>(D) : dim;
-        return Tensor<D - 1>(ops::squeeze_dim(cosine_similarity_keepdim(x1.handle(), x2.handle(), dim, eps), d));
+        return Tensor<D - 1>(
+            ops::squeeze_dim(cosine_similarity_keepdim(x1.handle(), x2.handle(), dim, eps), d));
     }
 };
 

@@ -56,9 +56,10 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
 
 TensorAny CrossEntropyLoss::probs_any(const TensorAny& x, const TensorAny& t) const {
     detail::check_pair(x, t, "CrossEntropyLoss");
-    BURN_CHECK_KIND(x.rank() == 2, shape, "[CrossEntropyLoss] logits ", x.shape(), " and probability targets ",
-                    t.shape(), " must be [batch, classes]");
-    BURN_CHECK(!pad_tokens, "[CrossEntropyLoss] pad_tokens apply to class-index targets, not to probability "
+    BURN_CHECK_KIND(x.rank() == 2, shape, "[CrossEntropyLoss] logits ", x.shape(),
+                    " and probability targets ", t.shape(), " must be [batch, classes]");
+    BURN_CHECK(!pad_tokens,
+               "[CrossEntropyLoss] pad_tokens apply to class-index targets, not to probability "
                "targets; give padded rows all-zero targets instead");
     const int64_t classes = x.shape()[1];
     TensorAny logp = logits ? log_softmax(x, 1) : log(x);

@@ -22,12 +22,12 @@ TEST(NnHingeEmbeddingLoss, MatchesPyTorch) {
                                        {{"x", x.handle()}});
     }
     auto x = f.floats<2>("hinge.x", dev).require_grad();
-    nn_test::expect_loss_and_grads(f, "hinge.none", nn::loss::HingeEmbeddingLoss{}.forward_no_reduction(x, yi),
-                                   {{"x", x.handle()}});
+    nn_test::expect_loss_and_grads(
+        f, "hinge.none", nn::loss::HingeEmbeddingLoss{}.forward_no_reduction(x, yi), {{"x", x.handle()}});
     auto x2 = f.floats<2>("hinge.x", dev).require_grad();
-    nn_test::expect_loss_and_grads(f, "hinge.m2.mean",
-                                   nn::loss::HingeEmbeddingLossConfig{2.0}.init().forward(x2, yi, Reduction::Mean),
-                                   {{"x", x2.handle()}});
+    nn_test::expect_loss_and_grads(
+        f, "hinge.m2.mean", nn::loss::HingeEmbeddingLossConfig{2.0}.init().forward(x2, yi, Reduction::Mean),
+        {{"x", x2.handle()}});
 }
 
 TEST(NnHingeEmbeddingLoss, Errors) {

@@ -14,8 +14,8 @@ using Leaves = std::vector<std::pair<std::string, TensorAny>>;
 
 /// loss against f[key], then the gradient of sum(loss) for each leaf against f["g." + key + "." + name].
 template <std::size_t D>
-void expect_loss_and_grads(const Fixture& f, const std::string& key, const Tensor<D>& loss, const Leaves& leaves,
-                           double atol = 1e-5, double rtol = 1e-4) {
+void expect_loss_and_grads(const Fixture& f, const std::string& key, const Tensor<D>& loss,
+                           const Leaves& leaves, double atol = 1e-5, double rtol = 1e-4) {
     EXPECT_TRUE(close(loss, f.at(key), atol, rtol)) << key;
     auto grads = loss.sum().backward();
     for (const auto& [name, leaf] : leaves) {
@@ -34,7 +34,8 @@ void expect_error_mentions(Fn&& fn, const std::vector<std::string>& parts) {
         ADD_FAILURE() << "no error was thrown";
     } catch (const Error& e) {
         const std::string msg = e.what();
-        for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+        for (const auto& p : parts)
+            EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
     }
 }
 

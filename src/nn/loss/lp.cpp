@@ -21,12 +21,14 @@ TensorAny LpLoss::forward_any(const TensorAny& a, const TensorAny& b) const {
     return powf_scalar(abs(std::move(e)), p);
 }
 
-TensorAny LpLoss::reduce_dims_any(const TensorAny& a, const TensorAny& b, const std::vector<int64_t>& dims) const {
+TensorAny LpLoss::reduce_dims_any(const TensorAny& a, const TensorAny& b,
+                                  const std::vector<int64_t>& dims) const {
     TensorAny loss = forward_any(a, b);
     const auto rank = static_cast<int64_t>(loss.rank());
     std::vector<int64_t> sorted;
     for (int64_t d : dims) {
-        BURN_CHECK_KIND(d >= -rank && d < rank, shape, "[LpLoss] dim ", d, " is out of range for ", loss.shape());
+        BURN_CHECK_KIND(d >= -rank && d < rank, shape, "[LpLoss] dim ", d, " is out of range for ",
+                        loss.shape());
         sorted.push_back(d < 0 ? d + rank : d);
     }
     std::sort(sorted.begin(), sorted.end());

@@ -20,7 +20,8 @@ TEST(NnLpLoss, MatchesPyTorch) {
             auto x = f.floats<3>("lp.pred", dev).require_grad();
             std::ostringstream key;
             key << "lp.p" << p << "." << rname;
-            nn_test::expect_loss_and_grads(f, key.str(), nn::loss::LpLossConfig{p}.init().forward(x, target, red),
+            nn_test::expect_loss_and_grads(f, key.str(),
+                                           nn::loss::LpLossConfig{p}.init().forward(x, target, red),
                                            {{"pred", x.handle()}});
         }
     }
@@ -37,13 +38,19 @@ TEST(NnLpLoss, MatchesPyTorch) {
 TEST(NnLpLoss, Errors) {
     EXPECT_THROW(nn::loss::LpLossConfig{0.0}.init(), Error);
     nn_test::expect_error_mentions(
-        [] { nn::loss::LpLoss{}.forward(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({3, 2}), Reduction::Mean); },
+        [] {
+            nn::loss::LpLoss{}.forward(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({3, 2}), Reduction::Mean);
+        },
         {"[LpLoss]", "[2, 3]", "[3, 2]"});
     nn_test::expect_error_mentions(
-        [] { nn::loss::LpLoss{}.forward_reduce_dims(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({2, 3}), {1, -1}); },
+        [] {
+            nn::loss::LpLoss{}.forward_reduce_dims(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({2, 3}),
+                                                   {1, -1});
+        },
         {"[LpLoss]", "repeat"});
-    EXPECT_THROW(nn::loss::LpLoss{}.forward_reduce_dims(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({2, 3}), {2}),
-                 ShapeError);
+    EXPECT_THROW(
+        nn::loss::LpLoss{}.forward_reduce_dims(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({2, 3}), {2}),
+        ShapeError);
 }
 
 }  // namespace

@@ -33,10 +33,16 @@ TEST(NnMarginRankingLoss, MatchesPyTorch) {
 TEST(NnMarginRankingLoss, Errors) {
     auto loss_fn = nn::loss::MarginRankingLoss{};
     nn_test::expect_error_mentions(
-        [&] { loss_fn.forward(Tensor<1>::zeros({6}), Tensor<1>::zeros({5}), Tensor<1>::ones({6}), Reduction::Mean); },
+        [&] {
+            loss_fn.forward(Tensor<1>::zeros({6}), Tensor<1>::zeros({5}), Tensor<1>::ones({6}),
+                            Reduction::Mean);
+        },
         {"[MarginRankingLoss]", "[6]", "[5]"});
     nn_test::expect_error_mentions(
-        [&] { loss_fn.forward(Tensor<1>::zeros({6}), Tensor<1>::zeros({6}), Tensor<1>::ones({2}), Reduction::Mean); },
+        [&] {
+            loss_fn.forward(Tensor<1>::zeros({6}), Tensor<1>::zeros({6}), Tensor<1>::ones({2}),
+                            Reduction::Mean);
+        },
         {"[MarginRankingLoss]", "target [2]"});
 }
 

@@ -14,8 +14,10 @@ MultiMarginLoss MultiMarginLossConfig::init() const {
 TensorAny MultiMarginLoss::forward_any(const TensorAny& x, const TensorAny& target) const {
     BURN_CHECK(x.defined() && target.defined(), "[MultiMarginLoss] got an undefined tensor");
     BURN_CHECK_KIND(is_float(x.dtype()), dtype, "[MultiMarginLoss] input must be Float, got ", x.dtype());
-    BURN_CHECK_KIND(is_int(target.dtype()), dtype, "[MultiMarginLoss] target must be an Int tensor of class "
-                    "indices, got ", target.dtype());
+    BURN_CHECK_KIND(is_int(target.dtype()), dtype,
+                    "[MultiMarginLoss] target must be an Int tensor of class "
+                    "indices, got ",
+                    target.dtype());
     BURN_CHECK_KIND(x.rank() == 2 && target.rank() == 1 && target.shape()[0] == x.shape()[0], shape,
                     "[MultiMarginLoss] input ", x.shape(), " and target ", target.shape(),
                     " must be [batch, classes] and [batch]");
@@ -29,7 +31,8 @@ TensorAny MultiMarginLoss::forward_any(const TensorAny& x, const TensorAny& targ
     z = mul(std::move(z), std::move(others));
     if (weights) {
         BURN_CHECK_KIND(static_cast<int64_t>(weights->size()) == classes, shape, "[MultiMarginLoss] ",
-                        weights->size(), " class weights for ", classes, " classes; give one weight per class");
+                        weights->size(), " class weights for ", classes,
+                        " classes; give one weight per class");
         TensorAny w = cast(from_data(TensorData(*weights), x.device()), x.dtype());
         z = mul(std::move(z), reshape(select(w, 0, target), Dims{-1, 1}));
     }

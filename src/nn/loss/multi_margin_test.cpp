@@ -15,7 +15,8 @@ TEST(NnMultiMarginLoss, MatchesPyTorch) {
     auto dev = Device().autodiff();
     auto t = f.ints<1>("multi.t", dev);
     auto wd = f.at("multi.w").to_vec<float>();
-    auto run = [&](const std::string& key, nn::loss::MultiMarginLossConfig cfg, std::optional<Reduction> red) {
+    auto run = [&](const std::string& key, nn::loss::MultiMarginLossConfig cfg,
+                   std::optional<Reduction> red) {
         auto x = f.floats<2>("multi.x", dev).require_grad();
         auto loss_fn = cfg.init();
         if (red)
@@ -33,15 +34,20 @@ TEST(NnMultiMarginLoss, MatchesPyTorch) {
 TEST(NnMultiMarginLoss, Errors) {
     auto loss_fn = nn::loss::MultiMarginLossConfig{}.init();
     nn_test::expect_error_mentions(
-        [&] { loss_fn.forward(Tensor<2>::zeros({4, 5}), Tensor<1, Int>::from_ints({0, 1, 2}), Reduction::Mean); },
+        [&] {
+            loss_fn.forward(Tensor<2>::zeros({4, 5}), Tensor<1, Int>::from_ints({0, 1, 2}), Reduction::Mean);
+        },
         {"[MultiMarginLoss]", "[4, 5]", "[3]", "[batch, classes] and [batch]"});
     EXPECT_THROW(nn::loss::MultiMarginLossConfig{3}.init(), Error);
     auto weighted = nn::loss::MultiMarginLossConfig{1, 1.0, std::vector<float>{1.0f, 2.0f}}.init();
     nn_test::expect_error_mentions(
-        [&] { weighted.forward(Tensor<2>::zeros({2, 5}), Tensor<1, Int>::from_ints({0, 1}), Reduction::Mean); },
+        [&] {
+            weighted.forward(Tensor<2>::zeros({2, 5}), Tensor<1, Int>::from_ints({0, 1}), Reduction::Mean);
+        },
         {"[MultiMarginLoss]", "2 class weights for 5 classes"});
-    EXPECT_THROW(loss_fn.forward(Tensor<2>::zeros({2, 5}), Tensor<1, Int>::from_ints({0, 7}), Reduction::Mean),
-                 Error);  // out of range
+    EXPECT_THROW(
+        loss_fn.forward(Tensor<2>::zeros({2, 5}), Tensor<1, Int>::from_ints({0, 7}), Reduction::Mean),
+        Error);  // out of range
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ TensorAny PoissonNllLoss::forward_any(const TensorAny& input, const TensorAny& t
     // Stirling: t log t - t + 0.5 log(2 pi t) where t > 1. t is clamped to >= 1 first so that no log of
     // 0 appears in the masked-out lanes (their value is multiplied by 0, and so is their gradient).
     TensorAny t = clamp(target, 1.0, std::numeric_limits<double>::infinity());
-    TensorAny stirling = add(sub(mul(t, log(t)), t), mul_scalar(log(mul_scalar(t, 2.0 * std::numbers::pi)), 0.5));
+    TensorAny stirling =
+        add(sub(mul(t, log(t)), t), mul_scalar(log(mul_scalar(t, 2.0 * std::numbers::pi)), 0.5));
     TensorAny above = cast(greater_elem(target, 1.0), input.dtype());
     return add(std::move(loss), mul(std::move(stirling), std::move(above)));
 }

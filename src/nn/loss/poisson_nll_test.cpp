@@ -19,7 +19,8 @@ TEST(NnPoissonNllLoss, MatchesPyTorch) {
         auto x = f.floats<2>("pois." + input, dev).require_grad();
         auto loss_fn = cfg.init();
         if (red)
-            nn_test::expect_loss_and_grads(f, "pois." + name, loss_fn.forward(x, target, *red), {{"input", x.handle()}});
+            nn_test::expect_loss_and_grads(f, "pois." + name, loss_fn.forward(x, target, *red),
+                                           {{"input", x.handle()}});
         else
             nn_test::expect_loss_and_grads(f, "pois." + name, loss_fn.forward_no_reduction(x, target),
                                            {{"input", x.handle()}});
@@ -35,9 +36,12 @@ TEST(NnPoissonNllLoss, MatchesPyTorch) {
 TEST(NnPoissonNllLoss, Errors) {
     auto loss_fn = nn::loss::PoissonNllLossConfig{}.init();
     nn_test::expect_error_mentions(
-        [&] { loss_fn.forward(Tensor<2>::zeros({3, 5}), Tensor<2>::zeros({3, 4}), Reduction::Mean); },
+        [&] {
+            loss_fn.forward(Tensor<2>::zeros({3, 5}), Tensor<2>::zeros({3, 4}), Reduction::Mean);
+        },
         {"[PoissonNllLoss]", "[3, 5]", "[3, 4]"});
-    EXPECT_THROW(loss_fn.forward(Tensor<2>::zeros({3, 5}), Tensor<2>::zeros({3, 4}), Reduction::Mean), ShapeError);
+    EXPECT_THROW(loss_fn.forward(Tensor<2>::zeros({3, 5}), Tensor<2>::zeros({3, 4}), Reduction::Mean),
+                 ShapeError);
     EXPECT_THROW((nn::loss::PoissonNllLossConfig{true, false, 0.0}.init()), Error);
 }
 

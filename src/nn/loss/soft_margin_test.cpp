@@ -17,7 +17,8 @@ TEST(NnSoftMarginLoss, MatchesPyTorch) {
     nn::loss::SoftMarginLoss loss_fn;
     for (auto [red, name] : {std::pair{Reduction::Mean, "mean"}, std::pair{Reduction::Sum, "sum"}}) {
         auto x = f.floats<2>("hinge.x", dev).require_grad();
-        nn_test::expect_loss_and_grads(f, std::string("soft.") + name, loss_fn.forward(x, y, red), {{"x", x.handle()}});
+        nn_test::expect_loss_and_grads(f, std::string("soft.") + name, loss_fn.forward(x, y, red),
+                                       {{"x", x.handle()}});
     }
     auto x = f.floats<2>("hinge.x", dev).require_grad();
     nn_test::expect_loss_and_grads(f, "soft.none", loss_fn.forward_no_reduction(x, f.ints<2>("hinge.y", dev)),
@@ -34,10 +35,13 @@ TEST(NnSoftMarginLoss, LargeMarginsStayFinite) {
 
 TEST(NnSoftMarginLoss, Errors) {
     nn_test::expect_error_mentions(
-        [] { nn::loss::SoftMarginLoss{}.forward(Tensor<1>::zeros({4}), Tensor<1>::ones({3}), Reduction::Sum); },
+        [] {
+            nn::loss::SoftMarginLoss{}.forward(Tensor<1>::zeros({4}), Tensor<1>::ones({3}), Reduction::Sum);
+        },
         {"[SoftMarginLoss]", "[4]", "[3]"});
-    EXPECT_THROW(nn::loss::SoftMarginLoss{}.forward(Tensor<1>::zeros({4}), Tensor<1>::ones({3}), Reduction::Sum),
-                 ShapeError);
+    EXPECT_THROW(
+        nn::loss::SoftMarginLoss{}.forward(Tensor<1>::zeros({4}), Tensor<1>::ones({3}), Reduction::Sum),
+        ShapeError);
 }
 
 }  // namespace

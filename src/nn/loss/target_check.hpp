@@ -12,8 +12,8 @@ inline TensorAny float_target(const TensorAny& x, const TensorAny& y, const char
     BURN_CHECK_KIND(is_float(x.dtype()), dtype, "[", name, "] input must be Float, got ", x.dtype());
     BURN_CHECK_KIND(is_float(y.dtype()) || is_int(y.dtype()), dtype, "[", name,
                     "] target must be Float or Int (1 / -1), got ", y.dtype());
-    BURN_CHECK_KIND(x.shape() == y.shape(), shape, "[", name, "] input ", x.shape(), " and target ", y.shape(),
-                    " differ in shape; give one target (1 / -1) per element");
+    BURN_CHECK_KIND(x.shape() == y.shape(), shape, "[", name, "] input ", x.shape(), " and target ",
+                    y.shape(), " differ in shape; give one target (1 / -1) per element");
     return ops::cast(y, x.dtype());
 }
 

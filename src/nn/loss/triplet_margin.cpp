@@ -13,7 +13,8 @@ TripletMarginLoss TripletMarginLossConfig::init() const {
     return TripletMarginLoss{margin, p, eps, swap};
 }
 
-TensorAny TripletMarginLoss::forward_any(const TensorAny& a, const TensorAny& pos, const TensorAny& neg) const {
+TensorAny TripletMarginLoss::forward_any(const TensorAny& a, const TensorAny& pos,
+                                         const TensorAny& neg) const {
     BURN_CHECK(a.defined() && pos.defined() && neg.defined(), "[TripletMarginLoss] got an undefined tensor");
     BURN_CHECK_KIND(a.rank() == 2 && pos.shape() == a.shape() && neg.shape() == a.shape(), shape,
                     "[TripletMarginLoss] anchor ", a.shape(), ", positive ", pos.shape(), " and negative ",

@@ -13,7 +13,8 @@ namespace {
 TEST(NnTripletMarginLoss, MatchesPyTorch) {
     auto f = nn_test::load_fixture("losses_extra");
     auto dev = Device().autodiff();
-    auto run = [&](const std::string& key, nn::loss::TripletMarginLossConfig cfg, std::optional<Reduction> red) {
+    auto run = [&](const std::string& key, nn::loss::TripletMarginLossConfig cfg,
+                   std::optional<Reduction> red) {
         auto a = f.floats<2>("triplet.a", dev).require_grad();
         auto p = f.floats<2>("triplet.p", dev).require_grad();
         auto n = f.floats<2>("triplet.n", dev).require_grad();

@@ -18,7 +18,8 @@ struct GaussianNllLoss {
         return Tensor<1>(reduce(forward_any(input.handle(), target.handle(), var.handle()), reduction));
     }
     template <std::size_t D>
-    Tensor<D> forward_no_reduction(const Tensor<D>& input, const Tensor<D>& target, const Tensor<D>& var) const {
+    Tensor<D> forward_no_reduction(const Tensor<D>& input, const Tensor<D>& target,
+                                   const Tensor<D>& var) const {
         return Tensor<D>(forward_any(input.handle(), target.handle(), var.handle()));
     }
     TensorAny forward_any(const TensorAny& input, const TensorAny& target, const TensorAny& var) const;

@@ -15,7 +15,8 @@ struct MarginRankingLoss {
         return Tensor<1>(reduce(forward_any(x1.handle(), x2.handle(), target.handle()), reduction));
     }
     template <std::size_t D, class K>
-    Tensor<D> forward_no_reduction(const Tensor<D>& x1, const Tensor<D>& x2, const Tensor<D, K>& target) const {
+    Tensor<D> forward_no_reduction(const Tensor<D>& x1, const Tensor<D>& x2,
+                                   const Tensor<D, K>& target) const {
         return Tensor<D>(forward_any(x1.handle(), x2.handle(), target.handle()));
     }
     TensorAny forward_any(const TensorAny& x1, const TensorAny& x2, const TensorAny& target) const;

@@ -16,14 +16,16 @@ struct TripletMarginLoss {
     /// -> [1]
     Tensor<1> forward(const Tensor<2>& anchor, const Tensor<2>& positive, const Tensor<2>& negative,
                       Reduction reduction) const {
-        return Tensor<1>(reduce(forward_any(anchor.handle(), positive.handle(), negative.handle()), reduction));
+        return Tensor<1>(
+            reduce(forward_any(anchor.handle(), positive.handle(), negative.handle()), reduction));
     }
     /// -> [batch]
     Tensor<1> forward_no_reduction(const Tensor<2>& anchor, const Tensor<2>& positive,
                                    const Tensor<2>& negative) const {
         return Tensor<1>(forward_any(anchor.handle(), positive.handle(), negative.handle()));
     }
-    TensorAny forward_any(const TensorAny& anchor, const TensorAny& positive, const TensorAny& negative) const;
+    TensorAny forward_any(const TensorAny& anchor, const TensorAny& positive,
+                          const TensorAny& negative) const;
 };
 
 struct TripletMarginLossConfig {
