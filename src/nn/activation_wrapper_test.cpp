@@ -76,8 +76,8 @@ TEST(NnActivationWrapper, ConfigJsonRoundTripsEveryKind) {
 }
 
 TEST(NnActivationWrapper, InvalidInnerConfigIsAnError) {
-    EXPECT_THROW(nn::ActivationConfig{nn::RReluConfig{0.5, 0.1}}.init(), Error);
-    EXPECT_THROW(nn::ActivationConfig{nn::HardtanhConfig{1.0, -1.0}}.init(), Error);
+    EXPECT_THROW((nn::ActivationConfig{nn::RReluConfig{0.5, 0.1}}.init()), Error);
+    EXPECT_THROW((nn::ActivationConfig{nn::HardtanhConfig{1.0, -1.0}}.init()), Error);
     EXPECT_THROW(nn::ActivationConfig::from_json_string("{\"kind\": {\"type\": \"Swish\"}}"), Error);
 }
 

@@ -29,7 +29,7 @@ TEST(NnCrossEntropyProbs, MatchesPyTorch) {
     };
     run("ce.mean", {}, Reduction::Mean);
     run("ce.none", {}, std::nullopt);
-    run("ce.w.mean", {std::nullopt, w}, Reduction::Mean);
+    run("ce.w.mean", {std::nullopt, w, std::nullopt}, Reduction::Mean);
     run("ce.s.mean", {std::nullopt, std::nullopt, 0.1}, Reduction::Mean);
     run("ce.ws.sum", {std::nullopt, w, 0.2}, Reduction::Sum);
     auto in = f.floats<2>("ce.inputs", dev).require_grad();
@@ -55,7 +55,8 @@ TEST(NnCrossEntropyProbs, Errors) {
             loss_fn.forward_probs(Tensor<2>::zeros({4, 5}), Tensor<2>::zeros({4, 3}));
         },
         {"[CrossEntropyLoss]", "[4, 5]", "[4, 3]"});
-    auto padded = nn::loss::CrossEntropyLossConfig{std::vector<int64_t>{0}}.init();
+    auto padded =
+        nn::loss::CrossEntropyLossConfig{std::vector<int64_t>{0}, std::nullopt, std::nullopt}.init();
     nn_test::expect_error_mentions(
         [&] {
             padded.forward_probs(Tensor<2>::zeros({2, 3}), Tensor<2>::zeros({2, 3}));

@@ -12,7 +12,7 @@ namespace burn::nn::loss {
 struct MultiMarginLoss {
     int p = 1;
     double margin = 1.0;
-    std::optional<std::vector<float>> weights;  // per class
+    std::optional<std::vector<float>> weights = std::nullopt;  // per class
 
     /// input [batch, classes], target [batch] (Int) -> [1]
     Tensor<1> forward(const Tensor<2>& input, const Tensor<1, Int>& target, Reduction reduction) const {
@@ -28,7 +28,7 @@ struct MultiMarginLoss {
 struct MultiMarginLossConfig {
     int p = 1;
     double margin = 1.0;
-    std::optional<std::vector<float>> weights;
+    std::optional<std::vector<float>> weights = std::nullopt;
     MultiMarginLoss init() const;  // checks p is 1 or 2
     BURN_CONFIG(MultiMarginLossConfig, p, margin, weights)
 };
