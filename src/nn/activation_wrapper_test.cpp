@@ -55,6 +55,19 @@ TEST(NnActivationWrapper, PReluParameterIsAParameterOfTheWrapper) {
     EXPECT_TRUE(nn_test::close(*prelu.alpha.val().grad(grads), f.at("grad.param.alpha"), 1e-5, 1e-4));
 }
 
+TEST(NnActivationWrapper, SavesAndLoadsTheHeldModulesParameters) {
+    auto saved = nn::ActivationConfig{nn::PReluConfig{3, 0.1}}.init();
+    std::get<nn::PRelu>(saved.layer).alpha.set(Tensor<1>::from_floats({0.1, -0.2, 0.3}));
+    auto mem = store::BurnpackStore::in_memory();
+    saved.save_into(mem);
+    auto loaded = nn::ActivationConfig{nn::PReluConfig{3, 1.0}}.init();
+    auto back = store::BurnpackStore::from_bytes(mem.bytes());
+    EXPECT_TRUE(loaded.load_from(back).is_success());
+    EXPECT_TRUE(nn_test::close(std::get<nn::PRelu>(loaded.layer).alpha.val(),
+                               TensorData(std::vector<float>{0.1f, -0.2f, 0.3f}, Dims{3}), 0, 0));
+    EXPECT_NE(saved.to_string().find("alpha"), std::string::npos) << saved.to_string();
+}
+
 TEST(NnActivationWrapper, ConfigJsonRoundTripsEveryKind) {
     auto cfg = nn::ActivationConfig{nn::LeakyReluConfig{0.2}};
     const std::string json = cfg.to_json_string();

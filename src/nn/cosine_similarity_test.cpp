@@ -1,7 +1,7 @@
 // CosineSimilarity against torch.nn.functional.cosine_similarity
 // (tests/fixtures/nn_layers/modules_extra.json, scripts/gen_module_extra_fixtures.py): dims 1, -1 and a
 // middle dim, an all-zero row; values and the gradients of both inputs.
-#include "nn/loss/loss_test_util.hpp"
+#include "nn/layer_test_util.hpp"
 
 using namespace burn;
 

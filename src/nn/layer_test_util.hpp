@@ -155,6 +155,19 @@ void expect_output_and_grads(const Fixture& f, const std::string& key, const Ten
     }
 }
 
+/// Runs fn, which must throw a burn::Error whose message contains every one of parts.
+template <class Fn>
+void expect_error_mentions(Fn&& fn, const std::vector<std::string>& parts) {
+    try {
+        fn();
+        ADD_FAILURE() << "no error was thrown";
+    } catch (const Error& e) {
+        const std::string msg = e.what();
+        for (const auto& p : parts)
+            EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+    }
+}
+
 /// The same values as x, reached through a transposed view of a copy (non-contiguous).
 template <std::size_t D>
 Tensor<D> as_view(const Tensor<D>& x) {

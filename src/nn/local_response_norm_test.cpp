@@ -1,7 +1,7 @@
 // LocalResponseNorm against torch.nn.LocalResponseNorm (tests/fixtures/nn_layers/modules_extra.json,
 // scripts/gen_module_extra_fixtures.py): odd and even window sizes, non-default alpha, beta, k, and a
 // 3-D input; values and input gradients.
-#include "nn/loss/loss_test_util.hpp"
+#include "nn/layer_test_util.hpp"
 
 using namespace burn;
 

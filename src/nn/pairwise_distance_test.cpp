@@ -3,7 +3,7 @@
 // infinity, keepdim with another eps; values and the gradients of both inputs.
 #include <limits>
 
-#include "nn/loss/loss_test_util.hpp"
+#include "nn/layer_test_util.hpp"
 
 using namespace burn;
 

@@ -1,7 +1,7 @@
 // PixelUnshuffle against torch.nn.functional.pixel_unshuffle (tests/fixtures/nn_layers/modules_extra.json,
 // scripts/gen_module_extra_fixtures.py): factors 2 and 3, values and input gradients; the inverse of
 // PixelShuffle; errors.
-#include "nn/loss/loss_test_util.hpp"
+#include "nn/layer_test_util.hpp"
 
 using namespace burn;
 
