@@ -149,6 +149,7 @@ std::vector<Case> cases() {
 
 TEST(NnCompositePrim, PrimitivesOnlyDeviceMatchesTheCpu) {
     const burn::testing::DecomposeDevices devices;
+    std::set<OpId> all_reached;
     for (const auto& c : cases()) {
         SCOPED_TRACE(c.first);
         auto want = evaluate(c, Device::cpu().autodiff());
@@ -160,7 +161,13 @@ TEST(NnCompositePrim, PrimitivesOnlyDeviceMatchesTheCpu) {
             ADD_FAILURE() << "threw on the primitives-only backend: " << e.what();
             continue;
         }
+        all_reached.insert(reached.begin(), reached.end());
         ASSERT_EQ(got.size(), want.size());
+        ASSERT_GE(want.size(), 2u) << "no input gradient was compared";
+        double grad_norm = 0;
+        for (std::size_t i = 1; i < want.size(); ++i)
+            for (int64_t k = 0; k < want[i].numel(); ++k) grad_norm += std::abs(want[i].value_as_double(k));
+        EXPECT_GT(grad_norm, 0.0) << "the gradients are all zero: the case checks nothing";
         for (std::size_t i = 0; i < want.size(); ++i) {
             ASSERT_EQ(got[i].shape(), want[i].shape()) << "output " << i;
             for (int64_t k = 0; k < want[i].numel(); ++k) {
@@ -170,6 +177,10 @@ TEST(NnCompositePrim, PrimitivesOnlyDeviceMatchesTheCpu) {
             }
         }
     }
+    // The derived rows the layers call (softmax for the soft targets, leaky_relu, softplus, sigmoid, ...)
+    // ran as their decompositions into primitives there.
+    for (OpId op : {OpId::log_softmax, OpId::softplus, OpId::sigmoid, OpId::leaky_relu})
+        EXPECT_TRUE(all_reached.count(op)) << op << " was not decomposed on the primitives-only device";
 }
 
 }  // namespace
