@@ -59,4 +59,26 @@ TensorAny PixelShuffle::forward_any(const TensorAny& input) const {
     return ops::pixel_shuffle(input, upscale_factor);
 }
 
+PixelUnshuffle PixelUnshuffleConfig::init() const {
+    BURN_CHECK(downscale_factor > 0, "[PixelUnshuffleConfig] downscale_factor must be positive");
+    return PixelUnshuffle{downscale_factor};
+}
+
+TensorAny PixelUnshuffle::forward_any(const TensorAny& input) const {
+    BURN_CHECK(input.defined(), "[PixelUnshuffle] called on an undefined tensor");
+    BURN_CHECK(downscale_factor > 0, "[PixelUnshuffle] downscale_factor must be positive");
+    BURN_CHECK_KIND(input.rank() == 4, shape,
+                    "[PixelUnshuffle] expects input [batch, channels, height, width] (rank 4), got shape ",
+                    input.shape());
+    const auto r = static_cast<int64_t>(downscale_factor);
+    const Dims& s = input.shape();
+    BURN_CHECK_KIND(s[2] % r == 0 && s[3] % r == 0, shape, "[PixelUnshuffle] input of shape ", s,
+                    " has height ", s[2], " and width ", s[3], ", which downscale_factor ", r,
+                    " must divide; crop or pad the input to a multiple of it");
+    // [b, c, h, r, w, r] -> [b, c, r, r, h, w] -> [b, c * r * r, h, w]
+    TensorAny x = ops::reshape(input, Dims{s[0], s[1], s[2] / r, r, s[3] / r, r});
+    x = ops::permute(std::move(x), Dims{0, 1, 3, 5, 2, 4});
+    return ops::reshape(std::move(x), Dims{s[0], s[1] * r * r, s[2] / r, s[3] / r});
+}
+
 }  // namespace burn::nn

@@ -11,6 +11,8 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fixture_root.hpp"
 
@@ -135,6 +137,35 @@ void expect_param_grads(const M& m, const Fixture& f, const Gradients& grads, do
         ++checked;
     });
     EXPECT_GT(checked, 0u) << f.name << ": no parameter gradient was compared";
+}
+
+/// Output y against f[key], then the gradient of sum(y * f["r." + key]) for each leaf (name, tensor)
+/// against f["g." + key + "." + name] (the fixtures of scripts/gen_module_extra_fixtures.py).
+template <std::size_t D>
+void expect_output_and_grads(const Fixture& f, const std::string& key, const Tensor<D>& y,
+                             const std::vector<std::pair<std::string, TensorAny>>& leaves, double atol = 1e-5,
+                             double rtol = 1e-4) {
+    EXPECT_TRUE(close(y, f.at(key), atol, rtol)) << key;
+    auto grads = (y * f.floats<D>("r." + key, y.device())).sum().backward();
+    for (const auto& [name, leaf] : leaves) {
+        auto g = ops::grad(leaf, grads);
+        ASSERT_TRUE(g.has_value()) << key << ": no gradient for " << name;
+        EXPECT_TRUE(close(ops::into_data(*g).convert(DType::f32), f.at("g." + key + "." + name), atol, rtol))
+            << key << ": gradient of " << name;
+    }
+}
+
+/// Runs fn, which must throw a burn::Error whose message contains every one of parts.
+template <class Fn>
+void expect_error_mentions(Fn&& fn, const std::vector<std::string>& parts) {
+    try {
+        fn();
+        ADD_FAILURE() << "no error was thrown";
+    } catch (const Error& e) {
+        const std::string msg = e.what();
+        for (const auto& p : parts)
+            EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+    }
 }
 
 /// The same values as x, reached through a transposed view of a copy (non-contiguous).

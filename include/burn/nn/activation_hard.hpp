@@ -52,6 +52,10 @@ struct HardSwish {
         return activation::hard_swish(x);
     }
 };
+struct HardSwishConfig {
+    HardSwish init() const { return {}; }
+    BURN_CONFIG(HardSwishConfig)
+};
 
 struct HardSigmoid {
     double alpha = 1.0 / 6.0;

@@ -1,5 +1,6 @@
 #pragma once
-/// Resampling layers: Interpolate2d (nearest, bilinear, bicubic resize) and PixelShuffle.
+/// Resampling layers: Interpolate2d (nearest, bilinear, bicubic resize), PixelShuffle and its inverse
+/// PixelUnshuffle.
 #include <array>
 #include <optional>
 
@@ -47,6 +48,24 @@ struct PixelShuffleConfig {
     std::size_t upscale_factor = 0;
     PixelShuffle init() const;
     BURN_CONFIG(PixelShuffleConfig, upscale_factor)
+};
+
+/// The inverse of PixelShuffle (PyTorch's PixelUnshuffle, burn's PixelUnshuffle):
+/// [batch, channels, height * r, width * r] -> [batch, channels * r * r, height, width], a reshape and a
+/// permute (no new autodiff rule).
+struct PixelUnshuffle {
+    std::size_t downscale_factor = 1;
+
+    Tensor<4> forward(const Tensor<4>& input) const { return Tensor<4>(forward_any(input.handle())); }
+    TensorAny forward_any(const TensorAny& input) const;
+
+    BURN_MODULE(PixelUnshuffle, downscale_factor)
+};
+
+struct PixelUnshuffleConfig {
+    std::size_t downscale_factor = 0;
+    PixelUnshuffle init() const;
+    BURN_CONFIG(PixelUnshuffleConfig, downscale_factor)
 };
 
 }  // namespace burn::nn

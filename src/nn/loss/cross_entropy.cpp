@@ -54,6 +54,28 @@ TensorAny CrossEntropyLoss::forward_any(const TensorAny& x, const TensorAny& tar
     return div(sum(mul(nll, w)), sum(w));
 }
 
+TensorAny CrossEntropyLoss::probs_any(const TensorAny& x, const TensorAny& t) const {
+    detail::check_pair(x, t, "CrossEntropyLoss");
+    BURN_CHECK_KIND(x.rank() == 2, shape, "[CrossEntropyLoss] logits ", x.shape(),
+                    " and probability targets ", t.shape(), " must be [batch, classes]");
+    BURN_CHECK(!pad_tokens,
+               "[CrossEntropyLoss] pad_tokens apply to class-index targets, not to probability "
+               "targets; give padded rows all-zero targets instead");
+    const int64_t classes = x.shape()[1];
+    TensorAny logp = logits ? log_softmax(x, 1) : log(x);
+    TensorAny target = t;
+    if (smoothing && *smoothing > 0)
+        target = add_scalar(mul_scalar(target, 1.0 - *smoothing), *smoothing / static_cast<double>(classes));
+    TensorAny prod = mul(std::move(target), std::move(logp));
+    if (weights) {
+        BURN_CHECK_KIND(static_cast<int64_t>(weights->size()) == classes, shape, "[CrossEntropyLoss] ",
+                        weights->size(), " class weights for ", classes, " classes");
+        TensorAny w = cast(from_data(TensorData(*weights), x.device()), x.dtype());
+        prod = mul(std::move(prod), reshape(w, Dims{1, classes}));
+    }
+    return neg(reshape(sum_dim(std::move(prod), 1), Dims{-1}));
+}
+
 Tensor<1> cross_entropy_with_logits(const Tensor<2>& logits, const Tensor<2>& targets) {
     TensorAny l = mul(targets.handle(), log_softmax(logits.handle(), 1));
     return Tensor<1>(neg(mean(sum_dim(l, 1))));

@@ -19,6 +19,20 @@ struct CrossEntropyLoss {
         return Tensor<1>(forward_any(logits.handle(), targets.handle()));
     }
     TensorAny forward_any(const TensorAny& logits, const TensorAny& targets) const;
+
+    /// Probability (soft) targets [batch, classes] instead of class indices, PyTorch's cross_entropy
+    /// with a Float target: per row -sum_c w_c t_c log_softmax(logits)_c with the targets smoothed to
+    /// t (1 - s) + s / classes; the mean over the batch (not divided by the weights, as PyTorch).
+    /// pad_tokens do not apply (an error if set).
+    Tensor<1> forward_probs(const Tensor<2>& logits, const Tensor<2>& targets,
+                            Reduction reduction = Reduction::Mean) const {
+        return Tensor<1>(reduce(probs_any(logits.handle(), targets.handle()), reduction));
+    }
+    /// The per-row losses [batch] of forward_probs.
+    Tensor<1> forward_probs_no_reduction(const Tensor<2>& logits, const Tensor<2>& targets) const {
+        return Tensor<1>(probs_any(logits.handle(), targets.handle()));
+    }
+    TensorAny probs_any(const TensorAny& logits, const TensorAny& targets) const;
 };
 
 struct CrossEntropyLossConfig {
