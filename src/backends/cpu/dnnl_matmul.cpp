@@ -134,20 +134,7 @@ bool dnnl_bf16_matmul(const CpuTensor& a, const CpuTensor& b, CpuTensor& out, in
     if (!strides_of(m, k, a.strides[r - 2], a.strides[r - 1], as) ||
         !strides_of(k, n, b.strides[r - 2], b.strides[r - 1], bs))
         return false;
-    // Each batch entry's first element: the batch dims as an odometer over the strides.
-    auto offsets = [&](const CpuTensor& t) {
-        std::vector<int64_t> off(static_cast<std::size_t>(batches));
-        for (int64_t bi = 0; bi < batches; ++bi) {
-            int64_t rem = bi, o = t.offset;
-            for (int d = r - 3; d >= 0; --d) {
-                o += (rem % t.shape[d]) * t.strides[d];
-                rem /= t.shape[d];
-            }
-            off[static_cast<std::size_t>(bi)] = o;
-        }
-        return off;
-    };
-    const auto ao = offsets(a), bo = offsets(b);
+    const auto ao = matrix_batch_offsets(a, batches), bo = matrix_batch_offsets(b, batches);
     const memory::data_type odt = out.dtype == DType::f32 ? memory::data_type::f32 : memory::data_type::bf16;
     const int64_t rows = rows_per_part(m, batches), parts = (m + rows - 1) / rows;
     MatmulState& st = matmul_state();

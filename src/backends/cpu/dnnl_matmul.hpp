@@ -3,6 +3,7 @@
 // vdpbf16ps / tile instructions with float32 accumulation. matmul.cpp (rows matmul and matmul_widen)
 // calls it first for bf16 operands and falls back to the built-in kernel when it returns false.
 #include <cstdint>
+#include <vector>
 
 #include "backends/cpu/kernels.hpp"
 
@@ -15,6 +16,10 @@ namespace burn::cpu {
 /// than the built-in kernel), or a layout or size does not fit.
 bool dnnl_bf16_matmul(const CpuTensor& a, const CpuTensor& b, CpuTensor& out, int64_t m, int64_t n, int64_t k,
                       int64_t batches);
+
+/// Element offsets of each batch entry's matrix in t (the last two dims are the matrix; the batch dims
+/// counted as an odometer over their strides, from t.offset). Defined in matmul.cpp, shared by both.
+std::vector<int64_t> matrix_batch_offsets(const CpuTensor& t, int64_t batches);
 
 /// Whether dnnl_bf16_matmul runs here (built in, on, and the CPU has the instructions).
 bool dnnl_bf16_matmul_available();

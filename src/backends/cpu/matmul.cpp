@@ -23,21 +23,6 @@ namespace burn::cpu {
 
 namespace {
 
-/// Element offsets of each batch's matrix for a tensor of rank r whose last two dims are the matrix.
-std::vector<int64_t> batch_offsets(const CpuTensor& t, int64_t batches) {
-    std::vector<int64_t> off(static_cast<std::size_t>(batches));
-    const int nb = t.shape.rank() - 2;
-    for (int64_t bi = 0; bi < batches; ++bi) {
-        int64_t rem = bi, o = t.offset;
-        for (int d = nb - 1; d >= 0; --d) {
-            o += (rem % t.shape[d]) * t.strides[d];
-            rem /= t.shape[d];
-        }
-        off[static_cast<std::size_t>(bi)] = o;
-    }
-    return off;
-}
-
 /// Below this many multiply-adds per matrix, many batches run in parallel (one matrix per task).
 constexpr int64_t kSmallBatchMacs = 64 * 64 * 64;
 
@@ -45,7 +30,7 @@ template <class T>
 void matmul_fallback(const CpuTensor& a, const CpuTensor& b, CpuTensor& out, int64_t m, int64_t n, int64_t k,
                      int64_t batches) {
     const int r = a.shape.rank();
-    const auto ao = batch_offsets(a, batches), bo = batch_offsets(b, batches);
+    const auto ao = matrix_batch_offsets(a, batches), bo = matrix_batch_offsets(b, batches);
     const T* ab = reinterpret_cast<const T*>(a.storage->data);
     const T* bb = reinterpret_cast<const T*>(b.storage->data);
     T* ob = out.data<T>();
@@ -149,7 +134,7 @@ bool matmul_blas(TensorRef ar, TensorRef br, CpuTensor& out, int64_t m, int64_t 
                   static_cast<int>(lda), bb + b.offset, static_cast<int>(ldb), ob, static_cast<int>(n));
         return true;
     }
-    const auto ao = batch_offsets(a, batches), bo = batch_offsets(b, batches);
+    const auto ao = matrix_batch_offsets(a, batches), bo = matrix_batch_offsets(b, batches);
     for (int64_t bi = 0; bi < batches; ++bi) {
         const auto i = static_cast<std::size_t>(bi);
         blas_gemm(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), ab + ao[i],
@@ -207,6 +192,20 @@ TensorRefs matmul_widen_kernel(const OpCall& call, TensorRefs& in) {
 }
 
 }  // namespace
+
+std::vector<int64_t> matrix_batch_offsets(const CpuTensor& t, int64_t batches) {
+    std::vector<int64_t> off(static_cast<std::size_t>(batches));
+    const int nb = t.shape.rank() - 2;
+    for (int64_t bi = 0; bi < batches; ++bi) {
+        int64_t rem = bi, o = t.offset;
+        for (int d = nb - 1; d >= 0; --d) {
+            o += (rem % t.shape[d]) * t.strides[d];
+            rem /= t.shape[d];
+        }
+        off[static_cast<std::size_t>(bi)] = o;
+    }
+    return off;
+}
 
 void set_blas_use(BlasUse use) {
     g_blas_use.store(static_cast<int>(use), std::memory_order_relaxed);
