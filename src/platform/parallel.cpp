@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "burn/build_config.hpp"
+#include "burn/core/error.hpp"
 #include "platform/env.hpp"
 #if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || !BURN_THREADS
 #define BURN_SERIAL 1
@@ -22,6 +23,19 @@
 #endif
 
 namespace burn::platform {
+
+int parse_num_threads(const std::string& text) {
+    const char* s = text.c_str();
+    while (*s == ' ' || *s == '\t') ++s;
+    char* end = nullptr;
+    const long v = *s >= '0' && *s <= '9' ? std::strtol(s, &end, 10) : 0;
+    if (end)
+        while (*end == ' ' || *end == '\t') ++end;
+    BURN_CHECK(end && *end == '\0' && v >= 1 && v <= 65535, "[BURN_NUM_THREADS] '", text,
+               "' is not a thread count: set it to a positive integer such as 4, or unset it to use every ",
+               "hardware thread");
+    return static_cast<int>(v);
+}
 
 #ifdef BURN_SERIAL
 
@@ -143,7 +157,7 @@ class Pool {
 
     Pool() {
         int n = hardware_threads();
-        if (auto env = env_var("BURN_NUM_THREADS")) n = std::max(1, std::atoi(env->c_str()));
+        if (auto env = env_var("BURN_NUM_THREADS")) n = parse_num_threads(*env);
         size_ = 1;
         resize(n);
     }

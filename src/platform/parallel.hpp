@@ -3,6 +3,7 @@
 // threads (wasm without pthreads, bare metal) runs the same code serially.
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace burn::platform {
 
@@ -10,6 +11,11 @@ int hardware_threads();
 /// Threads used by parallel_for (including the caller). 0 restores the default (all hardware threads).
 void set_threads(int n);
 int threads();
+
+/// BURN_NUM_THREADS's value as a thread count: a positive decimal integer up to 65535 (spaces around it
+/// allowed). Anything else ("abc", "-3", "0", "4x") throws burn::Error naming the variable, the value
+/// and the fix: a mistyped value is an error, not a silent single thread.
+int parse_num_threads(const std::string& text);
 
 /// Calls fn(begin, end) on disjoint chunks covering [0, n), in parallel when n >= 2 * grain.
 /// Nested calls from inside a chunk run serially.
