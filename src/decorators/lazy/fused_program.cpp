@@ -1,0 +1,125 @@
+// Building a fused pass from a lazy graph, and its listing for the debug dump.
+#include "decorators/lazy/fused_program.hpp"
+
+#include <map>
+#include <sstream>
+
+#include "backends/cpu/cpu_tensor.hpp"
+#include "burn/backend/op_attrs.hpp"
+#include "burn/core/error.hpp"
+#include "decorators/lazy/fused_build.hpp"
+
+namespace burn::lazy {
+
+namespace {
+
+struct Builder {
+    Program p;
+    std::map<const Node*, int> slot;                              // pending nodes and f32/bool inputs
+    std::map<std::pair<const TensorImpl*, bool>, int> leaf_slot;  // one load per input and reading
+
+    int add(Step s) {
+        p.steps.push_back(s);
+        return static_cast<int>(p.steps.size()) - 1;
+    }
+    int load(const TensorRef& t, bool to_bool) {
+        auto key = std::make_pair(t.get(), to_bool);
+        auto it = leaf_slot.find(key);
+        if (it != leaf_slot.end()) return it->second;
+        p.leaves.push_back(Leaf{t, to_bool});
+        Step s;
+        s.kind = Step::Kind::load;
+        s.leaf = static_cast<int>(p.leaves.size()) - 1;
+        return leaf_slot[key] = add(s);
+    }
+    /// The slot of a node whose inputs have slots already (post-order).
+    int define(const Node& n) {
+        if (!n.pending()) return load(n.value, false);
+        if (n.is_const) {
+            Step s;
+            s.kind = Step::Kind::constant;
+            s.value = n.meta.dtype == DType::boolean ? (n.constant != 0 ? 1.0f : 0.0f) : float(n.constant);
+            return add(s);
+        }
+        if (n.call.op == OpId::cast) {
+            const Node& x = *n.inputs[0];
+            const bool to_bool = n.meta.dtype == DType::boolean;
+            if (!x.pending() && x.meta.dtype != DType::f32 && x.meta.dtype != DType::boolean)
+                return load(x.value, to_bool);  // the cast happens in the load
+            const int xs = slot.at(&x);
+            if (!to_bool || x.meta.dtype == DType::boolean) return xs;  // 0 / 1 are the same floats
+            Step s;
+            s.kind = Step::Kind::to_bool;
+            s.args[0] = xs;
+            s.nargs = 1;
+            return add(s);
+        }
+        Step s;
+        s.kind = Step::Kind::op;
+        s.op = n.call.op;
+        s.fn = block_fn(n.call.op);
+        BURN_CHECK(s.fn != nullptr, "[lazy] no block loop for ", n.call.op, ": not a fusable row");
+        s.p0 = n.call.scalars[0];
+        s.p1 = n.call.scalars[1];
+        s.nargs = static_cast<int>(n.inputs.size());
+        for (int k = 0; k < s.nargs; ++k) s.args[k] = slot.at(n.inputs[static_cast<std::size_t>(k)].get());
+        return add(s);
+    }
+};
+
+}  // namespace
+
+Program build(const std::vector<const Node*>& order, const std::vector<const Node*>& outputs,
+              const Device& below) {
+    Builder b;
+    b.p.shape = outputs.front()->meta.shape;
+    for (const Node* n : order) {
+        // an input reached only through a cast from another dtype is loaded by the cast itself
+        if (!n->pending() && n->meta.dtype != DType::f32 && n->meta.dtype != DType::boolean) continue;
+        b.slot[n] = b.define(*n);
+    }
+    for (const Node* n : outputs)
+        b.p.outputs.push_back(Output{b.slot.at(n), cpu::alloc(b.p.shape, n->meta.dtype, below)});
+    return std::move(b.p);
+}
+
+std::string listing(const Program& p) {
+    std::ostringstream os;
+    const int64_t numel = p.shape.numel();
+    int ops = 0;
+    for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
+    os << "[lazy] fused pass over " << p.shape << " (" << numel << " elements, "
+       << (numel + kBlock - 1) / kBlock << " block(s) of " << kBlock << "): " << ops << " op(s), "
+       << p.leaves.size() << " input(s), " << p.outputs.size() << " output(s)\n";
+    for (std::size_t i = 0; i < p.steps.size(); ++i) {
+        const Step& s = p.steps[i];
+        os << "  %" << i << " = ";
+        switch (s.kind) {
+            case Step::Kind::load: {
+                const Leaf& l = p.leaves[static_cast<std::size_t>(s.leaf)];
+                const auto& t = cpu::as_cpu(l.tensor);
+                os << "load in" << s.leaf << " " << t.dtype << (l.to_bool ? " as bool" : "")
+                   << (t.is_contiguous() ? "" : " strided");
+                break;
+            }
+            case Step::Kind::constant:
+                os << "const " << s.value;
+                break;
+            case Step::Kind::to_bool:
+                os << "cast_bool %" << s.args[0];
+                break;
+            case Step::Kind::op:
+                os << s.op;
+                for (int k = 0; k < s.nargs; ++k) os << " %" << s.args[k];
+                if (s.p0 != 0 || s.p1 != 0) os << " (" << s.p0 << ", " << s.p1 << ")";
+                break;
+        }
+        for (std::size_t o = 0; o < p.outputs.size(); ++o)
+            if (p.outputs[o].slot == static_cast<int>(i))
+                os << "  -> out" << o << " " << p.outputs[o].tensor->dtype;
+        os << "\n";
+    }
+    return os.str();
+}
+
+}  // namespace burn::lazy

@@ -1,0 +1,60 @@
+#pragma once
+// A fused pass: a small register program over blocks of a few thousand elements. Registers hold
+// float32 (bool as 0 / 1); each step loads an input (converting its dtype), fills a constant or runs
+// one elementwise row over the block. Built from a lazy graph (fused_program.cpp), run over blocks in
+// parallel (fused_kernels.cpp): the intermediate values live in one block of cache, never in memory.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "burn/backend/backend.hpp"
+
+namespace burn::lazy {
+
+/// One row's loop over a block: out[i] = row(a[i], b[i], c[i]) for i < n, float32 registers.
+using BlockFn = void (*)(const float* const* args, float* out, int64_t n, double p0, double p1);
+
+/// The block loop of an elementwise row (every row of elementwise.def has one).
+BlockFn block_fn(OpId op);
+
+struct Step {
+    enum class Kind : uint8_t { load, constant, op, to_bool };
+    Kind kind = Kind::op;
+    OpId op{};             // Kind::op: the row (for the listing)
+    BlockFn fn = nullptr;  // Kind::op
+    int args[3] = {-1, -1, -1};
+    int nargs = 0;
+    int leaf = -1;          // Kind::load: the input
+    float value = 0;        // Kind::constant
+    double p0 = 0, p1 = 0;  // the row's scalars
+};
+
+/// An input of the pass: a tensor of the device below, of the pass's shape (any strides), read as
+/// float32 (to_bool: as 0 / 1 of `x != 0`).
+struct Leaf {
+    TensorRef tensor;
+    bool to_bool = false;
+};
+
+struct Output {
+    int slot = -1;     // the step whose value it is
+    TensorRef tensor;  // allocated by the builder: contiguous, of the pass's shape
+};
+
+struct Program {
+    Dims shape;
+    std::vector<Leaf> leaves;
+    std::vector<Step> steps;  // step i defines slot i
+    std::vector<Output> outputs;
+};
+
+/// Runs the program over its shape's elements, writing every output.
+void run(const Program& program);
+
+/// A readable listing ("%2 = mul %0 %1") for the debug dump.
+std::string listing(const Program& program);
+
+/// Elements per block: a few registers of it stay in L1/L2 while a chain runs over it.
+inline constexpr int64_t kBlock = 4096;
+
+}  // namespace burn::lazy

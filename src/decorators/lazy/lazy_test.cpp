@@ -1,0 +1,246 @@
+// The lazy decorator: chains fuse into one pass that writes only what someone holds, and every value
+// equals the eager CPU's (the same functors run in both).
+#include "burn/backend/lazy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "burn/burn.hpp"
+
+namespace burn::lazy_test {
+namespace {
+
+using ops::from_data;
+using ops::into_data;
+
+TensorAny randn(const Dims& shape, const Device& d, uint64_t seed) {
+    d.seed(seed);
+    return ops::random(shape, Distribution::Normal(0.0, 1.0), DType::f32, d);
+}
+
+/// The same values on the CPU and on lazy(cpu).
+struct Pair {
+    TensorAny eager, lazy;
+};
+Pair randn_pair(const Dims& shape, uint64_t seed) {
+    TensorAny e = randn(shape, Device::cpu(), seed);
+    return {e, from_data(into_data(e), Device::cpu().lazy())};
+}
+
+void expect_same(const TensorAny& lazy, const TensorAny& eager) {
+    TensorData a = into_data(lazy), b = into_data(eager);
+    ASSERT_EQ(a.dtype(), b.dtype());
+    ASSERT_EQ(a.shape(), b.shape());
+    for (int64_t i = 0; i < a.numel(); ++i) {
+        const double x = a.value_as_double(i), y = b.value_as_double(i);
+        if (std::isnan(x) && std::isnan(y)) continue;
+        ASSERT_EQ(x, y) << "element " << i;
+    }
+}
+
+struct Fresh {
+    Fresh() { lazy::reset_stats(); }
+};
+
+TEST(LazyFusion, DeviceStacksAndPrints) {
+    Device d = Device::cpu().lazy().autodiff();
+    EXPECT_EQ(d.str(), "autodiff(lazy(cpu))");
+    EXPECT_TRUE(d.is_lazy());
+    EXPECT_TRUE(d.inner().is_lazy());
+    EXPECT_EQ(Device::parse("lazy(cpu)"), Device::cpu().lazy());
+    EXPECT_FALSE(Device::cpu().is_lazy());
+}
+
+TEST(LazyFusion, ChainIsOnePassWritingOneBuffer) {
+    auto [x, lx] = randn_pair({3, 5000}, 1);
+    auto [y, ly] = randn_pair({3, 5000}, 2);
+    auto [z, lz] = randn_pair({3, 5000}, 3);
+    Fresh f;
+    TensorAny r = ops::relu(ops::add(ops::mul(lx, ly), lz));
+    EXPECT_EQ(lazy::stats().fused_passes, 0) << "nothing runs before a read";
+    expect_same(r, ops::relu(ops::add(ops::mul(x, y), z)));
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+    EXPECT_EQ(lazy::stats().fused_ops, 3);
+    EXPECT_EQ(lazy::stats().materialized, 1) << "the intermediates x*y and +z are never written";
+}
+
+TEST(LazyFusion, HeldIntermediateIsWrittenOnce) {
+    auto [x, lx] = randn_pair({777}, 4);
+    auto [y, ly] = randn_pair({777}, 5);
+    Fresh f;
+    TensorAny t = ops::mul(lx, ly);
+    TensorAny r = ops::exp(ops::sub(t, ly));
+    expect_same(r, ops::exp(ops::sub(ops::mul(x, y), y)));
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+    EXPECT_EQ(lazy::stats().materialized, 2) << "t is held, so the pass writes it too";
+    expect_same(t, ops::mul(x, y));
+    EXPECT_EQ(lazy::stats().fused_passes, 1) << "t was written by the first pass";
+}
+
+TEST(LazyFusion, BroadcastRowsAndColumns) {
+    auto [a, la] = randn_pair({37, 300}, 6);
+    auto [row, lrow] = randn_pair({1, 300}, 7);
+    auto [col, lcol] = randn_pair({37, 1}, 8);
+    Fresh f;
+    TensorAny r = ops::mul(ops::add(la, lrow), lcol);
+    expect_same(r, ops::mul(ops::add(a, row), col));
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+    EXPECT_EQ(lazy::stats().fused_ops, 2);
+}
+
+TEST(LazyFusion, ScalarsAreConstantsNotBuffers) {
+    auto [x, lx] = randn_pair({10000}, 9);
+    Fresh f;
+    TensorAny r = ops::add_scalar(ops::mul_scalar(lx, 2.5), -1.0);
+    r = ops::clamp(ops::rsub_scalar(r, 0.5), -1.0, 1.0);
+    expect_same(r,
+                ops::clamp(ops::rsub_scalar(ops::add_scalar(ops::mul_scalar(x, 2.5), -1.0), 0.5), -1.0, 1.0));
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+    EXPECT_EQ(lazy::stats().materialized, 1);
+    EXPECT_EQ(lazy::stats().passthrough, 0) << "fill and expand of a scalar stay in the pass";
+}
+
+TEST(LazyFusion, CastsComparisonsAndWhere) {
+    auto [x, lx] = randn_pair({4, 999}, 10);
+    auto [y, ly] = randn_pair({4, 999}, 11);
+    Fresh f;
+    auto chain = [](const TensorAny& a, const TensorAny& b) {
+        TensorAny mask = ops::greater(a, b);        // bool
+        TensorAny m = ops::cast(mask, DType::f32);  // bool -> f32
+        TensorAny w = ops::where(mask, a, ops::mul_scalar(b, 0.5));
+        TensorAny back = ops::cast(ops::cast(a, DType::i32), DType::f32);  // i32 is not fused: a load
+        return ops::add(ops::add(ops::mul(m, w), back), ops::cast(ops::lower_elem(a, 0.0), DType::f32));
+    };
+    expect_same(chain(lx, ly), chain(x, y));
+    TensorAny bools = ops::bool_and(ops::greater(lx, ly), ops::is_nan(lx));
+    expect_same(bools, ops::bool_and(ops::greater(x, y), ops::is_nan(x)));
+    EXPECT_EQ(into_data(bools).dtype(), DType::boolean);
+}
+
+TEST(LazyFusion, StridedAndScalarShapedInputs) {
+    auto [a, la] = randn_pair({300, 200}, 12);
+    auto [b, lb] = randn_pair({200, 300}, 13);
+    TensorAny at = ops::permute(a, Dims{1, 0}), lat = ops::permute(la, Dims{1, 0});  // a strided view
+    expect_same(ops::sub(ops::sqrt(ops::abs(lat)), lb), ops::sub(ops::sqrt(ops::abs(at)), b));
+    auto [s, ls] = randn_pair({}, 14);  // rank 0
+    expect_same(ops::tanh(ops::mul(ls, ls)), ops::tanh(ops::mul(s, s)));
+}
+
+TEST(LazyFusion, InputAliasingOutput) {
+    auto [x, lx] = randn_pair({5000}, 15);
+    expect_same(ops::add(lx, lx), ops::add(x, x));  // one input read twice
+    TensorAny e = x, l = lx;
+    for (int i = 0; i < 5; ++i) {  // each result replaces its input
+        e = ops::add(ops::mul_scalar(e, 0.5), e);
+        l = ops::add(ops::mul_scalar(l, 0.5), l);
+    }
+    expect_same(l, e);
+    expect_same(lx, x);  // the input survives its chain
+}
+
+TEST(LazyFusion, NonFusableOpsFlushAndRunBelow) {
+    auto [a, la] = randn_pair({64, 32}, 16);
+    auto [b, lb] = randn_pair({32, 16}, 17);
+    Fresh f;
+    TensorAny r = ops::matmul(ops::gelu(ops::mul_scalar(la, 0.1)), lb);
+    EXPECT_EQ(lazy::stats().fused_passes, 1) << "matmul needs its input";
+    EXPECT_EQ(lazy::stats().passthrough, 1);
+    expect_same(ops::sum_dim(ops::exp(r), 1),
+                ops::sum_dim(ops::exp(ops::matmul(ops::gelu(ops::mul_scalar(a, 0.1)), b)), 1));
+    TensorAny h = ops::cast(ops::mul_scalar(la, 3.0), DType::f16);  // f16 is not fused: cast runs below
+    expect_same(h, ops::cast(ops::mul_scalar(a, 3.0), DType::f16));
+}
+
+TEST(LazyFusion, LongChainsHitTheSizeLimit) {
+    auto [x, lx] = randn_pair({3000}, 18);
+    Fresh f;
+    TensorAny e = x, l = lx;
+    for (int i = 0; i < 200; ++i) {
+        e = ops::add_scalar(ops::mul_scalar(e, 1.001), 0.001);
+        l = ops::add_scalar(ops::mul_scalar(l, 1.001), 0.001);
+    }
+    EXPECT_GE(lazy::stats().fused_passes, 200 * 2 / 48) << "the chain is cut into bounded passes";
+    expect_same(l, e);
+}
+
+TEST(LazyFusion, SyncComputesWhatIsHeld) {
+    auto [x, lx] = randn_pair({1 << 16}, 19);
+    Fresh f;
+    TensorAny r = ops::sigmoid(ops::mul(lx, lx));
+    TensorAny dropped = ops::exp(lx);  // dropped before the sync: never computed
+    dropped = TensorAny();
+    Device::cpu().lazy().sync();
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+    EXPECT_EQ(lazy::stats().fused_ops, 2);
+    expect_same(r, ops::sigmoid(ops::mul(x, x)));
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+}
+
+TEST(LazyFusion, LargeTensorAcrossBlocksAndThreads) {
+    auto [x, lx] = randn_pair({(1 << 20) + 123}, 20);
+    auto [y, ly] = randn_pair({(1 << 20) + 123}, 21);
+    expect_same(ops::max_pair(ops::gelu(lx), ops::sin(ly)), ops::max_pair(ops::gelu(x), ops::sin(y)));
+}
+
+TEST(LazyFusion, DumpListsThePass) {
+    auto [x, lx] = randn_pair({10}, 22);
+    lazy::set_dump(true);
+    TensorAny r = ops::relu(ops::add_scalar(ops::mul(lx, lx), 1.0));
+    into_data(r);
+    lazy::set_dump(false);
+    const std::string text = lazy::last_program();
+    EXPECT_NE(text.find("fused pass over [10]"), std::string::npos) << text;
+    EXPECT_NE(text.find("= mul %0 %0"), std::string::npos) << text;
+    EXPECT_NE(text.find("const 1"), std::string::npos) << text;
+    EXPECT_NE(text.find("relu"), std::string::npos) << text;
+    EXPECT_NE(text.find("-> out0 f32"), std::string::npos) << text;
+}
+
+TEST(LazyFusion, ErrorsNameTheOpBeforeAnythingRuns) {
+    const Device d = Device::cpu().lazy();
+    TensorAny a = ops::full(Dims{3}, 1.0, DType::f32, d), b = ops::full(Dims{4}, 1.0, DType::f32, d);
+    try {
+        ops::add(a, b);
+        FAIL() << "add of [3] and [4] did not throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("[add]"), std::string::npos) << e.what();
+    }
+    try {
+        (void)Device::cpu().lazy().lazy();
+        FAIL() << "lazy twice did not throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("lazy"), std::string::npos) << e.what();
+    }
+    TensorAny i = ops::full(Dims{3}, 1.0, DType::i64, d);
+    EXPECT_THROW(ops::exp(i), Error);  // exp takes floats: the frontend says so on lazy devices too
+}
+
+TEST(LazyFusion, AutodiffOverLazyGivesEagerGradients) {
+    auto grads = [](const Device& dev) {
+        dev.seed(3);
+        TensorAny w =
+            ops::require_grad(ops::random(Dims{16, 8}, Distribution::Normal(0.0, 1.0), DType::f32, dev));
+        TensorAny b = ops::require_grad(ops::full(Dims{1, 8}, 0.1, DType::f32, dev));
+        TensorAny x = ops::random(Dims{32, 16}, Distribution::Normal(0.0, 1.0), DType::f32, dev);
+        TensorAny h = ops::gelu(ops::add(ops::matmul(x, w), b));
+        TensorAny loss = ops::sum(ops::mul(ops::sigmoid(h), ops::tanh(h)));
+        Gradients g = ops::backward(loss);
+        return std::make_pair(into_data(*ops::grad(w, g)), into_data(*ops::grad(b, g)));
+    };
+    auto [we, be] = grads(Device::cpu().autodiff());
+    auto [wl, bl] = grads(Device::cpu().lazy().autodiff());
+    EXPECT_TRUE(we == wl);
+    EXPECT_TRUE(be == bl);
+}
+
+TEST(LazyFusion, OverAnotherDecoratorItOnlyForwards) {
+    const Device d = Device::cpu().autocast(DType::bf16).lazy();
+    TensorAny x = ops::full(Dims{4}, 2.0, DType::f32, d);
+    Fresh f;
+    EXPECT_EQ(into_data(ops::mul(x, x)).to_vec<float>(), std::vector<float>(4, 4.0f));
+    EXPECT_EQ(lazy::stats().fused_passes, 0);
+}
+
+}  // namespace
+}  // namespace burn::lazy_test
