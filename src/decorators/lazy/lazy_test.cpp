@@ -234,6 +234,54 @@ TEST(LazyFusion, AutodiffOverLazyGivesEagerGradients) {
     EXPECT_TRUE(be == bl);
 }
 
+struct Mlp {
+    nn::Linear l1;
+    nn::Relu relu;
+    nn::Linear l2;
+    nn::Gelu gelu;
+    nn::Linear l3;
+
+    Tensor<2> forward(const Tensor<2>& x) const {
+        return l3.forward(gelu.forward(l2.forward(relu.forward(l1.forward(x)))));
+    }
+
+    BURN_MODULE(Mlp, l1, relu, l2, gelu, l3)
+};
+
+/// Five Adam steps of an MLP on a mean squared error: the losses and the final parameters.
+std::pair<std::vector<float>, std::vector<TensorData>> train(const Mlp& start, const Device& device) {
+    Mlp model = start.to_device(device);
+    device.seed(9);
+    auto x = Tensor<2>::random({64, 12}, Distribution::Normal(0.0, 1.0), device);
+    auto y = Tensor<2>::random({64, 3}, Distribution::Normal(0.0, 1.0), device);
+    auto optimizer = optim::AdamConfig{}.init();
+    std::vector<float> losses;
+    for (int step = 0; step < 5; ++step) {
+        auto loss = nn::loss::MseLoss{}.forward(model.forward(x), y, nn::loss::Reduction::Mean);
+        losses.push_back(loss.into_scalar());
+        auto grads = optim::GradientsParams::from_grads(loss.backward(), model);
+        model = optimizer.step(0.01, std::move(model), grads);
+    }
+    std::vector<TensorData> params;
+    model.visit_params([&](const std::string&, const auto& p) { params.push_back(p.val().into_data()); });
+    return {losses, params};
+}
+
+TEST(LazyFusion, TrainingMatchesEager) {
+    Device::cpu().seed(4);
+    const Mlp start{nn::LinearConfig{12, 32}.init(Device::cpu()), nn::Relu{},
+                    nn::LinearConfig{32, 16}.init(Device::cpu()), nn::Gelu{},
+                    nn::LinearConfig{16, 3}.init(Device::cpu())};
+    auto [want_loss, want_params] = train(start, Device::cpu().autodiff());
+    Fresh f;
+    auto [got_loss, got_params] = train(start, Device::cpu().lazy().autodiff());
+    EXPECT_GT(lazy::stats().fused_passes, 0);
+    EXPECT_EQ(got_loss, want_loss);
+    EXPECT_LT(want_loss.back(), want_loss.front()) << "the loss should go down";
+    ASSERT_EQ(got_params.size(), want_params.size());
+    for (std::size_t i = 0; i < got_params.size(); ++i) EXPECT_TRUE(got_params[i] == want_params[i]) << "parameter " << i;
+}
+
 TEST(LazyFusion, OverAnotherDecoratorItOnlyForwards) {
     const Device d = Device::cpu().autocast(DType::bf16).lazy();
     TensorAny x = ops::full(Dims{4}, 2.0, DType::f32, d);
