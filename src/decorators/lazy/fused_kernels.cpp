@@ -3,9 +3,6 @@
 // that read an input's block through its strides, and the parallel walk over blocks.
 #include <algorithm>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "backends/common/functors.hpp"
 #include "backends/cpu/kernels.hpp"
@@ -156,27 +153,6 @@ void gather_leaf(const Leaf& leaf, int64_t start, int64_t n, float* dst) {
                             [&](auto tag) { gather<decltype(tag)>(t, start, n, dst, leaf.to_bool); });
 }
 
-/// Outputs larger than this bypass the caches (non-temporal stores): a buffer that cannot stay
-/// cached is not read into them before it is written, which saves a fifth of a chain's traffic.
-constexpr int64_t kStreamBytes = int64_t(8) << 20;
-
-void stream_copy(float* dst, const float* src, int64_t n) {
-#if defined(__SSE2__)
-    int64_t i = 0;
-    if (reinterpret_cast<uintptr_t>(dst) % 16 == 0)
-        for (; i + 4 <= n; i += 4) _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
-    for (; i < n; ++i) dst[i] = src[i];
-#else
-    std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
-#endif
-}
-
-void stream_fence() {
-#if defined(__SSE2__)
-    _mm_sfence();  // non-temporal stores are weakly ordered: visible before the task reports done
-#endif
-}
-
 /// Where each slot's block lives: a register of the scratch, an input's memory or an output's.
 struct Plan {
     std::vector<int> reg;                // slot -> scratch register, -1 when direct
@@ -184,7 +160,6 @@ struct Plan {
     std::vector<float*> out_ptr;         // slot -> f32 output written in place
     std::vector<int> constants;          // slots filled once per task
     int registers = 0;
-    bool stream = false;                 // outputs stored with non-temporal stores
 };
 
 Plan plan(const Program& p) {
@@ -193,16 +168,12 @@ Plan plan(const Program& p) {
     pl.reg.assign(n, -1);
     pl.leaf_ptr.assign(n, nullptr);
     pl.out_ptr.assign(n, nullptr);
-    int64_t out_bytes = 0;
-    for (const Output& o : p.outputs)
-        out_bytes += p.shape.numel() * static_cast<int64_t>(size_of(o.tensor->dtype));
-    pl.stream = out_bytes >= kStreamBytes;
     std::vector<int> last(n, -1);
     for (int s = 0; s < n; ++s)
         for (int k = 0; k < p.steps[s].nargs; ++k) last[p.steps[s].args[k]] = s;
     for (const Output& o : p.outputs) {
         const Step& st = p.steps[o.slot];
-        if (!pl.stream && st.kind == Step::Kind::op && o.tensor->dtype == DType::f32 && !pl.out_ptr[o.slot])
+        if (st.kind == Step::Kind::op && o.tensor->dtype == DType::f32 && !pl.out_ptr[o.slot])
             pl.out_ptr[o.slot] = cpu::as_cpu(o.tensor).data<float>();
         else
             last[o.slot] = n;  // stored after the last step
@@ -254,7 +225,8 @@ void run(const Program& p) {
     const int64_t blocks = (numel + kBlock - 1) / kBlock;
     const Plan pl = plan(p);
     const int nslots = static_cast<int>(p.steps.size());
-    platform::parallel_for(blocks, 4, [&](int64_t b0, int64_t b1) {
+    // in parallel from 32K elements on, as the eager kernels (kGrain)
+    platform::parallel_for(blocks, std::max<int64_t>(1, cpu::kGrain / kBlock), [&](int64_t b0, int64_t b1) {
         std::vector<float> scratch(static_cast<std::size_t>(pl.registers) * kBlock);
         std::vector<const float*> at(static_cast<std::size_t>(nslots));
         auto reg = [&](int s) { return scratch.data() + static_cast<int64_t>(pl.reg[s]) * kBlock; };
@@ -295,17 +267,13 @@ void run(const Program& p) {
                 const float* v = at[o.slot];
                 if (o.tensor->dtype == DType::f32) {
                     float* dst = cpu::as_cpu(o.tensor).data<float>() + start;
-                    if (pl.stream)
-                        stream_copy(dst, v, n);
-                    else if (dst != v)
-                        std::memcpy(dst, v, static_cast<std::size_t>(n) * sizeof(float));
+                    if (dst != v) std::memcpy(dst, v, static_cast<std::size_t>(n) * sizeof(float));
                 } else {
                     bool* dst = cpu::as_cpu(o.tensor).data<bool>() + start;
                     for (int64_t i = 0; i < n; ++i) dst[i] = v[i] != 0.0f;
                 }
             }
         }
-        if (pl.stream) stream_fence();
     });
 }
 

@@ -279,7 +279,8 @@ TEST(LazyFusion, TrainingMatchesEager) {
     EXPECT_EQ(got_loss, want_loss);
     EXPECT_LT(want_loss.back(), want_loss.front()) << "the loss should go down";
     ASSERT_EQ(got_params.size(), want_params.size());
-    for (std::size_t i = 0; i < got_params.size(); ++i) EXPECT_TRUE(got_params[i] == want_params[i]) << "parameter " << i;
+    for (std::size_t i = 0; i < got_params.size(); ++i)
+        EXPECT_TRUE(got_params[i] == want_params[i]) << "parameter " << i;
 }
 
 TEST(LazyFusion, OverAnotherDecoratorItOnlyForwards) {
