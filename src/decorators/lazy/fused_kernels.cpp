@@ -99,10 +99,10 @@ inline float load_as(T v, bool to_bool) {
 
 /// dst[0, n) = elements [start, start + n) of t in row-major order, read through t's strides.
 template <class T>
-void gather(const cpu::CpuTensor& t, int64_t start, int64_t n, float* dst, bool to_bool) {
+void gather(const cpu::CpuTensor& t, int64_t start, int64_t n, float* dst, bool to_bool, bool flat) {
     const T* base = reinterpret_cast<const T*>(t.storage->data);
     const int r = t.shape.rank();
-    if (t.is_contiguous()) {
+    if (flat || t.is_contiguous()) {
         const T* p = base + t.offset + start;
         if (to_bool) {
             for (int64_t i = 0; i < n; ++i) dst[i] = load_as<T>(p[i], true);
@@ -149,8 +149,8 @@ void gather_leaf(const Leaf& leaf, int64_t start, int64_t n, float* dst) {
         });
         return;
     }
-    cpu::visit_kernel_dtype(t.dtype, "lazy",
-                            [&](auto tag) { gather<decltype(tag)>(t, start, n, dst, leaf.to_bool); });
+    cpu::visit_kernel_dtype(
+        t.dtype, "lazy", [&](auto tag) { gather<decltype(tag)>(t, start, n, dst, leaf.to_bool, leaf.flat); });
 }
 
 /// Where each slot's block lives: a register of the scratch, an input's memory or an output's.
@@ -202,7 +202,8 @@ Plan plan(const Program& p) {
         if (st.kind == Step::Kind::load) {
             const Leaf& leaf = p.leaves[static_cast<std::size_t>(st.leaf)];
             const cpu::CpuTensor& t = cpu::as_cpu(leaf.tensor);
-            if (t.dtype == DType::f32 && !leaf.to_bool && t.is_contiguous() && t.shape.rank() > 0) {
+            if (t.dtype == DType::f32 && !leaf.to_bool && (leaf.flat || t.is_contiguous()) &&
+                t.shape.rank() > 0) {
                 pl.leaf_ptr[s] = t.data<float>();
                 continue;
             }

@@ -4,8 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include "backends/cpu/cpu_tensor.hpp"
-#include "burn/backend/op_attrs.hpp"
+#include "backends/cpu/kernels.hpp"
 #include "burn/core/error.hpp"
 #include "decorators/lazy/fused_build.hpp"
 
@@ -67,6 +66,33 @@ struct Builder {
     }
 };
 
+bool broadcast_scalar(const cpu::CpuTensor& t) {
+    for (int64_t s : t.strides)
+        if (s != 0) return false;
+    return true;
+}
+
+/// The dense non-row-major layout every input of the pass's shape shares, if there is one (inputs
+/// broadcast from one value go with any layout); empty otherwise.
+Dims shared_layout(const Program& p) {
+    const cpu::CpuTensor* ref = nullptr;
+    for (const Leaf& l : p.leaves) {
+        const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
+        if (t.shape == p.shape && !t.is_contiguous() && t.is_dense() && !broadcast_scalar(t)) {
+            ref = &t;
+            break;
+        }
+    }
+    if (!ref) return {};
+    for (const Leaf& l : p.leaves) {
+        const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
+        if (!broadcast_scalar(t) && !t.same_layout(*ref)) return {};
+    }
+    for (int64_t s : ref->strides)
+        if (s < 0) return {};
+    return ref->strides;
+}
+
 }  // namespace
 
 Program build(const std::vector<const Node*>& order, const std::vector<const Node*>& outputs,
@@ -78,8 +104,14 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
         if (!n->pending() && n->meta.dtype != DType::f32 && n->meta.dtype != DType::boolean) continue;
         b.slot[n] = b.define(*n);
     }
-    for (const Node* n : outputs)
-        b.p.outputs.push_back(Output{b.slot.at(n), cpu::alloc(b.p.shape, n->meta.dtype, below)});
+    b.p.layout = shared_layout(b.p);
+    if (!b.p.layout.empty())
+        for (Leaf& l : b.p.leaves) l.flat = !broadcast_scalar(cpu::as_cpu(l.tensor));
+    for (const Node* n : outputs) {
+        auto out = cpu::alloc(b.p.shape, n->meta.dtype, below);
+        if (!b.p.layout.empty()) out = cpu::Strided::view_of(*out, b.p.shape, b.p.layout, 0);
+        b.p.outputs.push_back(Output{b.slot.at(n), out});
+    }
     return std::move(b.p);
 }
 
@@ -89,8 +121,9 @@ std::string listing(const Program& p) {
     int ops = 0;
     for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
     os << "[lazy] fused pass over " << p.shape << " (" << numel << " elements, "
-       << (numel + kBlock - 1) / kBlock << " block(s) of " << kBlock << "): " << ops << " op(s), "
-       << p.leaves.size() << " input(s), " << p.outputs.size() << " output(s)\n";
+       << (numel + kBlock - 1) / kBlock << " block(s) of " << kBlock
+       << (p.layout.empty() ? "" : ", in memory order") << "): " << ops << " op(s), " << p.leaves.size()
+       << " input(s), " << p.outputs.size() << " output(s)\n";
     for (std::size_t i = 0; i < p.steps.size(); ++i) {
         const Step& s = p.steps[i];
         os << "  %" << i << " = ";
@@ -99,7 +132,9 @@ std::string listing(const Program& p) {
                 const Leaf& l = p.leaves[static_cast<std::size_t>(s.leaf)];
                 const auto& t = cpu::as_cpu(l.tensor);
                 os << "load in" << s.leaf << " " << t.dtype << (l.to_bool ? " as bool" : "")
-                   << (t.is_contiguous() ? "" : " strided");
+                   << (l.flat              ? " dense"
+                       : t.is_contiguous() ? ""
+                                           : " strided");
                 break;
             }
             case Step::Kind::constant:

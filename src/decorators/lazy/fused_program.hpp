@@ -34,6 +34,7 @@ struct Step {
 struct Leaf {
     TensorRef tensor;
     bool to_bool = false;
+    bool flat = false;  // read in memory order (the pass runs in a dense layout it shares)
 };
 
 struct Output {
@@ -43,6 +44,10 @@ struct Output {
 
 struct Program {
     Dims shape;
+    /// Empty: the pass runs in row-major order. Else the dense strides (channels-last activations)
+    /// that every input of the pass's shape shares: the pass runs in memory order and its outputs
+    /// keep that layout, as the eager kernels do (a convolution after them needs no reorder).
+    Dims layout;
     std::vector<Leaf> leaves;
     std::vector<Step> steps;  // step i defines slot i
     std::vector<Output> outputs;

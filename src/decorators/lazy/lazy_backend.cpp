@@ -5,7 +5,6 @@
 // Fusing needs the CPU directly below; over any other device the decorator only forwards.
 #include <map>
 #include <memory>
-#include <optional>
 
 #include "burn/backend/backend.hpp"
 #include "burn/backend/op_attrs.hpp"

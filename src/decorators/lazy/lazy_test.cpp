@@ -127,6 +127,26 @@ TEST(LazyFusion, StridedAndScalarShapedInputs) {
     expect_same(ops::tanh(ops::mul(ls, ls)), ops::tanh(ops::mul(s, s)));
 }
 
+TEST(LazyFusion, ChannelsLastRunsInMemoryOrder) {
+    auto [a, la] = randn_pair({2, 6, 7, 3}, 23);  // NHWC storage viewed as NCHW: dense, not row-major
+    auto [b, lb] = randn_pair({2, 3, 6, 7}, 24);  // row-major NCHW
+    const Dims nchw{0, 3, 1, 2};
+    TensorAny x = ops::permute(a, nchw), lx = ops::permute(la, nchw);
+    lazy::set_dump(true);
+    TensorAny r = ops::relu(ops::add(ops::mul_scalar(lx, 2.0), lx));
+    expect_same(r, ops::relu(ops::add(ops::mul_scalar(x, 2.0), x)));
+    lazy::set_dump(false);
+    EXPECT_NE(lazy::last_program().find("in memory order"), std::string::npos) << lazy::last_program();
+    EXPECT_NE(lazy::last_program().find("dense"), std::string::npos) << lazy::last_program();
+    // its output keeps the layout: a chain over it runs in memory order again
+    lazy::set_dump(true);
+    expect_same(ops::exp(ops::neg(r)), ops::exp(ops::neg(ops::relu(ops::add(ops::mul_scalar(x, 2.0), x)))));
+    lazy::set_dump(false);
+    EXPECT_NE(lazy::last_program().find("in memory order"), std::string::npos) << lazy::last_program();
+    // mixed with a row-major operand: row-major order, through the strides
+    expect_same(ops::sub(lx, lb), ops::sub(x, b));
+}
+
 TEST(LazyFusion, InputAliasingOutput) {
     auto [x, lx] = randn_pair({5000}, 15);
     expect_same(ops::add(lx, lx), ops::add(x, x));  // one input read twice
