@@ -105,8 +105,16 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
         b.slot[n] = b.define(*n);
     }
     b.p.layout = shared_layout(b.p);
-    if (!b.p.layout.empty())
-        for (Leaf& l : b.p.leaves) l.flat = !broadcast_scalar(cpu::as_cpu(l.tensor));
+    for (Leaf& l : b.p.leaves) {
+        const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
+        if (!b.p.layout.empty()) {
+            l.flat = !broadcast_scalar(t);
+        } else if (t.shape == b.p.shape && !t.is_contiguous() && t.is_dense() && !broadcast_scalar(t)) {
+            // mixed layouts (relu_backward of a channels-last x and a row-major g): a row-major copy,
+            // as the eager kernels make, is much faster than a gather that strides across channels
+            l.tensor = cpu::contiguous(l.tensor);
+        }
+    }
     for (const Node* n : outputs) {
         auto out = cpu::alloc(b.p.shape, n->meta.dtype, below);
         if (!b.p.layout.empty()) out = cpu::Strided::view_of(*out, b.p.shape, b.p.layout, 0);
