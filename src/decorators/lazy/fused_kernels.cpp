@@ -173,7 +173,7 @@ Plan plan(const Program& p) {
         for (int k = 0; k < p.steps[s].nargs; ++k) last[p.steps[s].args[k]] = s;
     for (const Output& o : p.outputs) {
         const Step& st = p.steps[o.slot];
-        if (st.kind == Step::Kind::op && o.tensor->dtype == DType::f32 && !pl.out_ptr[o.slot])
+        if (o.row == 0 && st.kind == Step::Kind::op && o.tensor->dtype == DType::f32 && !pl.out_ptr[o.slot])
             pl.out_ptr[o.slot] = cpu::as_cpu(o.tensor).data<float>();
         else
             last[o.slot] = n;  // stored after the last step
@@ -223,17 +223,18 @@ BlockFn block_fn(OpId op) {
 
 void run(const Program& p) {
     const int64_t numel = p.shape.numel();
-    const int64_t blocks = (numel + kBlock - 1) / kBlock;
+    const int64_t B = p.block;
+    const int64_t blocks = (numel + B - 1) / B;
     const Plan pl = plan(p);
     const int nslots = static_cast<int>(p.steps.size());
     // in parallel from 32K elements on, as the eager kernels (kGrain)
-    platform::parallel_for(blocks, std::max<int64_t>(1, cpu::kGrain / kBlock), [&](int64_t b0, int64_t b1) {
-        std::vector<float> scratch(static_cast<std::size_t>(pl.registers) * kBlock);
+    platform::parallel_for(blocks, std::max<int64_t>(1, cpu::kGrain / B), [&](int64_t b0, int64_t b1) {
+        std::vector<float> scratch(static_cast<std::size_t>(pl.registers) * B);
         std::vector<const float*> at(static_cast<std::size_t>(nslots));
-        auto reg = [&](int s) { return scratch.data() + static_cast<int64_t>(pl.reg[s]) * kBlock; };
-        for (int s : pl.constants) std::fill(reg(s), reg(s) + kBlock, p.steps[s].value);
+        auto reg = [&](int s) { return scratch.data() + static_cast<int64_t>(pl.reg[s]) * B; };
+        for (int s : pl.constants) std::fill(reg(s), reg(s) + B, p.steps[s].value);
         for (int64_t b = b0; b < b1; ++b) {
-            const int64_t start = b * kBlock, n = std::min(kBlock, numel - start);
+            const int64_t start = b * B, n = std::min(B, numel - start);
             for (int s = 0; s < nslots; ++s) {
                 const Step& st = p.steps[s];
                 switch (st.kind) {
@@ -266,7 +267,14 @@ void run(const Program& p) {
             }
             for (const Output& o : p.outputs) {
                 const float* v = at[o.slot];
-                if (o.tensor->dtype == DType::f32) {
+                if (o.row > 0) {  // blocks hold whole rows; sums in double, as the eager sum_dim
+                    float* dst = cpu::as_cpu(o.tensor).data<float>() + start / o.row;
+                    for (int64_t r = 0; r < n / o.row; ++r) {
+                        double acc = 0;
+                        for (int64_t i = 0; i < o.row; ++i) acc += v[r * o.row + i];
+                        dst[r] = float(acc);
+                    }
+                } else if (o.tensor->dtype == DType::f32) {
                     float* dst = cpu::as_cpu(o.tensor).data<float>() + start;
                     if (dst != v) std::memcpy(dst, v, static_cast<std::size_t>(n) * sizeof(float));
                 } else {

@@ -98,13 +98,19 @@ Dims shared_layout(const Program& p) {
 Program build(const std::vector<const Node*>& order, const std::vector<const Node*>& outputs,
               const Device& below) {
     Builder b;
-    b.p.shape = outputs.front()->meta.shape;
+    const Node* first = outputs.front();
+    b.p.shape = first->is_reduce ? first->inputs[0]->meta.shape : first->meta.shape;
     for (const Node* n : order) {
+        if (n->is_reduce) continue;  // a tail: an output, not a step
         // an input reached only through a cast from another dtype is loaded by the cast itself
         if (!n->pending() && n->meta.dtype != DType::f32 && n->meta.dtype != DType::boolean) continue;
         b.slot[n] = b.define(*n);
     }
-    b.p.layout = shared_layout(b.p);
+    int64_t row = 0;
+    for (const Node* n : outputs)
+        if (n->is_reduce) row = n->inputs[0]->meta.shape[n->inputs[0]->meta.shape.rank() - 1];
+    b.p.block = row == 0 ? kBlock : row >= kBlock ? row : kBlock / row * row;
+    if (row == 0) b.p.layout = shared_layout(b.p);  // a reduction reads rows in row-major order
     for (Leaf& l : b.p.leaves) {
         const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
         if (!b.p.layout.empty()) {
@@ -116,6 +122,11 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
         }
     }
     for (const Node* n : outputs) {
+        if (n->is_reduce) {
+            b.p.outputs.push_back(
+                Output{b.slot.at(n->inputs[0].get()), cpu::alloc(n->meta.shape, n->meta.dtype, below), row});
+            continue;
+        }
         auto out = cpu::alloc(b.p.shape, n->meta.dtype, below);
         if (!b.p.layout.empty()) out = cpu::Strided::view_of(*out, b.p.shape, b.p.layout, 0);
         b.p.outputs.push_back(Output{b.slot.at(n), out});
@@ -128,6 +139,7 @@ std::string listing(const Program& p) {
     const int64_t numel = p.shape.numel();
     int ops = 0;
     for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
+    for (const Output& o : p.outputs) ops += o.row > 0;
     os << "[lazy] fused pass over " << p.shape << " (" << numel << " elements, "
        << (numel + kBlock - 1) / kBlock << " block(s) of " << kBlock
        << (p.layout.empty() ? "" : ", in memory order") << "): " << ops << " op(s), " << p.leaves.size()
@@ -157,9 +169,12 @@ std::string listing(const Program& p) {
                 if (s.p0 != 0 || s.p1 != 0) os << " (" << s.p0 << ", " << s.p1 << ")";
                 break;
         }
-        for (std::size_t o = 0; o < p.outputs.size(); ++o)
-            if (p.outputs[o].slot == static_cast<int>(i))
-                os << "  -> out" << o << " " << p.outputs[o].tensor->dtype;
+        for (std::size_t o = 0; o < p.outputs.size(); ++o) {
+            const Output& out = p.outputs[o];
+            if (out.slot != static_cast<int>(i)) continue;
+            if (out.row > 0) os << "  -> sum of rows of " << out.row;
+            os << "  -> out" << o << " " << out.tensor->dtype;
+        }
         os << "\n";
     }
     return os.str();

@@ -39,7 +39,8 @@ struct Leaf {
 
 struct Output {
     int slot = -1;     // the step whose value it is
-    TensorRef tensor;  // allocated by the builder: contiguous, of the pass's shape
+    TensorRef tensor;  // allocated by the builder: of the pass's shape, or [..., 1] for a reduction
+    int64_t row = 0;   // > 0: the sums of the slot's rows of this length (a reduction tail)
 };
 
 struct Program {
@@ -48,6 +49,7 @@ struct Program {
     /// that every input of the pass's shape shares: the pass runs in memory order and its outputs
     /// keep that layout, as the eager kernels do (a convolution after them needs no reorder).
     Dims layout;
+    int64_t block = 0;  // elements per block: kBlock, or whole rows when the pass ends in a reduction
     std::vector<Leaf> leaves;
     std::vector<Step> steps;  // step i defines slot i
     std::vector<Output> outputs;

@@ -20,6 +20,8 @@ namespace {
 /// Pending ops under one node before its inputs are materialised: bounds a pass's registers and the
 /// graph a long loop of ops that nobody reads can build.
 constexpr int kMaxChain = 48;
+/// The longest row a reduction tail sums: a block holds whole rows, and registers are a block each.
+constexpr int64_t kMaxRow = 16384;
 
 bool fusable_dtype(DType d) {
     return d == DType::f32 || d == DType::boolean;
@@ -86,6 +88,12 @@ class Lazy final : public Backend {
             }
             case OpId::cast:
                 return inputs[0]->shape == call.shape;
+            case OpId::sum_dim: {  // a tail over the last axis of a pending chain of f32
+                const NodePtr& x = node_of(inputs[0]);
+                const int r = x->meta.shape.rank();
+                return call.dtype == DType::f32 && x->pending() && !x->is_const && !x->is_reduce && r > 0 &&
+                       call.attrs<attrs::Dim>().dim == r - 1 && x->meta.shape[r - 1] <= kMaxRow;
+            }
             default:
                 break;
         }
@@ -105,6 +113,11 @@ class Lazy final : public Backend {
             return std::make_shared<LazyTensor>(std::move(n), device_);
         }
         n->call = call;
+        n->is_reduce = call.op == OpId::sum_dim;
+        std::vector<NodePtr> tails;  // a pending reduction feeds other ops materialised
+        for (const auto& t : inputs)
+            if (node_of(t)->pending() && node_of(t)->is_reduce) tails.push_back(node_of(t));
+        if (!tails.empty()) evaluate(tails, below_);
         int cost = 1;
         for (const auto& t : inputs) cost += node_of(t)->pending() ? node_of(t)->cost : 0;
         if (cost > kMaxChain) {  // the size limit: run what is queued under this op first

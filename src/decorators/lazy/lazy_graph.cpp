@@ -22,7 +22,8 @@ platform::Counter<int64_t> g_passes{0}, g_ops{0}, g_materialized{0}, g_passthrou
 platform::EnvSwitch g_dump("BURN_LAZY_DUMP", false);
 std::string* g_last = new std::string();  // for the process; written under g_mutex
 
-/// Post-order of the pending graph under `roots` (each node once; materialised nodes are leaves)
+/// Post-order of the pending graph under `roots` (each node once; materialised nodes are leaves; a
+/// reduction is only ever a root: an op that takes one materialises it first)
 /// and, per node, how many references pending nodes of that graph hold to it.
 void walk(const std::vector<Node*>& roots, std::vector<const Node*>& order,
           std::map<const Node*, long>& internal) {
@@ -64,6 +65,7 @@ void run_group(const std::vector<Node*>& roots, const Device& below) {
     run(p);
     int64_t ops = 0;
     for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
+    for (const Output& o : p.outputs) ops += o.row > 0;
     g_passes.fetch_add(1);
     g_ops.fetch_add(ops);
     g_materialized.fetch_add(static_cast<int64_t>(p.outputs.size()));
@@ -72,6 +74,7 @@ void run_group(const std::vector<Node*>& roots, const Device& below) {
         n->value = p.outputs[i].tensor;
         n->inputs.clear();  // the intermediates nobody else holds go with them
         n->is_const = false;
+        n->is_reduce = false;
         n->call = OpCall{};
     }
 }
@@ -92,9 +95,13 @@ void evaluate(const std::vector<NodePtr>& roots, const Device& below) {
         if (r && r->pending() && std::find(todo.begin(), todo.end(), r.get()) == todo.end())
             todo.push_back(r.get());
     while (!todo.empty()) {  // one pass per shape: a pending graph has one shape (expand is a leaf)
-        const Dims shape = todo.front()->meta.shape;
+        // a reduction tail runs in the pass over its input's shape
+        auto pass_shape = [](const Node* n) {
+            return n->is_reduce ? n->inputs[0]->meta.shape : n->meta.shape;
+        };
+        const Dims shape = pass_shape(todo.front());
         std::vector<Node*> group, rest;
-        for (Node* n : todo) (n->meta.shape == shape ? group : rest).push_back(n);
+        for (Node* n : todo) (pass_shape(n) == shape ? group : rest).push_back(n);
         run_group(group, below);
         todo.swap(rest);
     }

@@ -12,9 +12,10 @@ namespace burn::lazy {
 
 struct Node : std::enable_shared_from_this<Node> {
     TensorMeta meta;
-    TensorRef value;        // the tensor of the device below, once materialised
-    OpCall call;            // pending: an elementwise row or cast (call.op), or a constant
-    bool is_const = false;  // pending fill of call's value (attrs::Fill), never materialised unasked
+    TensorRef value;         // the tensor of the device below, once materialised
+    OpCall call;             // pending: an elementwise row or cast (call.op), or a constant
+    bool is_const = false;   // pending fill of call's value (attrs::Fill), never materialised unasked
+    bool is_reduce = false;  // pending sum_dim over the last axis of its pending input: a pass's tail
     double constant = 0;
     std::vector<std::shared_ptr<Node>> inputs;
     int cost = 0;  // pending ops under this node (capped): the size limit of a chain

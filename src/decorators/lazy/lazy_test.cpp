@@ -147,6 +147,40 @@ TEST(LazyFusion, ChannelsLastRunsInMemoryOrder) {
     expect_same(ops::sub(lx, lb), ops::sub(x, b));
 }
 
+/// Within a relative 1e-6: a fused sum adds the rows in its own order (in double, as the eager one).
+void expect_close(const TensorAny& lazy, const TensorAny& eager) {
+    TensorData a = into_data(lazy), b = into_data(eager);
+    ASSERT_EQ(a.shape(), b.shape());
+    for (int64_t i = 0; i < a.numel(); ++i)
+        ASSERT_NEAR(a.value_as_double(i), b.value_as_double(i), 1e-6 * (1 + std::abs(b.value_as_double(i))))
+            << "element " << i;
+}
+
+TEST(LazyFusion, ReductionTailSumsRowsInThePass) {
+    auto [x, lx] = randn_pair({300, 700}, 25);
+    auto [y, ly] = randn_pair({300, 700}, 26);
+    Fresh f;
+    TensorAny s = ops::sum_dim(ops::exp(ops::mul(lx, ly)), 1);
+    expect_close(s, ops::sum_dim(ops::exp(ops::mul(x, y)), 1));
+    EXPECT_EQ(lazy::stats().fused_passes, 1);
+    EXPECT_EQ(lazy::stats().fused_ops, 3);
+    EXPECT_EQ(lazy::stats().materialized, 1) << "only the [300, 1] sums are written";
+    EXPECT_EQ(lazy::stats().passthrough, 0);
+}
+
+TEST(LazyFusion, ReductionTailLongRowsHeldValuesAndConsumers) {
+    auto [x, lx] = randn_pair({3, 4, 12000}, 27);  // rows longer than a block: a block per row
+    Fresh f;
+    TensorAny sq = ops::square(lx);  // held: written by the same pass
+    TensorAny s = ops::sum_dim(ops::sub(sq, lx), 2);
+    TensorAny after = ops::mul_scalar(s, 0.5);  // a consumer of the sums: they are materialised first
+    expect_close(after, ops::mul_scalar(ops::sum_dim(ops::sub(ops::square(x), x), 2), 0.5));
+    expect_same(sq, ops::square(x));
+    EXPECT_EQ(lazy::stats().fused_passes, 2);
+    auto [m, lm] = randn_pair({6, 5000}, 28);  // a row over the tail's limit, and another dim: below
+    expect_close(ops::sum_dim(ops::abs(lm), 0), ops::sum_dim(ops::abs(m), 0));
+}
+
 TEST(LazyFusion, InputAliasingOutput) {
     auto [x, lx] = randn_pair({5000}, 15);
     expect_same(ops::add(lx, lx), ops::add(x, x));  // one input read twice
