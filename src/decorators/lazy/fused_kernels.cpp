@@ -191,7 +191,8 @@ Plan plan(const Program& p) {
         for (int k = 0; k < p.steps[s].nargs; ++k) last[p.steps[s].args[k]] = s;
     for (const Output& o : p.outputs) {
         const Step& st = p.steps[o.slot];
-        if (o.row == 0 && st.kind == Step::Kind::op && o.tensor->dtype == DType::f32 && !pl.out_ptr[o.slot])
+        if (o.row == 0 && !o.reused && st.kind == Step::Kind::op && o.tensor->dtype == DType::f32 &&
+            !pl.out_ptr[o.slot])
             pl.out_ptr[o.slot] = cpu::as_cpu(o.tensor).data<float>();
         else
             last[o.slot] = n;  // stored after the last step

@@ -95,8 +95,27 @@ Dims shared_layout(const Program& p) {
 
 }  // namespace
 
+/// An input buffer that `out` (of the pass's shape and layout) may overwrite: held by the dead node
+/// and the pass alone, no view of its storage, the output's dtype and the pass's order.
+TensorRef reusable(const Program& p, const std::vector<const Node*>& dead, std::vector<bool>& taken,
+                   DType dtype) {
+    for (std::size_t i = 0; i < dead.size(); ++i) {
+        if (taken[i]) continue;
+        const TensorRef& v = dead[i]->value;
+        const cpu::CpuTensor& t = cpu::as_cpu(v);
+        // owners: the dead node, and the pass's leaf when the pass reads it
+        if (v.use_count() > 2 || t.storage.use_count() != 1 || t.storage->borrowed) continue;
+        if (t.dtype != dtype || t.shape != p.shape || t.shape.rank() == 0) continue;
+        const bool order_ok = p.layout.empty() ? t.is_contiguous() : t.strides == p.layout;
+        if (!order_ok) continue;
+        taken[i] = true;
+        return v;
+    }
+    return nullptr;
+}
+
 Program build(const std::vector<const Node*>& order, const std::vector<const Node*>& outputs,
-              const Device& below) {
+              const std::vector<const Node*>& dead, const Device& below) {
     Builder b;
     const Node* first = outputs.front();
     b.p.shape = first->is_reduce ? first->inputs[0]->meta.shape : first->meta.shape;
@@ -121,14 +140,19 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
             l.tensor = cpu::contiguous(l.tensor);
         }
     }
+    std::vector<bool> taken(dead.size(), false);
     for (const Node* n : outputs) {
         if (n->is_reduce) {
             b.p.outputs.push_back(
                 Output{b.slot.at(n->inputs[0].get()), cpu::alloc(n->meta.shape, n->meta.dtype, below), row});
             continue;
         }
-        auto out = cpu::alloc(b.p.shape, n->meta.dtype, below);
-        if (!b.p.layout.empty()) out = cpu::Strided::view_of(*out, b.p.shape, b.p.layout, 0);
+        if (TensorRef in = reusable(b.p, dead, taken, n->meta.dtype)) {
+            b.p.outputs.push_back(Output{b.slot.at(n), in, 0, true});
+            continue;
+        }
+        TensorRef out = cpu::alloc(b.p.shape, n->meta.dtype, below);
+        if (!b.p.layout.empty()) out = cpu::Strided::view_of(cpu::as_cpu(out), b.p.shape, b.p.layout, 0);
         b.p.outputs.push_back(Output{b.slot.at(n), out});
     }
     return std::move(b.p);
@@ -173,7 +197,8 @@ std::string listing(const Program& p) {
             const Output& out = p.outputs[o];
             if (out.slot != static_cast<int>(i)) continue;
             if (out.row > 0) os << "  -> sum of rows of " << out.row;
-            os << "  -> out" << o << " " << out.tensor->dtype;
+            os << "  -> out" << o << " " << out.tensor->dtype
+               << (out.reused ? " (into an input's buffer)" : "");
         }
         os << "\n";
     }

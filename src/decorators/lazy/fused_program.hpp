@@ -38,9 +38,10 @@ struct Leaf {
 };
 
 struct Output {
-    int slot = -1;     // the step whose value it is
-    TensorRef tensor;  // allocated by the builder: of the pass's shape, or [..., 1] for a reduction
-    int64_t row = 0;   // > 0: the sums of the slot's rows of this length (a reduction tail)
+    int slot = -1;        // the step whose value it is
+    TensorRef tensor;     // allocated by the builder: of the pass's shape, or [..., 1] for a reduction
+    int64_t row = 0;      // > 0: the sums of the slot's rows of this length (a reduction tail)
+    bool reused = false;  // the buffer of an input: stored after the block's last step has read it
 };
 
 struct Program {

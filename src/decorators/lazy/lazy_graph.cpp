@@ -57,7 +57,13 @@ void run_group(const std::vector<Node*>& roots, const Device& below) {
         auto it = internal.find(n);
         if (n->owners() > (it == internal.end() ? 0 : it->second)) outputs.push_back(n);  // held outside
     }
-    Program p = build(order, outputs, below);
+    std::vector<const Node*> dead;  // inputs that only this pass reads: their buffers may take an output
+    for (const Node* n : order) {
+        if (n->pending()) continue;
+        auto it = internal.find(n);
+        if (it != internal.end() && n->owners() == it->second) dead.push_back(n);
+    }
+    Program p = build(order, outputs, dead, below);
     if (g_dump.on()) {
         *g_last = listing(p);
         std::fprintf(stderr, "%s", g_last->c_str());
