@@ -1,6 +1,7 @@
 #pragma once
 // The lazy decorator's graph: a lazy tensor holds a node, which is either materialised (the tensor of
-// the device below) or pending (an elementwise op, a cast or a constant over other nodes). Evaluating
+// the device below) or pending (an elementwise op, a cast, a constant or a row-sum tail over other
+// nodes). Evaluating
 // a set of nodes runs their pending graph as one fused pass (fused_program.hpp) and writes only the
 // nodes someone outside the graph still holds.
 #include <memory>
@@ -14,11 +15,11 @@ struct Node : std::enable_shared_from_this<Node> {
     TensorMeta meta;
     TensorRef value;         // the tensor of the device below, once materialised
     OpCall call;             // pending: an elementwise row or cast (call.op), or a constant
-    bool is_const = false;   // pending fill of call's value (attrs::Fill), never materialised unasked
+    bool is_const = false;   // pending constant (a fill, or the expand of one): written only when asked
     bool is_reduce = false;  // pending sum_dim over the last axis of its pending input: a pass's tail
-    double constant = 0;
+    double constant = 0;     // is_const: the value
     std::vector<std::shared_ptr<Node>> inputs;
-    int cost = 0;  // pending ops under this node (capped): the size limit of a chain
+    int cost = 0;  // pending ops under this node (a shared one once per path): the chain's size limit
 
     bool pending() const { return value == nullptr; }
     /// How many owners hold this node (lazy tensors and pending consumers).
