@@ -2,7 +2,10 @@
 // workload, {"workload": NAME, "device": DEV, "median_ms": X, ...}, for compare.py to pair with
 // PyTorch's figures. Other output (progress, errors) goes to stderr and never starts with '{'.
 //
-//   burn-bench [--device cpu|cuda] [--threads N] [--only NAME] [--list]
+//   burn-bench [--device cpu|cuda] [--lazy] [--threads N] [--only NAME] [--list]
+//
+// --lazy (or BURN_BENCH_LAZY=1 in the environment, which compare.py passes through) runs every
+// workload on the device's lazy decorator (docs/fusion.md).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -20,22 +23,26 @@ struct Args {
     std::string only;
     bool list = false;
     bool breakdown = false;
+    bool lazy = false;
 };
 
 [[noreturn]] void usage(const char* why) {
     if (why) std::fprintf(stderr, "burn-bench: %s\n", why);
-    std::fprintf(stderr,
-                 "usage: burn-bench [--device cpu|cuda] [--threads N] [--only NAME] [--list] [--breakdown]\n"
-                 "  --device  where to run (default cpu)\n"
-                 "  --threads CPU threads; 0 = the library default (all hardware threads)\n"
-                 "  --only    run one workload (see --list)\n"
-                 "  --list    print the implemented workloads and exit\n"
-                 "  --breakdown  also time the training steps by phase (forward, backward, optimizer)\n");
+    std::fprintf(
+        stderr,
+        "usage: burn-bench [--device cpu|cuda] [--lazy] [--threads N] [--only NAME] [--list] [--breakdown]\n"
+        "  --device  where to run (default cpu)\n"
+        "  --lazy    on the device's lazy decorator (fused elementwise chains; also BURN_BENCH_LAZY=1)\n"
+        "  --threads CPU threads; 0 = the library default (all hardware threads)\n"
+        "  --only    run one workload (see --list)\n"
+        "  --list    print the implemented workloads and exit\n"
+        "  --breakdown  also time the training steps by phase (forward, backward, optimizer)\n");
     std::exit(why ? 2 : 0);
 }
 
 Args parse(int argc, char** argv) {
     Args a;
+    if (const char* e = std::getenv("BURN_BENCH_LAZY")) a.lazy = std::strcmp(e, "1") == 0;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         std::string value;
@@ -61,6 +68,8 @@ Args parse(int argc, char** argv) {
             a.threads = static_cast<int>(n);
         } else if (arg == "--only") {
             a.only = next();
+        } else if (arg == "--lazy") {
+            a.lazy = true;
         } else if (arg == "--breakdown") {
             a.breakdown = true;
         } else if (arg == "--list") {
@@ -102,6 +111,7 @@ int main(int argc, char** argv) {
     ctx.gpu = args.device == "cuda";
     try {
         ctx.device = ctx.gpu ? burn::Device::cuda(0) : burn::Device::cpu();
+        if (args.lazy) ctx.device = ctx.device.lazy();
     } catch (const burn::Error& e) {
         std::fprintf(stderr, "burn-bench: error: device '%s' is not available: %s\n", args.device.c_str(),
                      e.what());

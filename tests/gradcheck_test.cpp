@@ -127,6 +127,11 @@ TEST_P(Gradcheck, OnDevices) {
     if (devices == 0) GTEST_SKIP() << "no accelerator device (Device::available() lists only the CPU)";
 }
 
+/// The same check through the lazy decorator: Device::cpu().lazy().autodiff() (docs/fusion.md).
+TEST_P(Gradcheck, OnLazyDevice) {
+    if (check_gradients(*GetParam(), Device::cpu().lazy()) == 0) GTEST_SKIP() << "no float sample to check";
+}
+
 std::vector<const OpEntry*> differentiable_entries() {
     std::vector<const OpEntry*> v;
     for (const auto& e : op_db())

@@ -178,6 +178,14 @@ Device Device::autocast(DType low) const {
     return autocast::decorate(*this, low);
 }
 
+Device Device::lazy() const {
+    return decorate("lazy");
+}
+
+bool Device::is_lazy() const {
+    return depth_ > 0 && has_decorator("lazy");
+}
+
 bool Device::is_autodiff() const {
     return depth_ > 0 && has_decorator("autodiff");
 }

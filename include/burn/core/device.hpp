@@ -44,6 +44,12 @@ class Device {
     /// autodiff: Device::cpu().autocast(DType::bf16).autodiff().
     Device autocast(DType low) const;
 
+    /// The same device with the lazy decorator (docs/fusion.md): ops queue until a read, a sync or an
+    /// op that does not fuse, and chains of elementwise ops run as one pass. Stacks with autodiff:
+    /// Device::cpu().lazy().autodiff().
+    Device lazy() const;
+    bool is_lazy() const;
+
     /// The same device with one more decorator on top, by its registered name. Throws when no such
     /// decorator is registered, when the device already carries it, or when the stack is full.
     Device decorate(std::string_view decorator) const;
