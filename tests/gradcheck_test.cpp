@@ -68,7 +68,17 @@ int check_gradients(const OpEntry& e, const Device& device, int* unsupported = n
         for (int64_t i = 0; i < out.numel(); ++i)
             w.push_back(i % 4 == 0 ? 1.0 : i % 4 == 1 ? -0.5 : i % 4 == 2 ? 2.0 : 0.25);
         TensorAny wt = ops::from_data(TensorData(w, out.shape()), ad);
-        Gradients g = ops::backward(ops::mul(ops::cast(out, DType::f64), wt));
+        Gradients g;
+        try {  // the gradient may need a primitive the backend lacks (matmul_widen's rule runs matmul)
+            g = ops::backward(ops::mul(ops::cast(out, DType::f64), wt));
+        } catch (const burn::Error& err) {
+            if (device != cpu && unsupported &&
+                std::string(err.what()).find("not supported by the") != std::string::npos) {
+                ++*unsupported;
+                continue;
+            }
+            throw;
+        }
         for (int gi : e.grad_inputs) {
             if (gi >= static_cast<int>(in.size()) ||
                 !is_float(s.inputs[static_cast<std::size_t>(gi)].dtype()))
