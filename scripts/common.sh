@@ -65,11 +65,17 @@ burn_launcher_args() {
     fi
 }
 
-# Configures the build directory (Release, Ninja; tests, examples and benchmarks on).
+# Configures the build directory (Release, Ninja; tests, examples and benchmarks on). The libraries are a
+# unity build (BURN_UNITY_BUILD, CMakeLists.txt): from scratch they take 0.43x the compile time (351 against
+# 825 CPU-seconds with g++ 12), which is most of what the main job and the tests wait for. BURN_UNITY=0
+# compiles them file by file, quicker to rebuild after editing one file.
 burn_configure() {
+    local unity=ON
+    [ "${BURN_UNITY:-1}" = "0" ] && unity=OFF
     # shellcheck disable=SC2046  # zero or one argument
     # shellcheck disable=SC2086  # BURN_CMAKE_ARGS: extra -D options, split on spaces
-    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release $(burn_launcher_args) ${BURN_CMAKE_ARGS:-}
+    cmake -S "$BURN_ROOT" -B "$BURN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBURN_UNITY_BUILD=$unity \
+        $(burn_launcher_args) ${BURN_CMAKE_ARGS:-}
 }
 
 # Builds the given targets (everything when none is given).

@@ -3,11 +3,14 @@
 #
 #   cmake -DMODE=add_subdirectory|find_package -DBURN_SOURCE_DIR=<burn> -DBURN_BINARY_DIR=<burn build>
 #         -DWORK_DIR=<scratch> -DGENERATOR=... -DMAKE_PROGRAM=... -DCXX_COMPILER=... -DCXX_FLAGS=...
-#         -DBUILD_TYPE=... -DTEST_SOURCE=<gtest file> [-DCXX_LAUNCHER=ccache] -P run_consumer.cmake
+#         -DBUILD_TYPE=... -DTEST_SOURCE=<gtest file> [-DCXX_LAUNCHER=ccache] [-DUNITY=ON -DUNITY_DIR=<dir>]
+#         -P run_consumer.cmake
 #
 # add_subdirectory: the consumer adds burn's source tree, so the library is built again inside it
 #   (with BURN_TESTS, BURN_BENCH and BURN_EXAMPLES off). With the calling build's compiler launcher
-#   (ccache), the objects whose flags match the calling build's come from its cache.
+#   (ccache), the objects whose flags match the calling build's come from its cache; UNITY and UNITY_DIR pass
+#   the calling build's BURN_UNITY_BUILD and BURN_UNITY_DIR on: the unity batches are then the same
+#   files (cmake/unity.cmake), and their objects come from the cache too.
 # find_package: the library of the calling build is installed with `cmake --install` into a fresh
 #   prefix, and the consumer finds it through CMAKE_PREFIX_PATH alone; this checks the exported
 #   targets, burnConfig.cmake and the installed headers, without building the library a third time.
@@ -53,6 +56,9 @@ if(MODE STREQUAL "add_subdirectory")
   # mode links the calling build's library, CUDA backend included.
   list(APPEND configure_args -DBURN_SOURCE_DIR=${BURN_SOURCE_DIR} -DBURN_TESTS=OFF -DBURN_BENCH=OFF
        -DBURN_EXAMPLES=OFF -DBURN_CUDA=OFF)
+  if(UNITY)
+    list(APPEND configure_args -DBURN_UNITY_BUILD=ON "-DBURN_UNITY_DIR=${UNITY_DIR}")
+  endif()
 elseif(MODE STREQUAL "find_package")
   if("${BURN_BINARY_DIR}" STREQUAL "")
     message(FATAL_ERROR "run_consumer.cmake: find_package needs -DBURN_BINARY_DIR=<burn build>")
