@@ -46,7 +46,7 @@ void set_threads(int) {}
 int threads() {
     return 1;
 }
-void parallel_for(int64_t n, int64_t, const std::function<void(int64_t, int64_t)>& fn) {
+void parallel_for(int64_t n, int64_t, FunctionRef<void(int64_t, int64_t)> fn) {
     if (n > 0) fn(0, n);
 }
 
@@ -114,7 +114,7 @@ class Pool {
         for (int i = 1; i < size_; ++i) workers_.emplace_back([this, seen] { worker(seen); });
     }
 
-    void run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+    void run(int64_t n, int64_t grain, const FunctionRef<void(int64_t, int64_t)>& fn) {
         std::lock_guard<std::mutex> run(run_mutex_);  // one job at a time across caller threads
         int64_t parts = std::min<int64_t>(size_ * kChunksPerThread, n / std::max<int64_t>(grain, 1));
         parts = std::min<int64_t>(parts, kMaxParts);
@@ -235,7 +235,7 @@ class Pool {
     std::mutex mutex_;
     std::condition_variable cv_, done_cv_;
     std::vector<std::thread> workers_;
-    const std::function<void(int64_t, int64_t)>* job_ = nullptr;
+    const FunctionRef<void(int64_t, int64_t)>* job_ = nullptr;
     int64_t job_n_ = 0;
     uint64_t generation_ = 0;
     std::atomic<uint64_t> state_{0};
@@ -264,7 +264,7 @@ int threads() {
     return Pool::get().size();
 }
 
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+void parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) {
     if (n <= 0) return;
     if (t_in_parallel || n < 2 * grain || Pool::get().size() <= 1) {
         fn(0, n);

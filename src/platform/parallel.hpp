@@ -2,8 +2,9 @@
 // The one parallel-for of the library. Threads live only here (and in platform/), so a build without
 // threads (wasm without pthreads, bare metal) runs the same code serially.
 #include <cstdint>
-#include <functional>
 #include <string>
+
+#include "platform/function_ref.hpp"
 
 namespace burn::platform {
 
@@ -18,7 +19,7 @@ int threads();
 int parse_num_threads(const std::string& text);
 
 /// Calls fn(begin, end) on disjoint chunks covering [0, n), in parallel when n >= 2 * grain.
-/// Nested calls from inside a chunk run serially.
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+/// Nested calls from inside a chunk run serially. fn is referenced, not copied (it outlives the call).
+void parallel_for(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn);
 
 }  // namespace burn::platform
