@@ -90,6 +90,9 @@ TensorData make_input(const Dims& shape, DType dtype, Domain domain, uint64_t se
                 case Domain::ties:
                     x = 0.5 * pick(-4, 4);
                     break;
+                case Domain::above_one:
+                    x = uni(1.1, 4);
+                    break;
             }
         } else {
             switch (domain) {
@@ -110,6 +113,9 @@ TensorData make_input(const Dims& shape, DType dtype, Domain domain, uint64_t se
                     break;
                 case Domain::ties:
                     x = is_unsigned ? pick(0, 3) : pick(-2, 2);
+                    break;
+                case Domain::above_one:
+                    x = pick(1, 8);
                     break;
             }
         }
