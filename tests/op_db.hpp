@@ -173,6 +173,9 @@ void add_contract_entries(std::vector<OpEntry>& db);     // op_db_contract.cpp: 
 void add_conv_entries(std::vector<OpEntry>& db);   // op_db_conv.cpp, op_db_pool.cpp: conv, pools, interpolate
 void add_optim_entries(std::vector<OpEntry>& db);  // op_db_optim.cpp: fused optimizer updates
 void add_norm_entries(std::vector<OpEntry>& db);   // op_db_norm.cpp: layer_norm, cross_entropy
-void add_attention_entries(std::vector<OpEntry>& db);  // op_db_attention.cpp: attention
+void add_attention_entries(std::vector<OpEntry>& db);   // op_db_attention.cpp: attention
+void add_api_reduce_entries(std::vector<OpEntry>& db);  // op_db_api_reduce.cpp: sum_dims, is_close, ...
+void add_api_shape_entries(std::vector<OpEntry>& db);   // op_db_api_shape.cpp: squeeze_dims, masks, grids
+void add_api_linalg_entries(std::vector<OpEntry>& db);  // op_db_api_linalg.cpp: dot, trace, vector_norm
 
 }  // namespace burn::opdb
