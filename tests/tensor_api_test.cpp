@@ -1,6 +1,6 @@
 // The typed API of issue 20 (tensor.hpp, linalg.hpp, grid.hpp) against independent references: <cmath>
 // for the new float rows, hand-worked values for burn's documented examples (masks, cartesian_grid,
-// meshgrid), and the errors on bad input (wrong ranks, bad sizes).
+// meshgrid), and the errors on bad input (repeated axes of flip and permute, wrong ranks, bad sizes).
 // The op database (op_db_api_*.cpp, the generated elementwise entries) sweeps dtypes, strides,
 // devices and gradients; these tests pin the typed wrappers and the semantics.
 #include <gtest/gtest.h>
@@ -175,6 +175,22 @@ TEST(TensorApi, SqueezeUnsqueezeMovedimAndSlicing) {
     auto ex = col.expand({3, -1, 4});               // -1 keeps the 2
     EXPECT_EQ(ex.dims(), (Shape<3>{3, 2, 4}));
     EXPECT_EQ(ex.sum().into_scalar(), 3 * 4 * 3);
+}
+
+TEST(TensorApi, FlipAndPermuteRejectRepeatedAxes) {
+    auto x = Tensor<3>::ones({2, 3, 4});
+    const std::string f = error_of([&] { (void)x.flip({0, 0, 1}); });
+    EXPECT_NE(f.find("[flip] axis 0 appears twice in [0, 0, 1]"), std::string::npos) << f;
+    EXPECT_NE(f.find("list each axis once"), std::string::npos) << f;
+    EXPECT_NE(error_of([&] {
+                  (void)x.flip({1, -2});
+              }).find("[flip] axis 1 appears twice"),
+              std::string::npos);
+    const std::string p = error_of([&] { (void)x.permute({0, 2, 0}); });
+    EXPECT_NE(p.find("[permute] axis 0 appears twice"), std::string::npos) << p;
+    EXPECT_NE(p.find("exactly once"), std::string::npos) << p;
+    auto v = Tensor<2>::from_floats({{1, 2}, {3, 4}});
+    EXPECT_EQ(v.flip({0, 1}).to_vec<float>(), (std::vector<float>{4, 3, 2, 1}));  // distinct axes still work
 }
 
 TEST(TensorApi, LinalgBasics) {
