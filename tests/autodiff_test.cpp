@@ -208,6 +208,7 @@ double sample(const std::string& domain, int i) {
     if (domain == "positive") return 0.3 + std::abs(v) * 2;
     if (domain == "unit") return v * 0.8;
     if (domain == "nonzero") return v < 0 ? v - 0.5 : v + 0.5;
+    if (domain == "above_one") return 1.2 + std::abs(v) * 2;
     return v * 2;
 }
 

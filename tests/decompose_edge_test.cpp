@@ -95,6 +95,14 @@ TEST(DecomposeEdges, FloatUnaryRows) {
         {OpId::asin, [](TensorAny x) { return ops::asin(x); }},
         {OpId::acos, [](TensorAny x) { return ops::acos(x); }},
         {OpId::atan, [](TensorAny x) { return ops::atan(x); }},
+        {OpId::asinh, [](TensorAny x) { return ops::asinh(x); }},
+        {OpId::acosh, [](TensorAny x) { return ops::acosh(x); }},
+        {OpId::atanh, [](TensorAny x) { return ops::atanh(x); }},
+        {OpId::log2, [](TensorAny x) { return ops::log2(x); }},
+        {OpId::rsqrt, [](TensorAny x) { return ops::rsqrt(x); }},
+        {OpId::deg2rad, [](TensorAny x) { return ops::deg2rad(x); }},
+        {OpId::rad2deg, [](TensorAny x) { return ops::rad2deg(x); }},
+        {OpId::hypot, [](TensorAny x) { return ops::hypot(x, ops::flip(x, {0})); }},
         {OpId::ceil, [](TensorAny x) { return ops::ceil(x); }},
         {OpId::round, [](TensorAny x) { return ops::round(x); }},
         {OpId::trunc, [](TensorAny x) { return ops::trunc(x); }},
@@ -111,6 +119,7 @@ TEST(DecomposeEdges, FloatUnaryRows) {
         {OpId::powi_scalar, [](TensorAny x) { return ops::powi_scalar(x, -2); }},
         {OpId::is_nan, [](TensorAny x) { return ops::is_nan(x); }},
         {OpId::is_inf, [](TensorAny x) { return ops::is_inf(x); }},
+        {OpId::is_finite, [](TensorAny x) { return ops::is_finite(x); }},
         {OpId::gelu_backward, [](TensorAny x) { return ops::gelu_backward(x, filled(x, 0.75)); }},
         {OpId::relu_backward, [](TensorAny x) { return ops::relu_backward(x, filled(x, 0.75)); }},
     };
@@ -142,6 +151,7 @@ TEST(DecomposeEdges, FloatBinaryRows) {
         {OpId::lower, [](TensorAny x, TensorAny y) { return ops::lower(x, y); }},
         {OpId::greater_equal, [](TensorAny x, TensorAny y) { return ops::greater_equal(x, y); }},
         {OpId::lower_equal, [](TensorAny x, TensorAny y) { return ops::lower_equal(x, y); }},
+        {OpId::fmod, [](TensorAny x, TensorAny y) { return ops::fmod(x, y); }},
     };
     for (DType dt : opdb::kFloat) {
         const Dims s{static_cast<int64_t>(a.size())};
@@ -172,6 +182,8 @@ TEST(DecomposeEdges, IntegerRows) {
         {OpId::powi_scalar, [](TensorAny x) { return ops::powi_scalar(x, -1); }},
         {OpId::powi_scalar, [](TensorAny x) { return ops::powi_scalar(x, -2); }},
         {OpId::relu_backward, [](TensorAny x) { return ops::relu_backward(x, filled(x, 7)); }},
+        {OpId::fmod, [](TensorAny x) { return ops::fmod(x, ops::flip(x, {0})); }},
+        {OpId::is_finite, [](TensorAny x) { return ops::is_finite(x); }},
         {OpId::max_pair, [](TensorAny x) { return ops::max_pair(x, ops::flip(x, {0})); }},
         {OpId::min_pair, [](TensorAny x) { return ops::min_pair(x, ops::flip(x, {0})); }},
         {OpId::mean_dim, [](TensorAny x) { return ops::mean_dim(x, 0); }},

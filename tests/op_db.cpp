@@ -90,6 +90,9 @@ TensorData make_input(const Dims& shape, DType dtype, Domain domain, uint64_t se
                 case Domain::ties:
                     x = 0.5 * pick(-4, 4);
                     break;
+                case Domain::above_one:
+                    x = uni(1.1, 4);
+                    break;
             }
         } else {
             switch (domain) {
@@ -110,6 +113,9 @@ TensorData make_input(const Dims& shape, DType dtype, Domain domain, uint64_t se
                     break;
                 case Domain::ties:
                     x = is_unsigned ? pick(0, 3) : pick(-2, 2);
+                    break;
+                case Domain::above_one:
+                    x = pick(1, 8);
                     break;
             }
         }
@@ -199,6 +205,9 @@ const std::vector<OpEntry>& op_db() {
         add_optim_entries(v);
         add_norm_entries(v);
         add_attention_entries(v);
+        add_api_reduce_entries(v);
+        add_api_shape_entries(v);
+        add_api_linalg_entries(v);
         std::set<std::string> names;
         for (const auto& e : v)
             if (!names.insert(e.name).second) BURN_THROW("[op_db] duplicate entry name ", e.name);

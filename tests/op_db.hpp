@@ -17,12 +17,13 @@ namespace burn::opdb {
 
 /// Where sample values come from (the domain column of elementwise.def, plus index-like domains).
 enum class Domain : uint8_t {
-    real,      // floats in [-3, 3], signed ints in [-8, 8], u8 in [0, 15]
-    positive,  // floats in [0.1, 3], ints in [1, 8]
-    nonzero,   // |x| in [0.5, 3] (floats), [1, 8] (ints)
-    unit,      // |x| < 0.9 (floats), ints in [-1, 1]
-    small,     // floats in [-1, 1], ints in [-3, 3] (products stay small)
-    ties,      // multiples of 0.5 in [-2, 2] (ints: [-2, 2]): equal values are common
+    real,       // floats in [-3, 3], signed ints in [-8, 8], u8 in [0, 15]
+    positive,   // floats in [0.1, 3], ints in [1, 8]
+    nonzero,    // |x| in [0.5, 3] (floats), [1, 8] (ints)
+    unit,       // |x| < 0.9 (floats), ints in [-1, 1]
+    small,      // floats in [-1, 1], ints in [-3, 3] (products stay small)
+    ties,       // multiples of 0.5 in [-2, 2] (ints: [-2, 2]): equal values are common
+    above_one,  // floats in [1.1, 4] (acosh's domain), ints in [1, 8]
 };
 
 /// What a sample exercises; the sweep runs each kind in its own test.
@@ -172,6 +173,9 @@ void add_contract_entries(std::vector<OpEntry>& db);     // op_db_contract.cpp: 
 void add_conv_entries(std::vector<OpEntry>& db);   // op_db_conv.cpp, op_db_pool.cpp: conv, pools, interpolate
 void add_optim_entries(std::vector<OpEntry>& db);  // op_db_optim.cpp: fused optimizer updates
 void add_norm_entries(std::vector<OpEntry>& db);   // op_db_norm.cpp: layer_norm, cross_entropy
-void add_attention_entries(std::vector<OpEntry>& db);  // op_db_attention.cpp: attention
+void add_attention_entries(std::vector<OpEntry>& db);   // op_db_attention.cpp: attention
+void add_api_reduce_entries(std::vector<OpEntry>& db);  // op_db_api_reduce.cpp: sum_dims, is_close, ...
+void add_api_shape_entries(std::vector<OpEntry>& db);   // op_db_api_shape.cpp: squeeze_dims, masks, grids
+void add_api_linalg_entries(std::vector<OpEntry>& db);  // op_db_api_linalg.cpp: dot, trace, vector_norm
 
 }  // namespace burn::opdb

@@ -277,6 +277,7 @@ bool differentiable_binary(OpId id) {
         case OpId::div:
         case OpId::powf:
         case OpId::atan2:
+        case OpId::hypot:
         case OpId::max_pair:
         case OpId::min_pair:
         case OpId::relu_backward:

@@ -82,5 +82,7 @@
 #include "burn/store/tensor_entry.hpp"
 #include "burn/tensor/activation.hpp"
 #include "burn/tensor/data.hpp"
+#include "burn/tensor/grid.hpp"
+#include "burn/tensor/linalg.hpp"
 #include "burn/tensor/module_ops.hpp"
 #include "burn/tensor/tensor.hpp"

@@ -1,7 +1,8 @@
 // Decompositions of the derived elementwise rows of elementwise.def (arithmetic, rounding,
-// trigonometry, comparison and logic) in the primitives add, sub, mul, div, exp, log, sqrt, sin, atan2,
-// floor, equal, greater and where. Chains of float ops compute f16/bf16 in f32 like the kernels' bodies;
-// single exact ops (negation, rounding, comparison) run in the input's dtype.
+// trigonometry, hyperbolic inverses, comparison and logic) in the primitives add, sub, mul, div,
+// remainder, exp, log, sqrt, sin, atan2, floor, equal, greater and where. Chains of float ops compute
+// f16/bf16 in f32 like the kernels' bodies; single exact ops (negation, rounding, comparison) run in the
+// input's dtype.
 #include <limits>
 
 #include "ops/decompose.hpp"
@@ -47,6 +48,53 @@ TensorAny half_exp(const TensorAny& a) {
     return mul(mul(h, scalar(a, 0.5)), h);
 }
 
+/// Past 2^28, asinh|x| and acosh(x) are log(2|x|) to well under an ulp (the next term is 1 / (4 x^2)),
+/// and squaring x could overflow.
+constexpr double kHuge = 268435456.0;
+constexpr double kLn2 = 0.69314718055994530942;
+TensorAny log_twice(const TensorAny& a) {
+    return add(log(a), scalar(a, kLn2));
+}
+
+/// asinh|x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))): no cancellation near 0.
+TensorAny asinh_of(const TensorAny& x) {
+    TensorAny a = absolute(x);
+    TensorAny s = mul(a, a);
+    TensorAny t = add(a, div(s, add(scalar(x, 1), sqrt(add(scalar(x, 1), s)))));
+    return with_sign_of(x, where(greater(a, scalar(x, kHuge)), log_twice(a), log1p_of(t)));
+}
+
+/// acosh(x) = log1p(t + sqrt(t (t + 2))) with t = x - 1: accurate near 1; NaN below 1 (set explicitly:
+/// far below -1 the argument rounds to -1 and would give -inf).
+TensorAny acosh_of(const TensorAny& x) {
+    TensorAny t = sub(x, scalar(x, 1));
+    TensorAny r = log1p_of(add(t, sqrt(mul(t, add(t, scalar(x, 2))))));
+    r = where(less(x, scalar(x, 1)), scalar(x, std::numeric_limits<double>::quiet_NaN()),
+              r);  // t (t + 2) > 0 below -1
+    return where(greater(x, scalar(x, kHuge)), log_twice(x), r);
+}
+
+/// hypot(a, b) = m sqrt(1 + (n / m)^2) with m = max(|a|, |b|), n = min: no overflow; an infinite
+/// operand gives inf even beside a NaN (C's rule), two zeros give 0.
+TensorAny hypot_of(const TensorAny& x, const TensorAny& y) {
+    TensorAny a = absolute(x), b = absolute(y);
+    TensorAny big = greater(a, b);
+    TensorAny m = where(big, a, b), n = where(big, b, a);
+    TensorAny q = div(n, m);
+    TensorAny r = mul(m, sqrt(add(scalar(m, 1), mul(q, q))));
+    r = where(equal(add(a, b), scalar(m, 0)), scalar(m, 0), r);
+    TensorAny inf = scalar(m, kInf);
+    return where(equal(a, inf), inf, where(equal(b, inf), inf, r));
+}
+
+/// fmod: the dividend's sign. Floats: remainder of the magnitudes (exact, no sign fix-up to round);
+/// integers: a - trunc(a / b) b, 0 for a zero divisor as the kernel gives.
+TensorAny fmod_of(const TensorAny& a, const TensorAny& b) {
+    if (is_float(a.dtype())) return with_sign_of(a, remainder(absolute(a), absolute(b)));
+    TensorAny r = sub(a, mul(div(a, b), b));
+    return where(equal(b, scalar(b, 0)), scalar(a, 0), r);
+}
+
 TensorAny nan_to(const TensorAny& r, const TensorAny& a, const TensorAny& b) {
     if (!is_float(r.dtype())) return r;
     return where(nan_mask(b), b, where(nan_mask(a), a, r));
@@ -71,6 +119,22 @@ void add_elementwise_decompositions(DecompositionTable& t) {
     t.set(OpId::square, [](const OpCall&, const Inputs& in) -> Outputs { return {mul(in[0], in[0])}; });
     t.set(OpId::log1p, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, decomp::log1p_of); });
     t.set(OpId::expm1, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, decomp::expm1_of); });
+    t.set(OpId::log2, [](const OpCall& c, const Inputs& in) {
+        return unary_f(c, in, [](const TensorAny& x) { return mul(log(x), scalar(x, 1.0 / kLn2)); });
+    });
+    t.set(OpId::rsqrt, [](const OpCall& c, const Inputs& in) {
+        return unary_f(c, in, [](const TensorAny& x) { return div(scalar(x, 1), sqrt(x)); });
+    });
+    t.set(OpId::deg2rad, [](const OpCall& c, const Inputs& in) {
+        return unary_f(c, in, [](const TensorAny& x) { return mul(x, scalar(x, 0.017453292519943295)); });
+    });
+    t.set(OpId::rad2deg, [](const OpCall& c, const Inputs& in) {
+        return unary_f(c, in, [](const TensorAny& x) { return mul(x, scalar(x, 57.29577951308232)); });
+    });
+    t.set(OpId::hypot, [](const OpCall& c, const Inputs& in) -> Outputs {
+        return {down(hypot_of(up(in[0]), up(in[1])), c.dtype)};
+    });
+    t.set(OpId::fmod, [](const OpCall&, const Inputs& in) -> Outputs { return {fmod_of(in[0], in[1])}; });
 
     // ---- trigonometric and hyperbolic
     t.set(OpId::cos, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, cos_of); });
@@ -101,6 +165,15 @@ void add_elementwise_decompositions(DecompositionTable& t) {
     t.set(OpId::acos, [](const OpCall& c, const Inputs& in) {
         return unary_f(c, in, [](const TensorAny& x) { return atan2(cosine_leg(x), x); });
     });
+    t.set(OpId::asinh, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, asinh_of); });
+    t.set(OpId::acosh, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, acosh_of); });
+    t.set(OpId::atanh, [](const OpCall& c, const Inputs& in) {
+        // atanh(x) = log1p(2x / (1 - x)) / 2: +-inf at +-1, NaN beyond
+        return unary_f(c, in, [](const TensorAny& x) {
+            TensorAny u = div(mul(x, scalar(x, 2)), sub(scalar(x, 1), x));
+            return mul(log1p_of(u), scalar(x, 0.5));
+        });
+    });
     t.set(OpId::atan, [](const OpCall& c, const Inputs& in) {
         return unary_f(c, in, [](const TensorAny& x) { return atan2(x, scalar(x, 1)); });
     });
@@ -115,6 +188,10 @@ void add_elementwise_decompositions(DecompositionTable& t) {
 
     // ---- predicates, comparison and logic
     t.set(OpId::is_nan, [](const OpCall&, const Inputs& in) -> Outputs { return {nan_mask(in[0])}; });
+    t.set(OpId::is_finite, [](const OpCall&, const Inputs& in) -> Outputs {
+        // x - x is 0 for finite x (and every integer), NaN for inf and NaN
+        return {equal(sub(in[0], in[0]), scalar(in[0], 0))};
+    });
     t.set(OpId::is_inf, [](const OpCall&, const Inputs& in) -> Outputs {
         return {equal(absolute(in[0]), scalar(in[0], kInf))};
     });

@@ -43,7 +43,8 @@ TensorAny permute(TensorAny x, const Dims& axes) {
     std::vector<bool> seen(static_cast<std::size_t>(r), false);
     for (int i = 0; i < r; ++i) {
         int d = normalize_dim(axes[i], r, "permute");
-        BURN_CHECK_KIND(!seen[d], shape, "[permute] axis ", d, " repeated in ", axes);
+        BURN_CHECK_KIND(!seen[d], shape, "[permute] axis ", d, " appears twice in ", axes,
+                        " for a tensor of shape ", x.shape(), "; give each of the ", r, " axes exactly once");
         seen[d] = true;
         ax[i] = d;
     }
@@ -150,8 +151,13 @@ TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorA
 TensorAny flip(TensorAny x, const Dims& axes) {
     check_defined(x, "flip");
     std::vector<SliceArg> args(static_cast<std::size_t>(x.rank()), SliceArg(burn::all));
+    std::vector<bool> seen(static_cast<std::size_t>(x.rank()), false);
     for (int64_t a : axes) {
         int d = normalize_dim(a, x.rank(), "flip");
+        BURN_CHECK_KIND(!seen[static_cast<std::size_t>(d)], shape, "[flip] axis ", d, " appears twice in ",
+                        axes, " for a tensor of shape ", x.shape(),
+                        "; list each axis once (flipping twice is no flip)");
+        seen[static_cast<std::size_t>(d)] = true;
         args[static_cast<std::size_t>(d)] = SliceArg(0, std::nullopt, -1);
     }
     attrs::Slice a = slice_ranges(x, args, "flip");

@@ -83,6 +83,26 @@ TensorAny var(TensorAny x, int64_t dim, int64_t correction);
 TensorAny cumsum(TensorAny x, int64_t dim);
 /// The running product along dim (torch.cumprod, burn's cumprod): out[i] = x[0] * ... * x[i].
 TensorAny cumprod(TensorAny x, int64_t dim);
+/// Reductions over several dims, each kept with size 1 (burn's sum_dims ...): the dims may be negative
+/// and must be distinct; an empty list reduces nothing. mean_dims of integers divides the i64 sum once
+/// (truncating), as mean_dim does.
+TensorAny sum_dims(TensorAny x, const Dims& dims);
+TensorAny mean_dims(TensorAny x, const Dims& dims);
+TensorAny prod_dims(TensorAny x, const Dims& dims);
+TensorAny max_dims(TensorAny x, const Dims& dims);
+TensorAny min_dims(TensorAny x, const Dims& dims);
+/// max(|x|) over everything ([1]) and along dim (kept).
+TensorAny max_abs(TensorAny x);
+TensorAny max_abs_dim(TensorAny x, int64_t dim);
+/// {var(x, dim, correction), mean_dim(x, dim)} (float).
+std::pair<TensorAny, TensorAny> var_mean(TensorAny x, int64_t dim, int64_t correction);
+/// Whether any element is NaN: bool [1] (false for integers).
+TensorAny contains_nan(TensorAny x);
+/// torch.isclose with equal_nan = false: |a - b| <= atol + rtol |b| where both are finite, a == b
+/// elsewhere (inf is close to inf of its sign, NaN to nothing). Float or int (compared in f64), one
+/// dtype, shapes broadcast. all_close: whether every element is close (waits for the device).
+TensorAny is_close(TensorAny a, TensorAny b, double rtol, double atol);
+bool all_close(TensorAny a, TensorAny b, double rtol, double atol);
 /// Sorted values and i32 indices along dim.
 std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending);
 std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim);
@@ -115,10 +135,49 @@ TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times);
 TensorAny unsqueeze_dim(TensorAny x, int64_t dim);
 TensorAny squeeze_dim(TensorAny x, int64_t dim);
 TensorAny flatten(TensorAny x, int64_t start_dim, int64_t end_dim);
+/// x without the listed dims, each of which must have size 1; an empty list removes every size-1 dim.
+/// want_rank >= 0 is the rank the caller expects (a typed Tensor<D2>): a different result is an error
+/// naming the shape.
+TensorAny squeeze_dims(TensorAny x, const Dims& dims, int64_t want_rank = -1);
+/// x with dims of size 1 inserted at the listed positions of the result (negative: from its end).
+TensorAny unsqueeze_dims(TensorAny x, const Dims& dims);
+/// x with dim src[i] moved to position dst[i] (torch.movedim); the other dims keep their order.
+TensorAny movedim(TensorAny x, const Dims& src, const Dims& dst);
+/// x sliced along dim alone (burn's slice_dim): the other dims are taken whole.
+TensorAny slice_dim(TensorAny x, int64_t dim, SliceArg range);
+/// Consecutive pieces of the given sizes along dim (views); the sizes must add up to the dim's size.
+std::vector<TensorAny> split_with_sizes(TensorAny x, const Dims& sizes, int64_t dim);
 /// A contiguous copy (or x itself when already contiguous on a backend that can tell).
 TensorAny contiguous(TensorAny x);
 TensorAny tril(TensorAny x, int64_t diagonal);
 TensorAny triu(TensorAny x, int64_t diagonal);
+
+// ---- linear algebra basics (burn::linalg; float and int)
+/// Rank-1 a . b as a [1] tensor.
+TensorAny dot(TensorAny a, TensorAny b);
+/// Rank-1 a [m], b [n] -> [m, n] with a[i] * b[j].
+TensorAny outer(TensorAny a, TensorAny b);
+/// m [..., r, c] times v [..., c] -> [..., r] (batch dims broadcast as matmul's).
+TensorAny matvec(TensorAny m, TensorAny v);
+/// The diagonal of the last two dims: [..., r, c] -> [..., min(r, c)].
+TensorAny diag(TensorAny x);
+/// The sum of that diagonal: [..., r, c] -> [..., 1].
+TensorAny trace(TensorAny x);
+/// The vector p-norm along dim, kept (float): p = 0 counts non-zeros, 1, 2, +inf (max |x|), -inf
+/// (min |x|), any other p: (sum |x|^p)^(1/p).
+TensorAny vector_norm(TensorAny x, double p, int64_t dim);
+
+// ---- masks and grids
+/// Bool masks of shape (rank >= 2) over its last two dims, true where an element is *removed* (burn's
+/// rule): tril_mask where j - i > offset, triu_mask where j - i < offset, diag_mask where j - i != offset.
+TensorAny tril_mask(const Dims& shape, int64_t offset, const Device& device);
+TensorAny triu_mask(const Dims& shape, int64_t offset, const Device& device);
+TensorAny diag_mask(const Dims& shape, int64_t offset, const Device& device);
+/// N rank-1 tensors -> N tensors of rank N (expanded views): matrix ("ij") indexing has shape
+/// [n0, n1, ...]; cartesian ("xy") swaps the first two dims.
+std::vector<TensorAny> meshgrid(const std::vector<TensorAny>& xs, bool cartesian);
+/// The i64 coordinates of every position of shape: [...shape, rank] (dtype: an int dtype).
+TensorAny cartesian_grid(const Dims& shape, DType dtype, const Device& device);
 
 // ---- indexing
 TensorAny select(TensorAny x, int64_t dim, TensorAny indices);

@@ -127,6 +127,29 @@ class Tensor {
     Tensor random_like(const Distribution& dist) const {
         return Tensor(ops::random(t_.shape(), dist, dtype(), device()));
     }
+    /// This tensor's shape, dtype and device, zero-filled (nothing uninitialised is exposed).
+    Tensor empty_like() const { return Tensor(ops::empty(t_.shape(), dtype(), device())); }
+    /// Masks over the last two dims, true where the element is removed (burn's rule): tril_mask where
+    /// j - i > offset, triu_mask where j - i < offset, diag_mask where j - i != offset.
+    static Tensor tril_mask(const Shape<D>& shape, int64_t offset,
+                            const Device& device = Device()) requires(D >= 2 && std::is_same_v<K, Bool>) {
+        return Tensor(ops::tril_mask(Dims(shape), offset, device));
+    }
+    static Tensor triu_mask(const Shape<D>& shape, int64_t offset,
+                            const Device& device = Device()) requires(D >= 2 && std::is_same_v<K, Bool>) {
+        return Tensor(ops::triu_mask(Dims(shape), offset, device));
+    }
+    static Tensor diag_mask(const Shape<D>& shape, int64_t offset,
+                            const Device& device = Device()) requires(D >= 2 && std::is_same_v<K, Bool>) {
+        return Tensor(ops::diag_mask(Dims(shape), offset, device));
+    }
+    /// The coordinates of every position of shape, [...shape, D] (burn's cartesian_grid).
+    template <std::size_t D2 = D + 1>
+    static Tensor<D2, Int> cartesian_grid(const Shape<D>& shape,
+                                          const Device& device = Device()) requires std::is_same_v<K, Int> {
+        static_assert(D2 == D + 1, "cartesian_grid adds one dim");
+        return Tensor<D2, Int>(ops::cartesian_grid(Dims(shape), K::default_dtype, device));
+    }
 
     // ------------------------------------------------------------------ properties
     bool defined() const { return t_.defined(); }
@@ -238,6 +261,19 @@ class Tensor {
     Tensor mask_fill(const Tensor<D, Bool>& mask, double value) const {
         return Tensor(ops::mask_fill(t_, mask.handle(), value));
     }
+    /// Whether any element is NaN, as a bool [1] (burn's contains_nan).
+    Tensor<1, Bool> contains_nan() const requires std::is_same_v<K, Float> {
+        return Tensor<1, Bool>(ops::contains_nan(t_));
+    }
+    /// torch.isclose (equal_nan = false): |a - b| <= atol + rtol |b|, or equal where not finite.
+    Tensor<D, Bool> is_close(const Tensor& o, double rtol = 1e-5,
+                             double atol = 1e-8) const requires Numeric<K> {
+        return Tensor<D, Bool>(ops::is_close(t_, o.t_, rtol, atol));
+    }
+    /// Whether every element is_close (waits for the device).
+    bool all_close(const Tensor& o, double rtol = 1e-5, double atol = 1e-8) const requires Numeric<K> {
+        return ops::all_close(t_, o.t_, rtol, atol);
+    }
 
     // ------------------------------------------------------------------ reductions
     Tensor<1, K> sum() const {
@@ -278,6 +314,49 @@ class Tensor {
         auto [v, i] = ops::min_dim_with_indices(t_, dim);
         return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
     }
+    /// Reductions over several dims, each kept with size 1; the _squeeze forms remove them (rank D2).
+    Tensor sum_dims(std::initializer_list<int64_t> dims) const {
+        return Tensor(ops::sum_dims(t_, Dims(dims)));
+    }
+    Tensor mean_dims(std::initializer_list<int64_t> dims) const {
+        return Tensor(ops::mean_dims(t_, Dims(dims)));
+    }
+    Tensor prod_dims(std::initializer_list<int64_t> dims) const {
+        return Tensor(ops::prod_dims(t_, Dims(dims)));
+    }
+    Tensor max_dims(std::initializer_list<int64_t> dims) const {
+        return Tensor(ops::max_dims(t_, Dims(dims)));
+    }
+    Tensor min_dims(std::initializer_list<int64_t> dims) const {
+        return Tensor(ops::min_dims(t_, Dims(dims)));
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> sum_dims_squeeze(std::initializer_list<int64_t> dims) const {
+        return squeezed<D2>(ops::sum_dims(t_, Dims(dims)), dims);
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> mean_dims_squeeze(std::initializer_list<int64_t> dims) const {
+        return squeezed<D2>(ops::mean_dims(t_, Dims(dims)), dims);
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> prod_dims_squeeze(std::initializer_list<int64_t> dims) const {
+        return squeezed<D2>(ops::prod_dims(t_, Dims(dims)), dims);
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> max_dims_squeeze(std::initializer_list<int64_t> dims) const {
+        return squeezed<D2>(ops::max_dims(t_, Dims(dims)), dims);
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> min_dims_squeeze(std::initializer_list<int64_t> dims) const {
+        return squeezed<D2>(ops::min_dims(t_, Dims(dims)), dims);
+    }
+    /// max(|x|) over everything ([1]) and along dim (kept).
+    Tensor<1, K> max_abs() const requires Numeric<K> {
+        return Tensor<1, K>(ops::max_abs(t_));
+    }
+    Tensor max_abs_dim(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::max_abs_dim(t_, dim));
+    }
     Tensor<D, Int> argmax(int64_t dim) const {
         return Tensor<D, Int>(ops::argmax(t_, dim));
     }
@@ -290,6 +369,15 @@ class Tensor {
     }
     Tensor var_bias(int64_t dim) const {
         return Tensor(ops::var(t_, dim, 0));
+    }
+    /// {var(dim), mean_dim(dim)}; var_mean_bias with the biased variance.
+    std::pair<Tensor, Tensor> var_mean(int64_t dim) const {
+        auto [v, m] = ops::var_mean(t_, dim, 1);
+        return {Tensor(std::move(v)), Tensor(std::move(m))};
+    }
+    std::pair<Tensor, Tensor> var_mean_bias(int64_t dim) const {
+        auto [v, m] = ops::var_mean(t_, dim, 0);
+        return {Tensor(std::move(v)), Tensor(std::move(m))};
     }
     Tensor<1, Bool> any() const {
         return Tensor<1, Bool>(ops::any(t_));
@@ -388,10 +476,40 @@ class Tensor {
         static_assert(D2 + 1 == D, "squeeze_dim removes one dim");
         return Tensor<D2, K>(ops::squeeze_dim(t_, dim));
     }
-    /// Broadcasts to shape (sizes of 1 stretch; new leading dims are added). No copy.
+    /// Removes the listed size-1 dims (squeeze_dims) or every size-1 dim (squeeze); the result must
+    /// have rank D2.
+    template <std::size_t D2>
+    Tensor<D2, K> squeeze_dims(std::initializer_list<int64_t> dims) const {
+        return Tensor<D2, K>(ops::squeeze_dims(t_, Dims(dims), static_cast<int64_t>(D2)));
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> squeeze() const {
+        return Tensor<D2, K>(ops::squeeze_dims(t_, Dims(), static_cast<int64_t>(D2)));
+    }
+    /// Inserts size-1 dims at the listed positions of the result (rank D2 = D + the list's length).
+    template <std::size_t D2>
+    Tensor<D2, K> unsqueeze_dims(std::initializer_list<int64_t> dims) const {
+        BURN_CHECK_KIND(D + dims.size() == D2, shape, "[unsqueeze_dims] ", dims.size(),
+                        " dims inserted into a tensor of rank ", D, " give rank ", D + dims.size(),
+                        ", not the requested ", D2);
+        return Tensor<D2, K>(ops::unsqueeze_dims(t_, Dims(dims)));
+    }
+    /// Moves dim src to position dst (torch.movedim); the list form moves several at once.
+    Tensor movedim(int64_t src, int64_t dst) const {
+        return Tensor(ops::movedim(t_, Dims{src}, Dims{dst}));
+    }
+    Tensor movedim(std::initializer_list<int64_t> src, std::initializer_list<int64_t> dst) const {
+        return Tensor(ops::movedim(t_, Dims(src), Dims(dst)));
+    }
+    /// Broadcasts to shape (sizes of 1 stretch; new leading dims are added). No copy. In the int list
+    /// form, -1 keeps the size of the matching dim: expand({4, -1, 3}).
     template <std::size_t D2>
     Tensor<D2, K> expand(const Shape<D2>& shape) const {
         return Tensor<D2, K>(ops::expand(t_, Dims(shape)));
+    }
+    template <std::size_t D2>
+    Tensor<D2, K> expand(const int64_t (&shape)[D2]) const {
+        return Tensor<D2, K>(ops::expand(t_, Dims::from(shape, static_cast<int>(D2))));
     }
     Tensor repeat_dim(int64_t dim, int64_t times) const {
         return Tensor(ops::repeat_dim(t_, dim, times));
@@ -411,6 +529,15 @@ class Tensor {
     }
     std::vector<Tensor> split(int64_t split_size, int64_t dim) const {
         return wrap_all(ops::split(t_, split_size, dim));
+    }
+    /// Pieces of the given sizes along dim (they must add up to its size).
+    std::vector<Tensor> split_with_sizes(const std::vector<int64_t>& sizes, int64_t dim) const {
+        return wrap_all(
+            ops::split_with_sizes(t_, Dims::from(sizes.data(), static_cast<int>(sizes.size())), dim));
+    }
+    /// Slices dim alone (burn's slice_dim): x.slice_dim(1, {0, 4, 2}).
+    Tensor slice_dim(int64_t dim, SliceArg range) const {
+        return Tensor(ops::slice_dim(t_, dim, range));
     }
     static Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
         return Tensor(ops::cat(unwrap_all(xs), dim));
@@ -524,6 +651,11 @@ class Tensor {
     }
 
   private:
+    template <std::size_t D2>
+    static Tensor<D2, K> squeezed(TensorAny reduced, std::initializer_list<int64_t> dims) {
+        if (dims.size() == 0) return Tensor<D2, K>(std::move(reduced));  // nothing reduced, nothing removed
+        return Tensor<D2, K>(ops::squeeze_dims(std::move(reduced), Dims(dims), static_cast<int64_t>(D2)));
+    }
     template <class In, class Store>
     static Tensor from_nested(typename detail::Nested<In, D>::type values, const Device& device) {
         std::vector<In> flat;

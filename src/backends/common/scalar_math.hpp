@@ -84,6 +84,26 @@ BURN_HD inline T atan(T x) {
     return std::atan(x);
 }
 template <class T>
+BURN_HD inline T asinh(T x) {
+    return std::asinh(x);
+}
+template <class T>
+BURN_HD inline T acosh(T x) {
+    return std::acosh(x);
+}
+template <class T>
+BURN_HD inline T atanh(T x) {
+    return std::atanh(x);
+}
+template <class T>
+BURN_HD inline T log2(T x) {
+    return std::log2(x);
+}
+template <class T>
+BURN_HD inline T hypot(T a, T b) {
+    return std::hypot(a, b);
+}
+template <class T>
 BURN_HD inline T atan2(T a, T b) {
     return std::atan2(a, b);
 }
@@ -131,6 +151,14 @@ BURN_HD inline bool isnan(T x) {
 template <class T>
 BURN_HD inline bool isinf(T x) {
     return std::isinf(x);
+}
+/// Integers are always finite.
+template <class T>
+BURN_HD inline bool isfinite(T x) {
+    if constexpr (std::is_floating_point_v<T>)
+        return std::isfinite(x);
+    else
+        return true;
 }
 
 template <class T>
@@ -221,6 +249,19 @@ BURN_HD inline T remainder(T a, T b) {
         } else {
             return T(a % b);
         }
+    }
+}
+/// Remainder with the sign of the dividend (C fmod, PyTorch `fmod`); integers give 0 for a zero divisor
+/// (never traps), as remainder does.
+template <class T>
+BURN_HD inline T fmod(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        return std::fmod(a, b);
+    } else {
+        if (b == T(0)) return T(0);
+        if constexpr (std::is_signed_v<T>)
+            if (b == T(-1)) return T(0);
+        return T(a % b);
     }
 }
 /// max/min that propagate NaN (PyTorch maximum/minimum).

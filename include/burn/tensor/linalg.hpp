@@ -1,0 +1,72 @@
+#pragma once
+/// Linear-algebra basics (burn::linalg): vector norms, dot, outer, matvec, diag and trace. Each is
+/// written with existing ops (a composite), so every device runs it and autodiff differentiates it.
+#include <cstddef>
+#include <limits>
+
+#include "burn/tensor/tensor.hpp"
+
+namespace burn::linalg {
+
+/// The order of a vector norm (burn's Norm): L0 counts non-zeros, L1, L2, LInf = max |x|, LNegInf =
+/// min |x|, Lp(p) = (sum |x|^p)^(1/p). A number converts to it (2.0 is L2).
+struct Norm {
+    double p;
+    constexpr Norm(double p_) : p(p_) {}  // NOLINT: implicit, like burn's Into<Norm>
+    static constexpr Norm L0() { return Norm(0); }
+    static constexpr Norm L1() { return Norm(1); }
+    static constexpr Norm L2() { return Norm(2); }
+    static constexpr Norm LInf() { return Norm(std::numeric_limits<double>::infinity()); }
+    static constexpr Norm LNegInf() { return Norm(-std::numeric_limits<double>::infinity()); }
+    static constexpr Norm Lp(double p) { return Norm(p); }
+};
+
+/// The norm along dim, kept with size 1.
+template <std::size_t D>
+Tensor<D> vector_norm(const Tensor<D>& x, Norm norm, int64_t dim) {
+    return Tensor<D>(ops::vector_norm(x.handle(), norm.p, dim));
+}
+template <std::size_t D>
+Tensor<D> l1_norm(const Tensor<D>& x, int64_t dim) {
+    return vector_norm(x, Norm::L1(), dim);
+}
+template <std::size_t D>
+Tensor<D> l2_norm(const Tensor<D>& x, int64_t dim) {
+    return vector_norm(x, Norm::L2(), dim);
+}
+template <std::size_t D>
+Tensor<D> max_abs_norm(const Tensor<D>& x, int64_t dim) {
+    return vector_norm(x, Norm::LInf(), dim);
+}
+template <std::size_t D>
+Tensor<D> min_abs_norm(const Tensor<D>& x, int64_t dim) {
+    return vector_norm(x, Norm::LNegInf(), dim);
+}
+
+/// a . b of two vectors of one length, as a [1] tensor.
+template <class K>
+Tensor<1, K> dot(const Tensor<1, K>& a, const Tensor<1, K>& b) {
+    return Tensor<1, K>(ops::dot(a.handle(), b.handle()));
+}
+/// a [m], b [n] -> [m, n] with a[i] * b[j].
+template <class K>
+Tensor<2, K> outer(const Tensor<1, K>& a, const Tensor<1, K>& b) {
+    return Tensor<2, K>(ops::outer(a.handle(), b.handle()));
+}
+/// m [..., r, c] times v [..., c] -> [..., r].
+template <std::size_t D, class K>
+Tensor<D - 1, K> matvec(const Tensor<D, K>& m, const Tensor<D - 1, K>& v) requires(D >= 2) {
+    return Tensor<D - 1, K>(ops::matvec(m.handle(), v.handle()));
+}
+/// The diagonal of the last two dims: [..., r, c] -> [..., min(r, c)].
+template <std::size_t D, class K>
+Tensor<D - 1, K> diag(const Tensor<D, K>& x) requires(D >= 2) {
+    return Tensor<D - 1, K>(ops::diag(x.handle()));
+}
+/// The sum of that diagonal: [..., r, c] -> [..., 1] ([1] for a matrix).
+template <std::size_t D, class K>
+Tensor<D - 1, K> trace(const Tensor<D, K>& x) requires(D >= 2) {
+    return Tensor<D - 1, K>(ops::trace(x.handle()));
+}
+
+}  // namespace burn::linalg
