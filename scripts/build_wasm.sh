@@ -7,7 +7,9 @@
 # usage: bash scripts/build_wasm.sh [st|mt|all]          (default: all)
 #   BURN_WASM_TESTS=1    also build the test suite, burn_tests.js (GoogleTest built with em++ from
 #                        Debian's sources in /usr/src/googletest); scripts/wasm_check.sh runs it
-#   BURN_WASM_OPT        optimisation level of compile and link (default -O2)
+#   BURN_WASM_OPT        optimisation level of compile and link (default -O1)
+#   BURN_WASM_KERNEL_OPT the CPU backend's hot kernel files' level (BURN_KERNEL_OPT, default -O2; "" for
+#                        BURN_WASM_OPT): a smaller module at the speed of -O2
 #   BURN_WASM_EH         js (default: -fexceptions) or wasm (-fwasm-exceptions, faster and smaller)
 #   BURN_WASM_UNITY      1 (default): unity builds of the libraries (BURN_UNITY_BUILD); 0: file by file
 #   BURN_WASM_DIR, BURN_WASM_MT_DIR   the build folders
@@ -35,7 +37,8 @@ esac
 
 # shellcheck source=scripts/wasm_env.sh
 source "$BURN_ROOT/scripts/wasm_env.sh"
-opt="${BURN_WASM_OPT:--O2}"
+opt="${BURN_WASM_OPT:--O1}"
+kernel_opt="${BURN_WASM_KERNEL_OPT--O2}"
 unity=ON
 [ "${BURN_WASM_UNITY:-1}" = "0" ] && unity=OFF
 tests=OFF
@@ -112,7 +115,7 @@ wasm_build() {
     emcmake cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_FIND_ROOT_PATH="$dir/deps" -DCMAKE_CXX_FLAGS="$flags" \
         -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" -DCMAKE_EXE_LINKER_FLAGS_RELEASE="$opt" \
-        -DBURN_THREADS="$threads" -DBURN_EXCEPTIONS=ON -DBURN_FILESYSTEM=ON -DBURN_UNITY_BUILD="$unity" \
+        -DBURN_THREADS="$threads" -DBURN_EXCEPTIONS=ON -DBURN_FILESYSTEM=ON -DBURN_UNITY_BUILD="$unity" -DBURN_KERNEL_OPT="$kernel_opt" \
         -DBURN_TESTS="$tests" -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF -DBURN_CUDA=OFF -DBURN_OPENBLAS=OFF \
         -DBURN_DNNL=OFF -DBURN_HIGHWAY=OFF -DBURN_ONNX=OFF -DBURN_ZIP=OFF -DBURN_TUI=OFF -DBURN_WEB="$web" \
         >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
@@ -121,7 +124,7 @@ wasm_build() {
     [ -n "${BURN_WASM_TARGETS:-}" ] && targets=(--target ${BURN_WASM_TARGETS})
     cmake --build "$dir" --parallel "$BURN_JOBS" "${targets[@]}"
     [ "$web" = ON ] && web_site "$dir"
-    echo "scripts/build_wasm.sh: $dir (threads $threads, $opt, unity $unity, tests $tests) built in $((SECONDS - start))s"
+    echo "scripts/build_wasm.sh: $dir (threads $threads, $opt, kernels ${kernel_opt:-$opt}, unity $unity, tests $tests) built in $((SECONDS - start))s"
 }
 
 for v in $variants; do

@@ -11,6 +11,8 @@ variant="${1:-st}"
 start=$SECONDS
 # -O1 unless told otherwise: it compiles the suite about 12 % faster than -O2 and runs it as fast.
 export BURN_WASM_OPT="${BURN_WASM_OPT:--O1}"
+# The kernel files at that level too (build_wasm.sh compiles them at -O2 by default, for the page).
+export BURN_WASM_KERNEL_OPT="${BURN_WASM_KERNEL_OPT-}"
 # The page of examples/web is scripts/web_check.sh's (it reuses this build's libraries).
 BURN_WEB="${BURN_WEB:-0}" BURN_WASM_TESTS=1 bash "$BURN_ROOT/scripts/build_wasm.sh" "$variant"
 dir="${BURN_WASM_DIR:-$BURN_ROOT/build-wasm}"

@@ -19,11 +19,15 @@ source "$BURN_ROOT/scripts/web_tools.sh"
 
 dir="${BURN_WASM_DIR:-$BURN_ROOT/build-wasm}"
 site="$dir/web"
-# Reuse the st libraries at whatever level they were built (wasm_check.sh builds them at -O1): changing
-# it would rebuild them all.
+# Reuse the st libraries at whatever levels they were built (wasm_check.sh builds them at -O1, kernels
+# included): changing either would rebuild them.
 if [ -z "${BURN_WASM_OPT:-}" ] && [ -f "$dir/CMakeCache.txt" ]; then
     BURN_WASM_OPT="$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=\(-O[0-9sz]\).*/\1/p' "$dir/CMakeCache.txt")"
     export BURN_WASM_OPT
+fi
+if [ -z "${BURN_WASM_KERNEL_OPT+set}" ] && [ -f "$dir/CMakeCache.txt" ]; then
+    BURN_WASM_KERNEL_OPT="$(sed -n 's/^BURN_KERNEL_OPT:STRING=//p' "$dir/CMakeCache.txt")"
+    export BURN_WASM_KERNEL_OPT
 fi
 BURN_WASM_TARGETS=web bash "$BURN_ROOT/scripts/build_wasm.sh" st
 built=$SECONDS
