@@ -182,15 +182,17 @@ class Tensor {
 
     // ------------------------------------------------------------------ arithmetic
     // Generated from elementwise.def: one method per row (its _FREE rows excepted), offered to the kinds
-    // its kinds column accepts (F: Float; N: Float and Int; B: Bool; A: every kind). Binary and compare
-    // rows also take a scalar right-hand side (add_scalar, equal_elem); Bool rows do not.
+    // its kinds column accepts (F: Float; N: Float and Int; I: Int; B: Bool; A: every kind). Binary and
+    // compare rows also take a scalar right-hand side (add_scalar, equal_elem); Bool rows do not.
 #define BURN_T_KINDS_F requires std::is_same_v<K, Float>
 #define BURN_T_KINDS_N requires Numeric<K>
 #define BURN_T_KINDS_B requires std::is_same_v<K, Bool>
+#define BURN_T_KINDS_I requires std::is_same_v<K, Int>
 #define BURN_T_KINDS_A
 #define BURN_T_SCALAR_F(fn) BURN_T_SCALAR(fn, F)
 #define BURN_T_SCALAR_N(fn) BURN_T_SCALAR(fn, N)
 #define BURN_T_SCALAR_B(fn)
+#define BURN_T_SCALAR_I(fn) BURN_T_SCALAR(fn, I)
 #define BURN_T_SCALAR_A(fn) BURN_T_SCALAR(fn, A)
 #define BURN_T_SCALAR(fn, kinds)                               \
     Tensor fn##_scalar(double s) const& BURN_T_KINDS_##kinds { \
@@ -232,10 +234,12 @@ class Tensor {
 #undef BURN_T_SCALAR_F
 #undef BURN_T_SCALAR_N
 #undef BURN_T_SCALAR_B
+#undef BURN_T_SCALAR_I
 #undef BURN_T_SCALAR_A
 #undef BURN_T_KINDS_F
 #undef BURN_T_KINDS_N
 #undef BURN_T_KINDS_B
+#undef BURN_T_KINDS_I
 #undef BURN_T_KINDS_A
     /// x ^ exponent (float exponent; powi_scalar for an integer exponent).
     Tensor powi(const Tensor<D, Int>& exponent) const {
@@ -727,6 +731,24 @@ Tensor<D, Bool> operator||(const Tensor<D, Bool>& a, const Tensor<D, Bool>& b) {
 template <std::size_t D>
 Tensor<D, Bool> operator!(const Tensor<D, Bool>& a) {
     return a.bool_not();
+}
+
+/// Bit operators of Int tensors (bitwise_and, bitwise_or, bitwise_xor, bitwise_not).
+template <std::size_t D>
+Tensor<D, Int> operator&(const Tensor<D, Int>& a, const Tensor<D, Int>& b) {
+    return a.bitwise_and(b);
+}
+template <std::size_t D>
+Tensor<D, Int> operator|(const Tensor<D, Int>& a, const Tensor<D, Int>& b) {
+    return a.bitwise_or(b);
+}
+template <std::size_t D>
+Tensor<D, Int> operator^(const Tensor<D, Int>& a, const Tensor<D, Int>& b) {
+    return a.bitwise_xor(b);
+}
+template <std::size_t D>
+Tensor<D, Int> operator~(const Tensor<D, Int>& a) {
+    return a.bitwise_not();
 }
 
 template <std::size_t D, class K>

