@@ -177,5 +177,6 @@ void add_attention_entries(std::vector<OpEntry>& db);   // op_db_attention.cpp: 
 void add_api_reduce_entries(std::vector<OpEntry>& db);  // op_db_api_reduce.cpp: sum_dims, is_close, ...
 void add_api_shape_entries(std::vector<OpEntry>& db);   // op_db_api_shape.cpp: squeeze_dims, masks, grids
 void add_api_linalg_entries(std::vector<OpEntry>& db);  // op_db_api_linalg.cpp: dot, trace, vector_norm
+void add_api_stats_entries(std::vector<OpEntry>& db);   // op_db_api_stats.cpp: cummax, median, cov
 
 }  // namespace burn::opdb

@@ -85,4 +85,44 @@ TEST(TensorApi2, BitwiseOpsRejectFloatsAndBools) {
               std::string::npos);
 }
 
+TEST(TensorApi2, CumulativeExtrema) {
+    // burn's cummax example and torch's cummin example
+    auto t = Tensor<2>::from_floats({{3.0, 1.0, 2.0}, {4.0, 5.0, 2.0}});
+    EXPECT_EQ(t.cummax(0).to_vec<float>(), (std::vector<float>{3, 1, 2, 4, 5, 2}));
+    EXPECT_EQ(t.cummax(1).to_vec<float>(), (std::vector<float>{3, 3, 3, 4, 5, 5}));
+    EXPECT_EQ(i64(ints({5, 8, 4, 6, 9, 1, 7, 0}).cummin(0)), (std::vector<int64_t>{5, 5, 4, 4, 4, 1, 1, 0}));
+    auto n = Tensor<1>::from_floats({1.0, NAN, 3.0}).cummax(0).to_vec<float>();
+    EXPECT_EQ(n[0], 1.0f);
+    EXPECT_TRUE(std::isnan(n[1]) && std::isnan(n[2]));
+    EXPECT_NE(error_of([&] { t.cummin(2); }).find("[cummin]"), std::string::npos);
+}
+
+TEST(TensorApi2, MedianIsTheLowerMedian) {
+    EXPECT_EQ(Tensor<1>::from_floats({4.0, 1.0, 3.0, 2.0}).median().into_scalar(), 2.0f);  // torch: lower
+    auto m = Tensor<2>::from_floats({{1.0, 5.0, 3.0}, {4.0, 2.0, 6.0}});
+    auto [v, i] = m.median_dim_with_indices(1);
+    EXPECT_EQ(v.dims(), (Shape<2>{2, 1}));
+    EXPECT_EQ(v.to_vec<float>(), (std::vector<float>{3, 4}));
+    EXPECT_EQ(i.to_vec<int32_t>(), (std::vector<int32_t>{2, 0}));
+    EXPECT_EQ(m.median_dim(0).to_vec<float>(), (std::vector<float>{1, 2, 3}));
+    EXPECT_TRUE(std::isnan(Tensor<1>::from_floats({1.0, NAN, 0.0}).median().into_scalar()));
+    auto [nv, ni] = Tensor<2>::from_floats({{1.0, NAN, 0.0, NAN}}).median_dim_with_indices(1);
+    EXPECT_TRUE(std::isnan(nv.into_scalar()));
+    EXPECT_EQ(ni.into_scalar(), 1);  // the first NaN, as torch
+    const auto im = Tensor<1, Int>::from_ints({7, 1, 7, 3});
+    EXPECT_EQ(im.median().into_scalar(), 3);
+    const std::string e = error_of([] { Tensor<2>::zeros({2, 0}).median_dim(1); });
+    EXPECT_NE(e.find("[median_dim]"), std::string::npos) << e;
+}
+
+TEST(TensorApi2, CovarianceMatchesTorchCov) {
+    // torch.cov([[0, 1, 2], [2, 1, 0]]) = [[1, -1], [-1, 1]]: variables are rows, burn's dim 1
+    auto x = Tensor<2>::from_floats({{0.0, 1.0, 2.0}, {2.0, 1.0, 0.0}});
+    EXPECT_EQ(x.cov(1, 1).to_vec<float>(), (std::vector<float>{1, -1, -1, 1}));
+    auto pop = x.cov(1, 0).to_vec<float>();
+    EXPECT_NEAR(pop[0], 2.0 / 3.0, 1e-6);
+    EXPECT_NEAR(pop[1], -2.0 / 3.0, 1e-6);
+    EXPECT_EQ(x.transpose().cov(0, 1).to_vec<float>(), x.cov(1, 1).to_vec<float>());  // [o, v] with dim 0
+}
+
 }  // namespace tensor_api2_test

@@ -83,6 +83,10 @@ TensorAny var(TensorAny x, int64_t dim, int64_t correction);
 TensorAny cumsum(TensorAny x, int64_t dim);
 /// The running product along dim (torch.cumprod, burn's cumprod): out[i] = x[0] * ... * x[i].
 TensorAny cumprod(TensorAny x, int64_t dim);
+/// The running maximum / minimum along dim (burn's cummax, cummin; torch.cummax's values): a NaN
+/// propagates to the end of its lane.
+TensorAny cummax(TensorAny x, int64_t dim);
+TensorAny cummin(TensorAny x, int64_t dim);
 /// Reductions over several dims, each kept with size 1 (burn's sum_dims ...): the dims may be negative
 /// and must be distinct; an empty list reduces nothing. mean_dims of integers divides the i64 sum once
 /// (truncating), as mean_dim does.
@@ -96,6 +100,16 @@ TensorAny max_abs(TensorAny x);
 TensorAny max_abs_dim(TensorAny x, int64_t dim);
 /// {var(x, dim, correction), mean_dim(x, dim)} (float).
 std::pair<TensorAny, TensorAny> var_mean(TensorAny x, int64_t dim, int64_t correction);
+/// The lower median (torch.median: the element at sorted position (n - 1) / 2) over everything ([1])
+/// and along dim (kept), with its i32 index along dim; a lane holding NaN gives NaN and the index of its
+/// first NaN. Float or int; an empty input or dim is an error.
+TensorAny median(TensorAny x);
+TensorAny median_dim(TensorAny x, int64_t dim);
+std::pair<TensorAny, TensorAny> median_dim_with_indices(TensorAny x, int64_t dim);
+/// burn's cov(dim, correction_factor) of a float matrix: the covariance of the variables whose
+/// observations run along dim ([v, o] with dim 1 as torch.cov, or [o, v] with dim 0) -> [v, v],
+/// centred by the mean and divided by n - correction.
+TensorAny cov(TensorAny x, int64_t dim, int64_t correction);
 /// Whether any element is NaN: bool [1] (false for integers).
 TensorAny contains_nan(TensorAny x);
 /// torch.isclose with equal_nan = false: |a - b| <= atol + rtol |b| where both are finite, a == b

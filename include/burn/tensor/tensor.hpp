@@ -374,6 +374,22 @@ class Tensor {
     Tensor var_bias(int64_t dim) const {
         return Tensor(ops::var(t_, dim, 0));
     }
+    /// The lower median (torch.median) over everything ([1]) and along dim (kept), with its index.
+    Tensor<1, K> median() const requires Numeric<K> {
+        return Tensor<1, K>(ops::median(t_));
+    }
+    Tensor median_dim(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::median_dim(t_, dim));
+    }
+    std::pair<Tensor, Tensor<D, Int>> median_dim_with_indices(int64_t dim) const requires Numeric<K> {
+        auto [v, i] = ops::median_dim_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    /// burn's covariance matrix of a [variables, observations] (dim 1) or [observations, variables]
+    /// (dim 0) matrix; correction_factor 1 for samples, 0 for the population.
+    Tensor cov(int64_t dim, int64_t correction_factor) const requires(D == 2 && std::is_same_v<K, Float>) {
+        return Tensor(ops::cov(t_, dim, correction_factor));
+    }
     /// {var(dim), mean_dim(dim)}; var_mean_bias with the biased variance.
     std::pair<Tensor, Tensor> var_mean(int64_t dim) const {
         auto [v, m] = ops::var_mean(t_, dim, 1);
@@ -400,6 +416,13 @@ class Tensor {
     }
     Tensor cumprod(int64_t dim) const {
         return Tensor(ops::cumprod(t_, dim));
+    }
+    /// The running maximum / minimum along dim (NaN propagates).
+    Tensor cummax(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::cummax(t_, dim));
+    }
+    Tensor cummin(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::cummin(t_, dim));
     }
 
     // ------------------------------------------------------------------ sorting
