@@ -178,5 +178,6 @@ void add_api_reduce_entries(std::vector<OpEntry>& db);  // op_db_api_reduce.cpp:
 void add_api_shape_entries(std::vector<OpEntry>& db);   // op_db_api_shape.cpp: squeeze_dims, masks, grids
 void add_api_linalg_entries(std::vector<OpEntry>& db);  // op_db_api_linalg.cpp: dot, trace, vector_norm
 void add_api_stats_entries(std::vector<OpEntry>& db);   // op_db_api_stats.cpp: cummax, median, cov
+void add_api_window_entries(std::vector<OpEntry>& db);  // op_db_api_window.cpp: pad, unfold
 
 }  // namespace burn::opdb

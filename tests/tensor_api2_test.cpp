@@ -125,4 +125,33 @@ TEST(TensorApi2, CovarianceMatchesTorchCov) {
     EXPECT_EQ(x.transpose().cov(0, 1).to_vec<float>(), x.cov(1, 1).to_vec<float>());  // [o, v] with dim 0
 }
 
+TEST(TensorApi2, PadModes) {
+    auto r = Tensor<2>::from_floats({{1.0, 2.0, 3.0}});
+    EXPECT_EQ(r.pad({2, 2}, PadMode::Reflect()).to_vec<float>(), (std::vector<float>{3, 2, 1, 2, 3, 2, 1}));
+    EXPECT_EQ(r.pad({2, 2}, PadMode::Edge()).to_vec<float>(), (std::vector<float>{1, 1, 1, 2, 3, 3, 3}));
+    auto m = Tensor<2>::from_floats({{1.0, 2.0}, {3.0, 4.0}});
+    auto p = m.pad({1, 0, 1, 0});  // burn's (left, right, top, bottom), zeros
+    EXPECT_EQ(p.dims(), (Shape<2>{3, 3}));
+    EXPECT_EQ(p.to_vec<float>(), (std::vector<float>{0, 0, 0, 0, 1, 2, 0, 3, 4}));
+    EXPECT_EQ(m.pad({-1, 1}, PadMode::Constant(9)).to_vec<float>(), (std::vector<float>{2, 9, 4, 9}));
+    const std::string e = error_of([&] { r.pad({3, 0}, PadMode::Reflect()); });
+    EXPECT_NE(e.find("[pad] reflect"), std::string::npos) << e;
+    EXPECT_NE(e.find("Edge"), std::string::npos) << e;
+}
+
+TEST(TensorApi2, UnfoldGivesSlidingWindows) {
+    // torch.Tensor.unfold docs: arange(1, 8)
+    auto x = Tensor<1>::from_floats({1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0});
+    auto w = x.unfold(0, 2, 2);
+    EXPECT_EQ(w.dims(), (Shape<2>{3, 2}));
+    EXPECT_EQ(w.to_vec<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(x.unfold(0, 2, 1).dims(), (Shape<2>{6, 2}));
+    auto m = Tensor<2>::from_floats({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}});
+    auto c = m.unfold(0, 2, 1);  // one window of the two rows per column: [1, 3, 2]
+    EXPECT_EQ(c.dims(), (Shape<3>{1, 3, 2}));
+    EXPECT_EQ(c.to_vec<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+    const std::string e = error_of([&] { x.unfold(0, 8, 1); });
+    EXPECT_NE(e.find("[unfold] window size 8"), std::string::npos) << e;
+}
+
 }  // namespace tensor_api2_test

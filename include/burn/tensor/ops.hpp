@@ -9,6 +9,7 @@
 #include "burn/autodiff/gradients.hpp"
 #include "burn/tensor/data.hpp"
 #include "burn/tensor/kind.hpp"
+#include "burn/tensor/pad_mode.hpp"
 #include "burn/tensor/slice.hpp"
 #include "burn/tensor/tensor_any.hpp"
 
@@ -164,6 +165,13 @@ std::vector<TensorAny> split_with_sizes(TensorAny x, const Dims& sizes, int64_t 
 /// A contiguous copy (or x itself when already contiguous on a backend that can tell).
 TensorAny contiguous(TensorAny x);
 TensorAny tril(TensorAny x, int64_t diagonal);
+/// x padded (torch.nn.functional.pad): pads holds (before, after) pairs from the last dim backwards
+/// ({left, right, top, bottom, ...}; burn's (left, right, top, bottom) for the last two dims), filled as
+/// mode says. A negative pad crops. Reflect needs each pad smaller than its dim, edge a non-empty dim.
+TensorAny pad(TensorAny x, const Dims& pads, const PadMode& mode);
+/// The sliding windows of dim (torch.Tensor.unfold, burn's unfold): dim becomes (n - size) / step + 1
+/// windows and a new last dim of length size holds each window. size in [0, n], step >= 1.
+TensorAny unfold(TensorAny x, int64_t dim, int64_t size, int64_t step);
 TensorAny triu(TensorAny x, int64_t diagonal);
 
 // ---- linear algebra basics (burn::linalg; float and int)

@@ -588,6 +588,18 @@ class Tensor {
     Tensor slice_assign(const std::vector<SliceArg>& ranges, const Tensor& values) const {
         return Tensor(ops::slice_assign(t_, ranges, values.t_));
     }
+    /// Padded by (before, after) pairs from the last dim backwards: pad({left, right, top, bottom},
+    /// PadMode::Constant(0)), PadMode::Reflect() or PadMode::Edge(); a negative pad crops.
+    Tensor pad(std::initializer_list<int64_t> pads, const PadMode& mode = PadMode::Constant(0)) const {
+        return Tensor(ops::pad(t_, Dims(pads), mode));
+    }
+    /// Sliding windows of dim (torch.Tensor.unfold): dim holds (n - size) / step + 1 windows, the new last
+    /// dim (rank D + 1) each window's size elements.
+    template <std::size_t D2 = D + 1>
+    Tensor<D2, K> unfold(int64_t dim, int64_t size, int64_t step) const {
+        static_assert(D2 == D + 1, "unfold adds one dim");
+        return Tensor<D2, K>(ops::unfold(t_, dim, size, step));
+    }
     /// Lower/upper triangle of the last two dims (others zeroed); diagonal shifts the boundary.
     Tensor tril(int64_t diagonal = 0) const requires(D >= 2) {
         return Tensor(ops::tril(t_, diagonal));
