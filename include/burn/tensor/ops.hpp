@@ -207,6 +207,11 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
 TensorAny gather(TensorAny x, int64_t dim, TensorAny indices);
 TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values);
 TensorAny one_hot(TensorAny x, int64_t num_classes);
+/// The positions of the non-zero (true) elements in row-major order: argwhere gives [n, rank] (burn's
+/// argwhere, torch.argwhere), nonzero one [n] tensor per dim (burn's nonzero, torch.nonzero with
+/// as_tuple). Int (i32 unless a dim needs i64). Data-dependent: x is read on the host (waits for it).
+TensorAny argwhere(TensorAny x);
+std::vector<TensorAny> nonzero(TensorAny x);
 
 // ---- autodiff (meaningful on devices made with .autodiff(); see docs/autodiff.md)
 /// Marks x as a leaf that requires grad (on other devices: x unchanged, there is no tape).

@@ -625,6 +625,16 @@ class Tensor {
     Tensor scatter(int64_t dim, const Tensor<D, Int>& indices, const Tensor& values) const {
         return Tensor(ops::scatter(t_, dim, indices.handle(), values.t_));
     }
+    /// The positions of the non-zero (true) elements: [n, D] (argwhere) or D tensors [n] (nonzero). Read
+    /// on the host: the count depends on the values.
+    Tensor<2, Int> argwhere() const {
+        return Tensor<2, Int>(ops::argwhere(t_));
+    }
+    std::vector<Tensor<1, Int>> nonzero() const {
+        std::vector<Tensor<1, Int>> out;
+        for (auto& t : ops::nonzero(t_)) out.emplace_back(std::move(t));
+        return out;
+    }
     /// One-hot encodes along a new last dim of size num_classes.
     template <std::size_t D2 = D + 1>
     Tensor<D2, K> one_hot(int64_t num_classes) const requires(!std::is_same_v<K, Bool>) {
