@@ -180,5 +180,6 @@ void add_api_linalg_entries(std::vector<OpEntry>& db);  // op_db_api_linalg.cpp:
 void add_api_stats_entries(std::vector<OpEntry>& db);   // op_db_api_stats.cpp: cummax, median, cov
 void add_api_window_entries(std::vector<OpEntry>& db);  // op_db_api_window.cpp: pad, unfold
 void add_api_select_entries(std::vector<OpEntry>& db);  // op_db_api_select.cpp: argwhere, nonzero
+void add_api_solve_entries(std::vector<OpEntry>& db);   // op_db_api_solve.cpp: det, inv, solve, qr, ...
 
 }  // namespace burn::opdb

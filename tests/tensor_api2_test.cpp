@@ -154,4 +154,48 @@ TEST(TensorApi2, UnfoldGivesSlidingWindows) {
     EXPECT_NE(e.find("[unfold] window size 8"), std::string::npos) << e;
 }
 
+void expect_near_all(const std::vector<float>& got, const std::vector<double>& want, double tol) {
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
+}
+
+TEST(TensorApi2, LinalgSolversMatchTorch) {
+    auto a = Tensor<2>::from_floats({{1.0, 2.0}, {3.0, 4.0}});
+    EXPECT_NEAR(linalg::det(a).into_scalar(), -2.0, 1e-6);
+    expect_near_all(linalg::inv(a).to_vec<float>(), {-2, 1, 1.5, -0.5}, 1e-6);
+    auto x = linalg::solve(Tensor<2>::from_floats({{3.0, 1.0}, {1.0, 2.0}}),
+                           Tensor<2>::from_floats({{9.0}, {8.0}}));
+    expect_near_all(x.to_vec<float>(), {2, 3}, 1e-6);
+    auto l = linalg::cholesky(
+        Tensor<2>::from_floats({{4.0, 12.0, -16.0}, {12.0, 37.0, -43.0}, {-16.0, -43.0, 98.0}}));
+    expect_near_all(l.to_vec<float>(), {2, 0, 0, 6, 1, 0, -8, 5, 3}, 1e-5);
+    // torch.linalg.qr's documented example: LAPACK's signs (R's diagonal negative here)
+    auto [q, r] =
+        linalg::qr(Tensor<2>::from_floats({{12.0, -51.0, 4.0}, {6.0, 167.0, -68.0}, {-4.0, 24.0, -41.0}}));
+    expect_near_all(r.to_vec<float>(), {-14, -21, 14, 0, -175, 70, 0, 0, -35}, 1e-3);
+    expect_near_all(
+        q.to_vec<float>(),
+        {-6.0 / 7, 69.0 / 175, 58.0 / 175, -3.0 / 7, -158.0 / 175, -6.0 / 175, 2.0 / 7, -6.0 / 35, 33.0 / 35},
+        1e-5);
+    auto [lu, piv] = linalg::lu_factor(a);
+    EXPECT_EQ(piv.to_vec<int32_t>(), (std::vector<int32_t>{2, 2}));  // 1-based, as LAPACK and torch
+    expect_near_all(lu.to_vec<float>(), {3, 4, 1.0 / 3, 2.0 / 3}, 1e-6);
+    auto f = linalg::lu(a);
+    EXPECT_EQ(f.p.to_vec<float>(), (std::vector<float>{0, 1, 1, 0}));
+    expect_near_all(f.p.matmul(f.l).matmul(f.u).to_vec<float>(), {1, 2, 3, 4}, 1e-6);
+    const std::string e = error_of([&] { linalg::inv(Tensor<2>::from_floats({{1.0, 2.0}, {2.0, 4.0}})); });
+    EXPECT_NE(e.find("[inv] matrix 0"), std::string::npos) << e;
+    EXPECT_NE(e.find("singular"), std::string::npos) << e;
+}
+
+TEST(TensorApi2, DetAndInvGradients) {
+    const Device ad = Device().autodiff();
+    auto a = Tensor<2>::from_floats({{1.0, 2.0}, {3.0, 4.0}}, ad).require_grad();
+    auto g = linalg::det(a).sum().backward();
+    expect_near_all(a.grad(g)->to_vec<float>(), {4, -3, -2, 1}, 1e-5);  // the cofactor matrix
+    auto b = Tensor<2>::from_floats({{2.0, 0.0}, {0.0, 4.0}}, ad).require_grad();
+    auto gi = linalg::inv(b).sum().backward();  // d sum(inv) = -inv^T 1 inv^T
+    expect_near_all(b.grad(gi)->to_vec<float>(), {-0.25, -0.125, -0.125, -0.0625}, 1e-6);
+}
+
 }  // namespace tensor_api2_test
