@@ -181,5 +181,6 @@ void add_api_stats_entries(std::vector<OpEntry>& db);   // op_db_api_stats.cpp: 
 void add_api_window_entries(std::vector<OpEntry>& db);  // op_db_api_window.cpp: pad, unfold
 void add_api_select_entries(std::vector<OpEntry>& db);  // op_db_api_select.cpp: argwhere, nonzero
 void add_api_solve_entries(std::vector<OpEntry>& db);   // op_db_api_solve.cpp: det, inv, solve, qr, ...
+void add_api_signal_entries(std::vector<OpEntry>& db);  // op_db_api_signal.cpp: windows, multinomial
 
 }  // namespace burn::opdb

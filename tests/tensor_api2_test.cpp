@@ -198,4 +198,18 @@ TEST(TensorApi2, DetAndInvGradients) {
     expect_near_all(b.grad(gi)->to_vec<float>(), {-0.25, -0.125, -0.125, -0.0625}, 1e-6);
 }
 
+TEST(TensorApi2, WindowsAndMultinomial) {
+    expect_near_all(hann_window(4).to_vec<float>(), {0, 0.5, 1, 0.5}, 1e-6);
+    expect_near_all(hann_window(5, false).to_vec<float>(), {0, 0.5, 1, 0.5, 0}, 1e-6);
+    expect_near_all(hamming_window(4).to_vec<float>(), {0.08, 0.54, 1, 0.54}, 1e-6);
+    expect_near_all(blackman_window(4).to_vec<float>(), {0, 0.34, 1, 0.34}, 1e-6);
+    EXPECT_EQ(hann_window(1).to_vec<float>(), (std::vector<float>{1}));
+    auto p = Tensor<2>::from_floats({{0.0, 1.0}, {1.0, 0.0}});
+    auto s = multinomial(p, 1);
+    EXPECT_EQ(s.dims(), (Shape<2>{2, 1}));
+    EXPECT_EQ(s.to_vec<int32_t>(), (std::vector<int32_t>{1, 0}));
+    EXPECT_EQ(multinomial(Tensor<1>::from_floats({0.0, 0.0, 3.0}), 3, true).to_vec<int32_t>(),
+              (std::vector<int32_t>{2, 2, 2}));
+}
+
 }  // namespace tensor_api2_test

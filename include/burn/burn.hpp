@@ -86,4 +86,5 @@
 #include "burn/tensor/linalg.hpp"
 #include "burn/tensor/linalg_solve.hpp"
 #include "burn/tensor/module_ops.hpp"
+#include "burn/tensor/signal.hpp"
 #include "burn/tensor/tensor.hpp"
