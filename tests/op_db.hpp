@@ -182,5 +182,6 @@ void add_api_window_entries(std::vector<OpEntry>& db);  // op_db_api_window.cpp:
 void add_api_select_entries(std::vector<OpEntry>& db);  // op_db_api_select.cpp: argwhere, nonzero
 void add_api_solve_entries(std::vector<OpEntry>& db);   // op_db_api_solve.cpp: det, inv, solve, qr, ...
 void add_api_signal_entries(std::vector<OpEntry>& db);  // op_db_api_signal.cpp: windows, multinomial
+void add_api_update_entries(std::vector<OpEntry>& db);  // op_db_api_scatter.cpp: IndexingUpdateOp modes
 
 }  // namespace burn::opdb

@@ -212,4 +212,31 @@ TEST(TensorApi2, WindowsAndMultinomial) {
               (std::vector<int32_t>{2, 2, 2}));
 }
 
+TEST(TensorApi2, ScatterWithUpdateOps) {
+    auto x = Tensor<1>::from_floats({1.0, 5.0, 3.0});
+    auto i = Tensor<1, Int>::from_ints({0, 0, 2, 1});
+    auto v = Tensor<1>::from_floats({4.0, 2.0, 7.0, 6.0});
+    EXPECT_EQ(x.scatter(0, i, v, IndexingUpdateOp::Assign).to_vec<float>(), (std::vector<float>{2, 6, 7}));
+    EXPECT_EQ(x.scatter(0, i, v, IndexingUpdateOp::Add).to_vec<float>(), (std::vector<float>{7, 11, 10}));
+    EXPECT_EQ(x.scatter(0, i, v, IndexingUpdateOp::Mul).to_vec<float>(), (std::vector<float>{8, 30, 21}));
+    EXPECT_EQ(x.scatter(0, i, v, IndexingUpdateOp::Min).to_vec<float>(), (std::vector<float>{1, 5, 3}));
+    EXPECT_EQ(x.scatter(0, i, v, IndexingUpdateOp::Max).to_vec<float>(), (std::vector<float>{4, 6, 7}));
+    auto m = Tensor<2>::zeros({2, 3});
+    auto rows =
+        m.select_assign(0, Tensor<1, Int>::from_ints({1, 1}),
+                        Tensor<2>::from_floats({{1.0, 9.0, 3.0}, {4.0, 2.0, 6.0}}), IndexingUpdateOp::Max);
+    EXPECT_EQ(rows.to_vec<float>(), (std::vector<float>{0, 0, 0, 4, 9, 6}));
+    auto b = Tensor<1, Bool>::from_bool({false, true, false});
+    auto bv = Tensor<1, Bool>::from_bool({true, false});
+    auto bi = Tensor<1, Int>::from_ints({0, 1});
+    EXPECT_EQ(b.scatter(0, bi, bv, IndexingUpdateOp::Assign).to_vec<bool>(),
+              (std::vector<bool>{true, false, false}));
+    EXPECT_EQ(b.scatter(0, bi, bv, IndexingUpdateOp::Max).to_vec<bool>(),
+              (std::vector<bool>{true, true, false}));
+    EXPECT_EQ(b.scatter(0, bi, bv, IndexingUpdateOp::Min).to_vec<bool>(),
+              (std::vector<bool>{false, false, false}));
+    const std::string e = error_of([&] { b.scatter(0, bi, bv, IndexingUpdateOp::Mul); });
+    EXPECT_NE(e.find("[scatter] IndexingUpdateOp::Mul needs a numeric tensor"), std::string::npos) << e;
+}
+
 }  // namespace tensor_api2_test

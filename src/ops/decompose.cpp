@@ -22,7 +22,7 @@ constexpr OpId kPrimitives[] = {
     // views
     OpId::reshape, OpId::permute, OpId::expand, OpId::slice,
     // indexing
-    OpId::slice_assign, OpId::cat, OpId::gather, OpId::scatter_add,
+    OpId::slice_assign, OpId::cat, OpId::gather, OpId::scatter_add, OpId::scatter_reduce,
     // reductions, scan, sort, contraction
     OpId::sum_dim, OpId::prod_dim, OpId::max_dim, OpId::cumsum, OpId::sort, OpId::matmul};
 

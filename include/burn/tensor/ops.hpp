@@ -8,6 +8,7 @@
 
 #include "burn/autodiff/gradients.hpp"
 #include "burn/tensor/data.hpp"
+#include "burn/tensor/indexing_update.hpp"
 #include "burn/tensor/kind.hpp"
 #include "burn/tensor/pad_mode.hpp"
 #include "burn/tensor/slice.hpp"
@@ -207,6 +208,12 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
 TensorAny gather(TensorAny x, int64_t dim, TensorAny indices);
 TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values);
 TensorAny one_hot(TensorAny x, int64_t num_classes);
+/// scatter and select_assign combining as op says (burn's IndexingUpdateOp): Add is scatter /
+/// select_assign; Assign, Min and Max take every dtype (Bool: Min is and, Max is or), Mul numeric ones.
+/// Values sent to one element combine in the order of the indices (Assign: the last one wins).
+TensorAny scatter_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values, IndexingUpdateOp op);
+TensorAny select_assign_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values,
+                               IndexingUpdateOp op);
 /// The positions of the non-zero (true) elements in row-major order: argwhere gives [n, rank] (burn's
 /// argwhere, torch.argwhere), nonzero one [n] tensor per dim (burn's nonzero, torch.nonzero with
 /// as_tuple). Int (i32 unless a dim needs i64). Data-dependent: x is read on the host (waits for it).

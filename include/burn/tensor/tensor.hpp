@@ -635,6 +635,17 @@ class Tensor {
         for (auto& t : ops::nonzero(t_)) out.emplace_back(std::move(t));
         return out;
     }
+    /// scatter and select_assign combining as op says (burn's IndexingUpdateOp): Assign (the last value
+    /// sent to an element wins), Add, Mul, Min, Max (NaN propagates). Bool tensors take Assign, Min
+    /// (and) and Max (or).
+    Tensor scatter(int64_t dim, const Tensor<D, Int>& indices, const Tensor& values,
+                   IndexingUpdateOp op) const {
+        return Tensor(ops::scatter_reduce(t_, dim, indices.handle(), values.t_, op));
+    }
+    Tensor select_assign(int64_t dim, const Tensor<1, Int>& indices, const Tensor& values,
+                         IndexingUpdateOp op) const {
+        return Tensor(ops::select_assign_reduce(t_, dim, indices.handle(), values.t_, op));
+    }
     /// One-hot encodes along a new last dim of size num_classes.
     template <std::size_t D2 = D + 1>
     Tensor<D2, K> one_hot(int64_t num_classes) const requires(!std::is_same_v<K, Bool>) {
