@@ -15,7 +15,7 @@ namespace argwhere_impl {  // named, not anonymous: unity builds merge anonymous
 /// The flat positions of x's non-zero elements, in row-major order.
 std::vector<int64_t> nonzero_positions(const TensorAny& x) {
     TensorAny nz = is_bool(x.dtype()) ? x : not_equal_elem(x, 0);
-    const std::vector<uint8_t> flags = into_data(cast(std::move(nz), DType::u8)).to_vec<uint8_t>();
+    const std::vector<bool> flags = into_data(std::move(nz)).to_vec<bool>();
     std::vector<int64_t> hits;
     for (std::size_t i = 0; i < flags.size(); ++i)
         if (flags[i]) hits.push_back(static_cast<int64_t>(i));

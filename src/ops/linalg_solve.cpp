@@ -32,12 +32,12 @@ HostMats read_host_mats(const TensorAny& x, const char* op, bool square) {
     BURN_CHECK_KIND(!square || r.m == r.n, shape, "[", op, "] needs square matrices, got ", describe(x), " (",
                     r.m, " x ", r.n, ")");
     r.batch = r.m * r.n == 0 ? 0 : x.numel() / (r.m * r.n);
-    r.v = into_data(cast(x, DType::f64)).to_vec<double>();
+    r.v = into_data(x).convert(DType::f64).to_vec<double>();  // on the host: no f64 kernels needed
     return r;
 }
 
 TensorAny host_to_tensor(std::vector<double> v, const Dims& shape, const TensorAny& like) {
-    return cast(from_data(TensorData(std::move(v), shape), like.device()), like.dtype());
+    return from_data(TensorData(std::move(v), shape).convert(like.dtype()), like.device());
 }
 
 /// x's shape with its last two dims replaced by rows x cols (cols < 0: drop the last dim).

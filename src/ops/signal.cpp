@@ -1,7 +1,9 @@
-// Window functions and multinomial sampling (composites, no rows of their own; signal.hpp). The
-// windows are a cosine sum over arange in float64, cast to the dtype; multinomial inverts the
-// normalised cumulative distribution at uniform draws (with replacement) or keeps the top num_samples
-// of log(u) / p (without: the exponential race, Efraimidis and Spirakis), drawing from ops::random.
+// Window functions and multinomial sampling (no rows of their own; signal.hpp). A window is its n
+// cosine sums computed on the host in float64 and converted to the dtype (no f64 kernel needed, as in
+// builds configured without them). multinomial is a composite in the probs' precision (f32 for f16
+// and bf16): it inverts the normalised cumulative distribution at uniform draws (with replacement) or
+// keeps the top num_samples of log(u) / p (without: the exponential race, Efraimidis and Spirakis),
+// drawing from ops::random.
 #include "burn/tensor/signal.hpp"
 
 #include <cmath>
@@ -21,10 +23,12 @@ TensorAny cosine_window(const char* op, int64_t n, bool periodic, DType dtype, c
     if (n <= 1) return full(Dims{n}, 1.0, dtype, device);
     const double m = static_cast<double>(periodic ? n : n - 1);
     const double pi = 3.14159265358979323846;
-    TensorAny k = cast(arange(0, n, 1, DType::i64, device), DType::f64);
-    TensorAny w = rsub_scalar(mul_scalar(cos(mul_scalar(k, 2 * pi / m)), a1), a0);  // a0 - a1 cos
-    if (a2 != 0) w = add(w, mul_scalar(cos(mul_scalar(k, 4 * pi / m)), a2));
-    return cast(std::move(w), dtype);
+    std::vector<double> w(static_cast<std::size_t>(n));
+    for (int64_t k = 0; k < n; ++k) {
+        const double t = 2 * pi * static_cast<double>(k) / m;
+        w[static_cast<std::size_t>(k)] = a0 - a1 * std::cos(t) + a2 * std::cos(2 * t);
+    }
+    return from_data(TensorData(std::move(w), Dims{n}).convert(dtype), device);
 }
 
 }  // namespace signal_impl
@@ -54,13 +58,14 @@ TensorAny multinomial(TensorAny probs, int64_t num_samples, bool replacement) {
     BURN_CHECK_KIND(replacement || num_samples <= k, shape, "[multinomial] cannot draw ", num_samples,
                     " samples without replacement from ", k, " categories; pass replacement = true");
     const bool vec = probs.rank() == 1;
-    TensorAny p = cast(vec ? unsqueeze_dim(std::move(probs), 0) : std::move(probs), DType::f64);  // [rows, k]
+    const DType ct = probs.dtype() == DType::f64 ? DType::f64 : DType::f32;  // f16 and bf16 draw in f32
+    TensorAny p = cast(vec ? unsqueeze_dim(std::move(probs), 0) : std::move(probs), ct);  // [rows, k]
     const int64_t rows = p.shape()[0];
     // the checks: one host read of [rows, 3] = {min, sum (NaN or inf if any is), non-zero count}
     {
         TensorAny summary =
-            cat({min_dim(p, 1), sum_dim(p, 1), sum_dim(cast(not_equal_elem(p, 0), DType::f64), 1)}, 1);
-        const std::vector<double> v = into_data(summary).to_vec<double>();
+            cat({min_dim(p, 1), sum_dim(p, 1), sum_dim(cast(not_equal_elem(p, 0), ct), 1)}, 1);
+        const std::vector<double> v = into_data(summary).convert(DType::f64).to_vec<double>();
         for (int64_t r = 0; r < rows; ++r) {
             const double mn = v[static_cast<std::size_t>(r * 3)],
                          sum = v[static_cast<std::size_t>(r * 3 + 1)],
@@ -73,17 +78,20 @@ TensorAny multinomial(TensorAny probs, int64_t num_samples, bool replacement) {
                        " samples asked for without replacement");
         }
     }
-    TensorAny u = random(Dims{rows, num_samples}, Distribution::Default, DType::f64, p.device());
+    TensorAny u = random(Dims{rows, num_samples}, Distribution::Default, ct, p.device());
     TensorAny idx;
     if (replacement) {
-        TensorAny cdf = cumsum(div(p, sum_dim(p, 1)), 1);  // [rows, k]
-        // the category of u: the number of cdf entries <= u (clamped: rounding may leave cdf[-1] < 1)
+        // divided by its own last entry, which makes that entry exactly 1 (> every u < 1): rounding can
+        // never send a draw past the last category of non-zero weight
+        TensorAny c = cumsum(p, 1);  // [rows, k]
+        TensorAny cdf = div(c, narrow(c, 1, k - 1, 1));
+        // the category of u: the number of cdf entries <= u (at most k - 1: cdf[k - 1] = 1 > u)
         TensorAny le = lower_equal(unsqueeze_dim(cdf, 1), unsqueeze_dim(u, 2));  // [rows, s, k]
         idx = clamp(sum_dim(cast(std::move(le), DType::i32), 2), 0, static_cast<double>(k - 1));
         idx = reshape(std::move(idx), Dims{rows, num_samples});
     } else {
         // keys log(u) / p over the k categories: u [rows, k] this time; p = 0 gives -inf (never drawn)
-        TensorAny uk = random(Dims{rows, k}, Distribution::Default, DType::f64, p.device());
+        TensorAny uk = random(Dims{rows, k}, Distribution::Default, ct, p.device());
         TensorAny keys = div(log(std::move(uk)), p);
         idx = topk_with_indices(std::move(keys), num_samples, 1).second;
     }
