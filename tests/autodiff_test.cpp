@@ -255,7 +255,7 @@ TEST(Autodiff, GradcheckEveryElementwiseRule) {
     int checked = 0;
 #define BURN_UNARY(name, kinds, body, vjp, domain)                                                        \
     if (std::string(#name) != "floor" && std::string(#name) != "ceil" && std::string(#name) != "round" && \
-        std::string(#name) != "trunc" && std::string(#name) != "sign") {                                  \
+        std::string(#name) != "trunc" && std::string(#name) != "sign" && #kinds[0] != 'I') {              \
         double p0 = std::string(#name) == "leaky_relu"    ? 0.1                                           \
                     : std::string(#name) == "softplus"    ? 1.5                                           \
                     : std::string(#name) == "clamp"       ? -0.5                                          \
@@ -267,7 +267,7 @@ TEST(Autodiff, GradcheckEveryElementwiseRule) {
         ++checked;                                                                                        \
     }
 #define BURN_BINARY(name, kinds, body, vjp_a, vjp_b, domain)                                       \
-    if (#kinds[0] != 'B') {                                                                        \
+    if (#kinds[0] != 'B' && #kinds[0] != 'I') { /* bool and int rows have no gradient */           \
         gradcheck(                                                                                 \
             #name, [](std::vector<TensorAny> in) { return ops::name(in[0], in[1]); }, 2, #domain); \
         ++checked;                                                                                 \

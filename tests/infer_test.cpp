@@ -157,6 +157,9 @@ attrs::Powi sample(std::type_identity<attrs::Powi>) {
 attrs::Dim sample(std::type_identity<attrs::Dim>) {
     return {2};
 }
+attrs::ScatterReduce sample(std::type_identity<attrs::ScatterReduce>) {
+    return {1, attrs::ScatterReduce::max};
+}
 attrs::Fill sample(std::type_identity<attrs::Fill>) {
     return {-1.5, DType::bf16, Dims{2, 0, 3}};
 }

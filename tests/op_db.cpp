@@ -208,6 +208,12 @@ const std::vector<OpEntry>& op_db() {
         add_api_reduce_entries(v);
         add_api_shape_entries(v);
         add_api_linalg_entries(v);
+        add_api_stats_entries(v);
+        add_api_window_entries(v);
+        add_api_select_entries(v);
+        add_api_solve_entries(v);
+        add_api_signal_entries(v);
+        add_api_update_entries(v);
         std::set<std::string> names;
         for (const auto& e : v)
             if (!names.insert(e.name).second) BURN_THROW("[op_db] duplicate entry name ", e.name);

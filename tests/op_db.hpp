@@ -177,5 +177,11 @@ void add_attention_entries(std::vector<OpEntry>& db);   // op_db_attention.cpp: 
 void add_api_reduce_entries(std::vector<OpEntry>& db);  // op_db_api_reduce.cpp: sum_dims, is_close, ...
 void add_api_shape_entries(std::vector<OpEntry>& db);   // op_db_api_shape.cpp: squeeze_dims, masks, grids
 void add_api_linalg_entries(std::vector<OpEntry>& db);  // op_db_api_linalg.cpp: dot, trace, vector_norm
+void add_api_stats_entries(std::vector<OpEntry>& db);   // op_db_api_stats.cpp: cummax, median, cov
+void add_api_window_entries(std::vector<OpEntry>& db);  // op_db_api_window.cpp: pad, unfold
+void add_api_select_entries(std::vector<OpEntry>& db);  // op_db_api_select.cpp: argwhere, nonzero
+void add_api_solve_entries(std::vector<OpEntry>& db);   // op_db_api_solve.cpp: det, inv, solve, qr, ...
+void add_api_signal_entries(std::vector<OpEntry>& db);  // op_db_api_signal.cpp: windows, multinomial
+void add_api_update_entries(std::vector<OpEntry>& db);  // op_db_api_scatter.cpp: IndexingUpdateOp modes
 
 }  // namespace burn::opdb

@@ -18,6 +18,7 @@ namespace {
 #define BURN_KIND_N 'N'
 #define BURN_KIND_A 'A'
 #define BURN_KIND_B 'B'
+#define BURN_KIND_I 'I'
 
 std::vector<DType> dtypes_of(char kinds) {
     switch (kinds) {
@@ -27,6 +28,8 @@ std::vector<DType> dtypes_of(char kinds) {
             return kNumeric;
         case 'A':
             return kAll;
+        case 'I':
+            return kInt;
         default:
             return {DType::boolean};
     }
@@ -42,6 +45,7 @@ bool wrong_dtype(char kinds, DType& out) {
             out = DType::boolean;
             return true;
         case 'B':
+        case 'I':
             out = DType::f32;
             return true;
         default:
@@ -81,7 +85,7 @@ template <class Fn, char K>
 double apply_unary(double x, DType dt, double p0, double p1) {
     Fn fn;
     if (is_float(dt)) return static_cast<double>(fn(x, p0, p1));
-    if constexpr (K == 'N' || K == 'A')
+    if constexpr (K == 'N' || K == 'A' || K == 'I')
         if (is_int(dt)) return static_cast<double>(fn(static_cast<int64_t>(x), p0, p1));
     if constexpr (K == 'B' || K == 'A') return static_cast<double>(fn(x != 0, p0, p1));
     return NAN;
@@ -103,7 +107,7 @@ double apply_binary(double a, double b, DType dt) {
     Fn fn;
     if constexpr (K != 'B')
         if (is_float(dt)) return static_cast<double>(fn(a, b));
-    if constexpr (K == 'N' || K == 'A')
+    if constexpr (K == 'N' || K == 'A' || K == 'I')
         if (is_int(dt)) return static_cast<double>(fn(static_cast<int64_t>(a), static_cast<int64_t>(b)));
     if constexpr (K == 'B' || K == 'A') return static_cast<double>(fn(a != 0, b != 0));
     return NAN;

@@ -84,5 +84,7 @@
 #include "burn/tensor/data.hpp"
 #include "burn/tensor/grid.hpp"
 #include "burn/tensor/linalg.hpp"
+#include "burn/tensor/linalg_solve.hpp"
 #include "burn/tensor/module_ops.hpp"
+#include "burn/tensor/signal.hpp"
 #include "burn/tensor/tensor.hpp"

@@ -109,6 +109,7 @@ bool is_non_differentiable(OpId op) {
         default:
             break;
     }
+    if (op_info(op).kinds == OpKinds::int_only) return true;  // bit operations of Int tensors
     switch (op) {
         case OpId::bool_and:
         case OpId::bool_or:

@@ -87,6 +87,54 @@ Grads scatter_add_rule(const VjpContext& c) {
     if (c.needs[2]) out[2] = gather(c.g[0], dim_of(c.call), c.x[1]);
     return out;
 }
+/// The region of v (scatter's values) that indices address: v itself when the shapes agree.
+std::vector<SliceArg> index_region(const TensorAny& idx) {
+    std::vector<SliceArg> r;
+    for (int k = 0; k < idx.rank(); ++k) r.emplace_back(0, idx.shape()[k]);
+    return r;
+}
+TensorAny used_values(const TensorAny& v, const TensorAny& idx) {
+    return v.shape() == idx.shape() ? v : contiguous(slice(v, index_region(idx)));
+}
+/// A gradient of indices' shape as one of v's shape (zero past the addressed region).
+TensorAny to_values_shape(TensorAny grad, const TensorAny& v, const TensorAny& idx) {
+    return v.shape() == idx.shape() ? grad : slice_assign(zeros_as(v), index_region(idx), std::move(grad));
+}
+/// scatter_reduce, torch.scatter_reduce's rules: assign zeroes g at the covered elements and sends it
+/// to the value written last (torch's scatter sends it to every duplicate); min and max share g evenly
+/// among the element and the values equal to the result; mul gives g y / x and g y / v (inputs that
+/// are exactly 0 give NaN or inf here, where torch recomputes the products without them).
+Grads scatter_reduce_rule(const VjpContext& c) {
+    const auto a = c.call.attrs<attrs::ScatterReduce>();
+    const int64_t dim = a.dim;
+    const TensorAny &x = c.x[0], &idx = c.x[1], &v = c.x[2], &y = c.y[0], &g = c.g[0];
+    Grads out(3);
+    if (a.mode == attrs::ScatterReduce::assign) {
+        if (c.needs[0]) out[0] = scatter_reduce(g, dim, idx, zeros_as(v), IndexingUpdateOp::Assign);
+        if (c.needs[2]) {
+            // the value written last (the largest position along dim sent to its element) takes g
+            Dims lane = Dims::filled(idx.rank(), 1);
+            lane[static_cast<int>(dim)] = idx.shape()[static_cast<int>(dim)];
+            TensorAny k = expand(
+                reshape(arange(0, lane[static_cast<int>(dim)], 1, x.dtype(), x.device()), lane), idx.shape());
+            TensorAny last = scatter_reduce(full(x.shape(), -1, x.dtype(), x.device()), dim, idx, k,
+                                            IndexingUpdateOp::Max);
+            TensorAny won = cast(equal(gather(last, dim, idx), k), x.dtype());
+            out[2] = to_values_shape(mul(gather(g, dim, idx), won), v, idx);
+        }
+    } else if (a.mode == attrs::ScatterReduce::mul) {
+        TensorAny gy = mul(g, y);
+        if (c.needs[0]) out[0] = div(gy, x);
+        if (c.needs[2]) out[2] = to_values_shape(div(gather(gy, dim, idx), used_values(v, idx)), v, idx);
+    } else {
+        TensorAny mx = cast(equal(x, y), x.dtype());
+        TensorAny mv = cast(equal(used_values(v, idx), gather(y, dim, idx)), x.dtype());
+        TensorAny share = div(g, add(mx, scatter(zeros_as(x), dim, idx, mv)));  // the count is >= 1
+        if (c.needs[0]) out[0] = mul(share, mx);
+        if (c.needs[2]) out[2] = to_values_shape(mul(gather(share, dim, idx), mv), v, idx);
+    }
+    return out;
+}
 Grads select_rule(const VjpContext& c) {
     return {select_assign(zeros_as(c.x[0]), dim_of(c.call), c.x[1], c.g[0]), TensorAny()};
 }
@@ -200,6 +248,7 @@ void register_structural_rules(RuleTable& t) {
     t[static_cast<std::size_t>(OpId::cat)] = &cat_rule;
     t[static_cast<std::size_t>(OpId::gather)] = &gather_rule;
     t[static_cast<std::size_t>(OpId::scatter_add)] = &scatter_add_rule;
+    t[static_cast<std::size_t>(OpId::scatter_reduce)] = &scatter_reduce_rule;
     t[static_cast<std::size_t>(OpId::select)] = &select_rule;
     t[static_cast<std::size_t>(OpId::select_add)] = &select_add_rule;
     t[static_cast<std::size_t>(OpId::sum_dim)] = &sum_dim_rule;

@@ -15,12 +15,14 @@ constexpr OpId kPrimitives[] = {
     // elementwise: arithmetic, the transcendental functions the others are built from, comparison, select
     OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::remainder, OpId::powf, OpId::atan2, OpId::exp,
     OpId::log, OpId::sqrt, OpId::erf, OpId::sin, OpId::floor, OpId::equal, OpId::greater, OpId::where,
+    // bit operations of ints (or, xor and not derive from and, add and sub)
+    OpId::bitwise_and, OpId::bitwise_left_shift, OpId::bitwise_right_shift,
     // creation and layout
     OpId::fill, OpId::arange, OpId::random, OpId::cast, OpId::copy,
     // views
     OpId::reshape, OpId::permute, OpId::expand, OpId::slice,
     // indexing
-    OpId::slice_assign, OpId::cat, OpId::gather, OpId::scatter_add,
+    OpId::slice_assign, OpId::cat, OpId::gather, OpId::scatter_add, OpId::scatter_reduce,
     // reductions, scan, sort, contraction
     OpId::sum_dim, OpId::prod_dim, OpId::max_dim, OpId::cumsum, OpId::sort, OpId::matmul};
 

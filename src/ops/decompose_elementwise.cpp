@@ -136,6 +136,17 @@ void add_elementwise_decompositions(DecompositionTable& t) {
     });
     t.set(OpId::fmod, [](const OpCall&, const Inputs& in) -> Outputs { return {fmod_of(in[0], in[1])}; });
 
+    // ---- bit operations (ints; add, sub and mul wrap, so these identities hold modulo 2^bits)
+    t.set(OpId::bitwise_not, [](const OpCall&, const Inputs& in) -> Outputs {  // ~x = -1 - x (255 - x)
+        return {sub(scalar(in[0], in[0].dtype() == DType::u8 ? 255 : -1), in[0])};
+    });
+    t.set(OpId::bitwise_or, [](const OpCall&, const Inputs& in) -> Outputs {  // a | b = a + b - (a & b)
+        return {sub(add(in[0], in[1]), bitwise_and(in[0], in[1]))};
+    });
+    t.set(OpId::bitwise_xor, [](const OpCall&, const Inputs& in) -> Outputs {  // a ^ b = a + b - 2 (a & b)
+        return {sub(add(in[0], in[1]), mul(scalar(in[0], 2), bitwise_and(in[0], in[1])))};
+    });
+
     // ---- trigonometric and hyperbolic
     t.set(OpId::cos, [](const OpCall& c, const Inputs& in) { return unary_f(c, in, cos_of); });
     t.set(OpId::tan, [](const OpCall& c, const Inputs& in) {

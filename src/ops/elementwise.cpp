@@ -23,6 +23,9 @@ void check_kinds(const TensorAny& x, char kinds, const char* op) {
         case 'B':
             check_bool(x, op, "the input");
             break;
+        case 'I':
+            check_int(x, op, "the input (a bit operation)");
+            break;
         default:
             break;
     }

@@ -101,6 +101,9 @@ void check_kinds(const OpCall& c, OpKinds kinds, const TensorMeta& x) {
         case OpKinds::bool_only:
             if (!is_bool(x.dtype)) check_bool(c, x, "the input");
             return;
+        case OpKinds::int_only:
+            if (!is_int(x.dtype)) check_int(c, x, "the input");
+            return;
         default:
             return;
     }

@@ -126,6 +126,16 @@ Dim Dim::decode(const OpCall& c) {
     return {c.ints[0]};
 }
 
+void ScatterReduce::encode(OpCall& c) const {
+    c.ints = {dim, mode};
+}
+ScatterReduce ScatterReduce::decode(const OpCall& c) {
+    check_decode<ScatterReduce>(c, 2, 2);
+    BURN_CHECK(c.ints[1] >= assign && c.ints[1] <= max, "[", c.op, "] malformed attributes: scatter mode ",
+               c.ints[1], " is not one of assign (0), mul (1), min (2), max (3)");
+    return {c.ints[0], c.ints[1]};
+}
+
 void Fill::encode(OpCall& c) const {
     c.scalars[0] = value;
     c.dtype = dtype;

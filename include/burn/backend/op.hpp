@@ -27,7 +27,7 @@ inline constexpr int kNumOps = static_cast<int>(OpId::count_);
 enum class OpClass : uint8_t { unary, unary_pred, binary, compare, ternary, structural };
 
 /// Which dtypes an elementwise op accepts.
-enum class OpKinds : uint8_t { float_only, numeric, all, bool_only, any };
+enum class OpKinds : uint8_t { float_only, numeric, all, bool_only, any, int_only };
 
 struct OpInfo {
     std::string_view name;

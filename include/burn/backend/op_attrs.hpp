@@ -183,6 +183,17 @@ struct SoftmaxBackward {
     friend bool operator==(const SoftmaxBackward&, const SoftmaxBackward&) = default;
 };
 
+/// scatter_reduce: ints = {dim, mode}.
+struct ScatterReduce {
+    static constexpr std::string_view kName = "ScatterReduce";
+    enum Mode : int64_t { assign = 0, mul = 1, min = 2, max = 3 };
+    int64_t dim = 0;
+    int64_t mode = assign;
+    void encode(OpCall& c) const;
+    static ScatterReduce decode(const OpCall& c);
+    friend bool operator==(const ScatterReduce&, const ScatterReduce&) = default;
+};
+
 /// masked_softmax: ints = {dim}; scalars = {fill} (as x's dtype holds it).
 struct MaskedSoftmax {
     static constexpr std::string_view kName = "MaskedSoftmax";

@@ -8,7 +8,9 @@
 
 #include "burn/autodiff/gradients.hpp"
 #include "burn/tensor/data.hpp"
+#include "burn/tensor/indexing_update.hpp"
 #include "burn/tensor/kind.hpp"
+#include "burn/tensor/pad_mode.hpp"
 #include "burn/tensor/slice.hpp"
 #include "burn/tensor/tensor_any.hpp"
 
@@ -83,6 +85,10 @@ TensorAny var(TensorAny x, int64_t dim, int64_t correction);
 TensorAny cumsum(TensorAny x, int64_t dim);
 /// The running product along dim (torch.cumprod, burn's cumprod): out[i] = x[0] * ... * x[i].
 TensorAny cumprod(TensorAny x, int64_t dim);
+/// The running maximum / minimum along dim (burn's cummax, cummin; torch.cummax's values): a NaN
+/// propagates to the end of its lane.
+TensorAny cummax(TensorAny x, int64_t dim);
+TensorAny cummin(TensorAny x, int64_t dim);
 /// Reductions over several dims, each kept with size 1 (burn's sum_dims ...): the dims may be negative
 /// and must be distinct; an empty list reduces nothing. mean_dims of integers divides the i64 sum once
 /// (truncating), as mean_dim does.
@@ -96,6 +102,16 @@ TensorAny max_abs(TensorAny x);
 TensorAny max_abs_dim(TensorAny x, int64_t dim);
 /// {var(x, dim, correction), mean_dim(x, dim)} (float).
 std::pair<TensorAny, TensorAny> var_mean(TensorAny x, int64_t dim, int64_t correction);
+/// The lower median (torch.median: the element at sorted position (n - 1) / 2) over everything ([1])
+/// and along dim (kept), with its i32 index along dim; a lane holding NaN gives NaN and the index of its
+/// first NaN. Float or int; an empty input or dim is an error.
+TensorAny median(TensorAny x);
+TensorAny median_dim(TensorAny x, int64_t dim);
+std::pair<TensorAny, TensorAny> median_dim_with_indices(TensorAny x, int64_t dim);
+/// burn's cov(dim, correction_factor) of a float matrix: the covariance of the variables whose
+/// observations run along dim ([v, o] with dim 1 as torch.cov, or [o, v] with dim 0) -> [v, v],
+/// centred by the mean and divided by n - correction.
+TensorAny cov(TensorAny x, int64_t dim, int64_t correction);
 /// Whether any element is NaN: bool [1] (false for integers).
 TensorAny contains_nan(TensorAny x);
 /// torch.isclose with equal_nan = false: |a - b| <= atol + rtol |b| where both are finite, a == b
@@ -150,6 +166,13 @@ std::vector<TensorAny> split_with_sizes(TensorAny x, const Dims& sizes, int64_t 
 /// A contiguous copy (or x itself when already contiguous on a backend that can tell).
 TensorAny contiguous(TensorAny x);
 TensorAny tril(TensorAny x, int64_t diagonal);
+/// x padded (torch.nn.functional.pad): pads holds (before, after) pairs from the last dim backwards
+/// ({left, right, top, bottom, ...}; burn's (left, right, top, bottom) for the last two dims), filled as
+/// mode says. A negative pad crops. Reflect needs each pad smaller than its dim, edge a non-empty dim.
+TensorAny pad(TensorAny x, const Dims& pads, const PadMode& mode);
+/// The sliding windows of dim (torch.Tensor.unfold, burn's unfold): dim becomes (n - size) / step + 1
+/// windows and a new last dim of length size holds each window. size in [0, n], step >= 1.
+TensorAny unfold(TensorAny x, int64_t dim, int64_t size, int64_t step);
 TensorAny triu(TensorAny x, int64_t diagonal);
 
 // ---- linear algebra basics (burn::linalg; float and int)
@@ -185,6 +208,17 @@ TensorAny select_assign(TensorAny x, int64_t dim, TensorAny indices, TensorAny v
 TensorAny gather(TensorAny x, int64_t dim, TensorAny indices);
 TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values);
 TensorAny one_hot(TensorAny x, int64_t num_classes);
+/// scatter and select_assign combining as op says (burn's IndexingUpdateOp): Add is scatter /
+/// select_assign; Assign, Min and Max take every dtype (Bool: Min is and, Max is or), Mul numeric ones.
+/// Values sent to one element combine in the order of the indices (Assign: the last one wins).
+TensorAny scatter_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values, IndexingUpdateOp op);
+TensorAny select_assign_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values,
+                               IndexingUpdateOp op);
+/// The positions of the non-zero (true) elements in row-major order: argwhere gives [n, rank] (burn's
+/// argwhere, torch.argwhere), nonzero one [n] tensor per dim (burn's nonzero, torch.nonzero with
+/// as_tuple). Int (i32 unless a dim needs i64). Data-dependent: x is read on the host (waits for it).
+TensorAny argwhere(TensorAny x);
+std::vector<TensorAny> nonzero(TensorAny x);
 
 // ---- autodiff (meaningful on devices made with .autodiff(); see docs/autodiff.md)
 /// Marks x as a leaf that requires grad (on other devices: x unchanged, there is no tape).

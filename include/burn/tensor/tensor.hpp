@@ -182,15 +182,17 @@ class Tensor {
 
     // ------------------------------------------------------------------ arithmetic
     // Generated from elementwise.def: one method per row (its _FREE rows excepted), offered to the kinds
-    // its kinds column accepts (F: Float; N: Float and Int; B: Bool; A: every kind). Binary and compare
-    // rows also take a scalar right-hand side (add_scalar, equal_elem); Bool rows do not.
+    // its kinds column accepts (F: Float; N: Float and Int; I: Int; B: Bool; A: every kind). Binary and
+    // compare rows also take a scalar right-hand side (add_scalar, equal_elem); Bool rows do not.
 #define BURN_T_KINDS_F requires std::is_same_v<K, Float>
 #define BURN_T_KINDS_N requires Numeric<K>
 #define BURN_T_KINDS_B requires std::is_same_v<K, Bool>
+#define BURN_T_KINDS_I requires std::is_same_v<K, Int>
 #define BURN_T_KINDS_A
 #define BURN_T_SCALAR_F(fn) BURN_T_SCALAR(fn, F)
 #define BURN_T_SCALAR_N(fn) BURN_T_SCALAR(fn, N)
 #define BURN_T_SCALAR_B(fn)
+#define BURN_T_SCALAR_I(fn) BURN_T_SCALAR(fn, I)
 #define BURN_T_SCALAR_A(fn) BURN_T_SCALAR(fn, A)
 #define BURN_T_SCALAR(fn, kinds)                               \
     Tensor fn##_scalar(double s) const& BURN_T_KINDS_##kinds { \
@@ -232,10 +234,12 @@ class Tensor {
 #undef BURN_T_SCALAR_F
 #undef BURN_T_SCALAR_N
 #undef BURN_T_SCALAR_B
+#undef BURN_T_SCALAR_I
 #undef BURN_T_SCALAR_A
 #undef BURN_T_KINDS_F
 #undef BURN_T_KINDS_N
 #undef BURN_T_KINDS_B
+#undef BURN_T_KINDS_I
 #undef BURN_T_KINDS_A
     /// x ^ exponent (float exponent; powi_scalar for an integer exponent).
     Tensor powi(const Tensor<D, Int>& exponent) const {
@@ -370,6 +374,22 @@ class Tensor {
     Tensor var_bias(int64_t dim) const {
         return Tensor(ops::var(t_, dim, 0));
     }
+    /// The lower median (torch.median) over everything ([1]) and along dim (kept), with its index.
+    Tensor<1, K> median() const requires Numeric<K> {
+        return Tensor<1, K>(ops::median(t_));
+    }
+    Tensor median_dim(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::median_dim(t_, dim));
+    }
+    std::pair<Tensor, Tensor<D, Int>> median_dim_with_indices(int64_t dim) const requires Numeric<K> {
+        auto [v, i] = ops::median_dim_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    /// burn's covariance matrix of a [variables, observations] (dim 1) or [observations, variables]
+    /// (dim 0) matrix; correction_factor 1 for samples, 0 for the population.
+    Tensor cov(int64_t dim, int64_t correction_factor) const requires(D == 2 && std::is_same_v<K, Float>) {
+        return Tensor(ops::cov(t_, dim, correction_factor));
+    }
     /// {var(dim), mean_dim(dim)}; var_mean_bias with the biased variance.
     std::pair<Tensor, Tensor> var_mean(int64_t dim) const {
         auto [v, m] = ops::var_mean(t_, dim, 1);
@@ -396,6 +416,13 @@ class Tensor {
     }
     Tensor cumprod(int64_t dim) const {
         return Tensor(ops::cumprod(t_, dim));
+    }
+    /// The running maximum / minimum along dim (NaN propagates).
+    Tensor cummax(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::cummax(t_, dim));
+    }
+    Tensor cummin(int64_t dim) const requires Numeric<K> {
+        return Tensor(ops::cummin(t_, dim));
     }
 
     // ------------------------------------------------------------------ sorting
@@ -561,6 +588,18 @@ class Tensor {
     Tensor slice_assign(const std::vector<SliceArg>& ranges, const Tensor& values) const {
         return Tensor(ops::slice_assign(t_, ranges, values.t_));
     }
+    /// Padded by (before, after) pairs from the last dim backwards: pad({left, right, top, bottom},
+    /// PadMode::Constant(0)), PadMode::Reflect() or PadMode::Edge(); a negative pad crops.
+    Tensor pad(std::initializer_list<int64_t> pads, const PadMode& mode = PadMode::Constant(0)) const {
+        return Tensor(ops::pad(t_, Dims(pads), mode));
+    }
+    /// Sliding windows of dim (torch.Tensor.unfold): dim holds (n - size) / step + 1 windows, the new last
+    /// dim (rank D + 1) each window's size elements.
+    template <std::size_t D2 = D + 1>
+    Tensor<D2, K> unfold(int64_t dim, int64_t size, int64_t step) const {
+        static_assert(D2 == D + 1, "unfold adds one dim");
+        return Tensor<D2, K>(ops::unfold(t_, dim, size, step));
+    }
     /// Lower/upper triangle of the last two dims (others zeroed); diagonal shifts the boundary.
     Tensor tril(int64_t diagonal = 0) const requires(D >= 2) {
         return Tensor(ops::tril(t_, diagonal));
@@ -585,6 +624,27 @@ class Tensor {
     /// Adds values into a copy at indices along dim (burn's scatter is additive).
     Tensor scatter(int64_t dim, const Tensor<D, Int>& indices, const Tensor& values) const {
         return Tensor(ops::scatter(t_, dim, indices.handle(), values.t_));
+    }
+    /// The positions of the non-zero (true) elements: [n, D] (argwhere) or D tensors [n] (nonzero). Read
+    /// on the host: the count depends on the values.
+    Tensor<2, Int> argwhere() const {
+        return Tensor<2, Int>(ops::argwhere(t_));
+    }
+    std::vector<Tensor<1, Int>> nonzero() const {
+        std::vector<Tensor<1, Int>> out;
+        for (auto& t : ops::nonzero(t_)) out.emplace_back(std::move(t));
+        return out;
+    }
+    /// scatter and select_assign combining as op says (burn's IndexingUpdateOp): Assign (the last value
+    /// sent to an element wins), Add, Mul, Min, Max (NaN propagates). Bool tensors take Assign, Min
+    /// (and) and Max (or).
+    Tensor scatter(int64_t dim, const Tensor<D, Int>& indices, const Tensor& values,
+                   IndexingUpdateOp op) const {
+        return Tensor(ops::scatter_reduce(t_, dim, indices.handle(), values.t_, op));
+    }
+    Tensor select_assign(int64_t dim, const Tensor<1, Int>& indices, const Tensor& values,
+                         IndexingUpdateOp op) const {
+        return Tensor(ops::select_assign_reduce(t_, dim, indices.handle(), values.t_, op));
     }
     /// One-hot encodes along a new last dim of size num_classes.
     template <std::size_t D2 = D + 1>
@@ -727,6 +787,24 @@ Tensor<D, Bool> operator||(const Tensor<D, Bool>& a, const Tensor<D, Bool>& b) {
 template <std::size_t D>
 Tensor<D, Bool> operator!(const Tensor<D, Bool>& a) {
     return a.bool_not();
+}
+
+/// Bit operators of Int tensors (bitwise_and, bitwise_or, bitwise_xor, bitwise_not).
+template <std::size_t D>
+Tensor<D, Int> operator&(const Tensor<D, Int>& a, const Tensor<D, Int>& b) {
+    return a.bitwise_and(b);
+}
+template <std::size_t D>
+Tensor<D, Int> operator|(const Tensor<D, Int>& a, const Tensor<D, Int>& b) {
+    return a.bitwise_or(b);
+}
+template <std::size_t D>
+Tensor<D, Int> operator^(const Tensor<D, Int>& a, const Tensor<D, Int>& b) {
+    return a.bitwise_xor(b);
+}
+template <std::size_t D>
+Tensor<D, Int> operator~(const Tensor<D, Int>& a) {
+    return a.bitwise_not();
 }
 
 template <std::size_t D, class K>

@@ -281,4 +281,67 @@ BURN_HD inline T min_nan(T a, T b) {
     return a < b ? a : b;
 }
 
+// Bit operations of the I rows (integer dtypes). Instantiated for floats too (the fused f32 blocks and
+// generic dispatch compile every row for every type), where they give 0: no float ever reaches them.
+template <class T>
+inline constexpr bool kBitInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+BURN_HD inline T bit_not(T x) {
+    if constexpr (kBitInt<T>)
+        return T(~x);
+    else
+        return T(0);
+}
+template <class T>
+BURN_HD inline T bit_and(T a, T b) {
+    if constexpr (kBitInt<T>)
+        return T(a & b);
+    else
+        return T(0);
+}
+template <class T>
+BURN_HD inline T bit_or(T a, T b) {
+    if constexpr (kBitInt<T>)
+        return T(a | b);
+    else
+        return T(0);
+}
+template <class T>
+BURN_HD inline T bit_xor(T a, T b) {
+    if constexpr (kBitInt<T>)
+        return T(a ^ b);
+    else
+        return T(0);
+}
+/// a << b (torch.bitwise_left_shift): 0 for a count outside [0, bits); the bits shifted out are lost
+/// (computed unsigned, so a negative a wraps as two's complement).
+template <class T>
+BURN_HD inline T shl(T a, T b) {
+    if constexpr (kBitInt<T>) {
+        using U = std::make_unsigned_t<T>;
+        if constexpr (std::is_signed_v<T>)
+            if (b < T(0)) return T(0);
+        if (b >= T(sizeof(T) * 8)) return T(0);
+        return T(U(U(a) << int(b)));
+    } else {
+        return T(0);
+    }
+}
+/// a >> b (torch.bitwise_right_shift): arithmetic for signed dtypes; a count outside [0, bits) gives the
+/// sign fill (-1 for negative a, else 0).
+template <class T>
+BURN_HD inline T shr(T a, T b) {
+    if constexpr (kBitInt<T>) {
+        T fill = T(0);
+        if constexpr (std::is_signed_v<T>) {
+            if (a < T(0)) fill = T(-1);
+            if (b < T(0)) return fill;
+        }
+        if (b >= T(sizeof(T) * 8)) return fill;
+        return T(a >> int(b));
+    } else {
+        return T(0);
+    }
+}
+
 }  // namespace burn::bm

@@ -1,5 +1,5 @@
-// CPU index kernels: cat, slice_assign, gather/select (one gather core) and scatter_add/select_add
-// (one deterministic scatter core). Every kernel reads strided inputs directly.
+// CPU index kernels: cat, slice_assign, gather/select (one gather core) and scatter_add/select_add/
+// scatter_reduce (one deterministic scatter core). Every kernel reads strided inputs directly.
 //
 // select and select_add reuse the gather/scatter cores by viewing their 1-D indices as a tensor of
 // the iteration shape: stride 0 on every dim but `dim`, where it walks the index vector.
@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "backends/common/scalar_math.hpp"
 #include "backends/cpu/kernels.hpp"
 #include "platform/sync.hpp"
 
@@ -22,6 +23,7 @@ namespace {
 const char* user_name(OpId op) {
     switch (op) {
         case OpId::scatter_add:
+        case OpId::scatter_reduce:
             return "scatter";
         case OpId::select_add:
             return "select_assign";
@@ -181,14 +183,39 @@ TensorRefs select_kernel(const OpCall& call, TensorRefs& in) {
 
 // ------------------------------------------------------------------ scatter core (scatter_add, select_add)
 
+/// How the scatter core combines: add (scatter_add, select_add) or a scatter_reduce mode.
+constexpr int64_t kScatterAdd = -1;
+
+/// The element dst combined with the value v under mode M (ints wrap like torch, without UB).
+template <int64_t M, class T>
+inline T scatter_combine(T dst, T v) {
+    using C = compute_t<T>;
+    if constexpr (M == attrs::ScatterReduce::assign) {
+        return v;
+    } else if constexpr (M == attrs::ScatterReduce::min) {
+        return static_cast<T>(bm::min_nan(C(dst), C(v)));
+    } else if constexpr (M == attrs::ScatterReduce::max) {
+        return static_cast<T>(bm::max_nan(C(dst), C(v)));
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        using U = std::make_unsigned_t<T>;
+        if constexpr (M == attrs::ScatterReduce::mul)
+            return static_cast<T>(static_cast<U>(static_cast<U>(dst) * static_cast<U>(v)));
+        else
+            return static_cast<T>(static_cast<U>(static_cast<U>(dst) + static_cast<U>(v)));
+    } else if constexpr (M == attrs::ScatterReduce::mul) {
+        return static_cast<T>(C(dst) * C(v));
+    } else {
+        return static_cast<T>(C(dst) + C(v));
+    }
+}
+
 /// For every position p of `shape` (the indices' shape) in order along `dim`:
-///   out[coords(p) with coords[dim] = index(p)] += values[p].
+///   out[coords(p) with coords[dim] = index(p)] = combine(that element, values[p]).
 /// Parallel over the positions off `dim` (which address disjoint rows of out), serial along `dim`,
-/// so duplicate indices accumulate in a fixed order.
-template <class T, class I>
+/// so duplicate indices combine in a fixed order (the last assign wins).
+template <int64_t M, class T, class I>
 void scatter_typed(const Dims& shape, const IndexView& ix, const CpuTensor& values, CpuTensor& out, int dim,
                    BadIndex& bad) {
-    using C = compute_t<T>;
     const I* ib = base_of<I>(*ix.tensor);
     const T* vb = base_of<T>(values);
     T* ob = mut_base_of<T>(out);
@@ -208,15 +235,9 @@ void scatter_typed(const Dims& shape, const IndexView& ix, const CpuTensor& valu
             return;
         }
         T& dst = ob[off[2] + j * st[2] + v * osd];
-        const T add = vb[off[1] + j * st[1] + k * vsd];
-        if constexpr (std::is_integral_v<T>) {  // wraps like torch, without signed-overflow UB
-            using U = std::make_unsigned_t<T>;
-            dst = static_cast<T>(static_cast<U>(static_cast<U>(dst) + static_cast<U>(add)));
-        } else {
-            dst = static_cast<T>(C(dst) + C(add));
-        }
+        dst = scatter_combine<M, T>(dst, vb[off[1] + j * st[1] + k * vsd]);
     };
-    // Either loop order accumulates each target in increasing k; pick the one that walks the values
+    // Either loop order combines into each target in increasing k; pick the one that walks the values
     // along their smaller stride (dim innermost when it is the faster-moving one, columns otherwise).
     strided_apply<3>(cols, {is, vs, os}, {ix.offset, values.offset, out.offset}, grain,
                      [&](int64_t i, const int64_t* off, const int64_t* st, int64_t cnt) {
@@ -230,14 +251,16 @@ void scatter_typed(const Dims& shape, const IndexView& ix, const CpuTensor& valu
                      });
 }
 
+template <int64_t M, OpKinds K>
 TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, const IndexView& ix, int dim) {
     auto out = Strided::copy_of_input0(call, in);
     const CpuTensor& values = as_cpu(in[2]);
     BadIndex bad;
-    dispatch_kinds<OpKinds::numeric>(call.dtype, user_name(call.op), [&](auto tag) {
+    dispatch_kinds<K>(call.dtype, user_name(call.op), [&](auto tag) {
         using T = decltype(tag);
-        visit_index(ix.tensor->dtype,
-                    [&](auto itag) { scatter_typed<T, decltype(itag)>(shape, ix, values, *out, dim, bad); });
+        visit_index(ix.tensor->dtype, [&](auto itag) {
+            scatter_typed<M, T, decltype(itag)>(shape, ix, values, *out, dim, bad);
+        });
     });
     bad.throw_if_hit(user_name(call.op), dim, out->shape[dim], out->shape);
     return out;
@@ -246,14 +269,33 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
 TensorRefs scatter_add_kernel(const OpCall& call, TensorRefs& in) {
     const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CpuTensor& ic = as_cpu(in[1]);
-    return {run_scatter(call, in, ic.shape, IndexView{&ic, ic.strides, ic.offset}, dim)};
+    return {run_scatter<kScatterAdd, OpKinds::numeric>(call, in, ic.shape,
+                                                       IndexView{&ic, ic.strides, ic.offset}, dim)};
+}
+
+TensorRefs scatter_reduce_kernel(const OpCall& call, TensorRefs& in) {
+    const auto a = call.attrs<attrs::ScatterReduce>();
+    const int dim = static_cast<int>(a.dim);
+    const CpuTensor& ic = as_cpu(in[1]);
+    const IndexView ix{&ic, ic.strides, ic.offset};
+    switch (a.mode) {
+        case attrs::ScatterReduce::assign:
+            return {run_scatter<attrs::ScatterReduce::assign, OpKinds::all>(call, in, ic.shape, ix, dim)};
+        case attrs::ScatterReduce::mul:
+            return {run_scatter<attrs::ScatterReduce::mul, OpKinds::numeric>(call, in, ic.shape, ix, dim)};
+        case attrs::ScatterReduce::min:
+            return {run_scatter<attrs::ScatterReduce::min, OpKinds::all>(call, in, ic.shape, ix, dim)};
+        default:
+            return {run_scatter<attrs::ScatterReduce::max, OpKinds::all>(call, in, ic.shape, ix, dim)};
+    }
 }
 
 TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
     const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CpuTensor& ic = as_cpu(in[1]);
     const Dims shape = in[2]->shape;  // values: x's shape with dim = indices' length
-    return {run_scatter(call, in, shape, broadcast_index(ic, shape.rank(), dim), dim)};
+    return {run_scatter<kScatterAdd, OpKinds::numeric>(call, in, shape,
+                                                       broadcast_index(ic, shape.rank(), dim), dim)};
 }
 
 }  // namespace
@@ -270,6 +312,7 @@ void register_index(KernelTable& t) {
     t[idx(OpId::select)] = &select_kernel;
     t[idx(OpId::scatter_add)] = &scatter_add_kernel;
     t[idx(OpId::select_add)] = &select_add_kernel;
+    t[idx(OpId::scatter_reduce)] = &scatter_reduce_kernel;
 }
 
 }  // namespace burn::cpu

@@ -11,7 +11,7 @@ namespace burn::cuda {
 
 namespace ew {
 
-constexpr int F = 0, N = 1, A = 2, B = 3;  // the kinds column of elementwise.def
+constexpr int F = 0, N = 1, A = 2, B = 3, I = 4;  // the kinds column of elementwise.def
 
 template <class T, int V>
 struct alignas(sizeof(T) * V) Vec {
@@ -217,6 +217,11 @@ void dispatch_kinds(DType d, Fun&& f) {
             f(bool{});
         else
             BURN_THROW_KIND(dtype, "[", ctx().op, "] needs bool, got ", d);
+    } else if constexpr (K == I) {
+        if (is_numeric_ew(d) && !is_float_ew(d))
+            dispatch_numeric_ew(d, f);  // the bit functors give 0 for floats, never dispatched here
+        else
+            BURN_THROW_KIND(dtype, "[", ctx().op, "] needs an int dtype, got ", d);
     } else {
         if (d == DType::boolean)
             f(bool{});
@@ -233,6 +238,8 @@ bool kinds_ok(DType d) {
         return is_numeric_ew(d);
     else if constexpr (K == B)
         return d == DType::boolean;
+    else if constexpr (K == I)
+        return is_numeric_ew(d) && !is_float_ew(d);
     else
         return true;
 }
