@@ -95,6 +95,12 @@ TEST(TensorApi2, CumulativeExtrema) {
     EXPECT_EQ(n[0], 1.0f);
     EXPECT_TRUE(std::isnan(n[1]) && std::isnan(n[2]));
     EXPECT_NE(error_of([&] { t.cummin(2); }).find("[cummin]"), std::string::npos);
+    // torch.cummin's example: [5, 8, 4, 6, 9, 1, 7, 0] -> indices [0, 0, 2, 2, 2, 5, 5, 7]
+    auto [cv, ci] = ints({5, 8, 4, 6, 9, 1, 7, 0}).cummin_with_indices(0);
+    EXPECT_EQ(i64(ci), (std::vector<int64_t>{0, 0, 2, 2, 2, 5, 5, 7}));
+    auto ti = Tensor<1>::from_floats({1.0, 3.0, 3.0, 2.0, NAN, 5.0}).cummax_with_indices(0).second;
+    EXPECT_EQ(ti.to_vec<int32_t>(),
+              (std::vector<int32_t>{0, 1, 2, 2, 4, 4}));  // ties: the latest; NaN: its own
 }
 
 TEST(TensorApi2, MedianIsTheLowerMedian) {

@@ -89,6 +89,10 @@ TensorAny cumprod(TensorAny x, int64_t dim);
 /// propagates to the end of its lane.
 TensorAny cummax(TensorAny x, int64_t dim);
 TensorAny cummin(TensorAny x, int64_t dim);
+/// torch.cummax / cummin: {values, i32 indices} where the index is the position of the running
+/// extremum (the latest of equal values; a NaN's own position once one is met).
+std::pair<TensorAny, TensorAny> cummax_with_indices(TensorAny x, int64_t dim);
+std::pair<TensorAny, TensorAny> cummin_with_indices(TensorAny x, int64_t dim);
 /// Reductions over several dims, each kept with size 1 (burn's sum_dims ...): the dims may be negative
 /// and must be distinct; an empty list reduces nothing. mean_dims of integers divides the i64 sum once
 /// (truncating), as mean_dim does.

@@ -424,6 +424,15 @@ class Tensor {
     Tensor cummin(int64_t dim) const requires Numeric<K> {
         return Tensor(ops::cummin(t_, dim));
     }
+    /// {running extremum, i32 index where it was reached} (torch.cummax / cummin: ties take the latest).
+    std::pair<Tensor, Tensor<D, Int>> cummax_with_indices(int64_t dim) const requires Numeric<K> {
+        auto [v, i] = ops::cummax_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    std::pair<Tensor, Tensor<D, Int>> cummin_with_indices(int64_t dim) const requires Numeric<K> {
+        auto [v, i] = ops::cummin_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
 
     // ------------------------------------------------------------------ sorting
     Tensor sort(int64_t dim, bool descending = false) const {
