@@ -655,6 +655,16 @@ class Tensor {
                          IndexingUpdateOp op) const {
         return Tensor(ops::select_assign_reduce(t_, dim, indices.handle(), values.t_, op));
     }
+    /// burn's gather_nd: indices [..., K] address the leading K dims; the result has rank M - 1 + D - K.
+    template <std::size_t D2, std::size_t M>
+    Tensor<D2, K> gather_nd(const Tensor<M, Int>& indices) const {
+        return Tensor<D2, K>(ops::gather_nd(t_, indices.handle()));
+    }
+    /// burn's scatter_nd: values (indices.shape[..-1] ++ this shape[K..]) combined at the addressed slices.
+    template <std::size_t M, std::size_t DV>
+    Tensor scatter_nd(const Tensor<M, Int>& indices, const Tensor<DV, K>& values, IndexingUpdateOp op) const {
+        return Tensor(ops::scatter_nd(t_, indices.handle(), values.handle(), op));
+    }
     /// One-hot encodes along a new last dim of size num_classes.
     template <std::size_t D2 = D + 1>
     Tensor<D2, K> one_hot(int64_t num_classes) const requires(!std::is_same_v<K, Bool>) {
