@@ -1,7 +1,8 @@
 // Op-database entries of scatter and select_assign with burn's IndexingUpdateOp: the scatter_reduce
-// row (assign, mul, min, max; add is scatter_add's entry) and select_assign's reduce modes (composites
-// over it). Indices repeat on purpose, so colliding values combine in order (assign: the last wins);
-// Bool tensors take assign, min (and) and max (or). References walk the indices in row-major order.
+// row (assign, mul, min, max; add is scatter_add's entry), select_assign's reduce modes (composites
+// over it), and burn's gather_nd / scatter_nd (composites over select and select_assign). Indices repeat on
+// purpose, so colliding values combine in order (assign: the last wins); Bool tensors take assign, min (and)
+// and max (or). References walk the indices in row-major order.
 #include <algorithm>
 #include <cmath>
 
@@ -60,7 +61,100 @@ std::vector<Sample> scatter_samples(const std::string& name, DType dt, int mode)
     return s;
 }
 
+/// The leading-K position of tuple t of idx ([B, K] flattened) and x's shape.
+int64_t tuple_position(const ref::Host& idx, int64_t t, int64_t k, const Dims& xs) {
+    int64_t p = 0;
+    for (int64_t j = 0; j < k; ++j)
+        p = p * xs[static_cast<int>(j)] + static_cast<int64_t>(idx.v[static_cast<std::size_t>(t * k + j)]);
+    return p;
+}
+
+/// x [P, R...] seen flat: gather_nd's slice of tuple t is elements p * R .. (p + 1) * R.
+void add_nd_entries(std::vector<OpEntry>& db) {
+    {
+        OpEntry e = entry("gather_nd", {}, kAll);
+        e.samples = [](DType dt) {
+            InputGen g{"gather_nd", dt};
+            return std::vector<Sample>{
+                sample(Tag::basic, {g({3, 4}), g.index({5, 1}, 3)}, {}, {}, "rows"),
+                sample(Tag::basic, {g({2, 3, 4}), g.index({2, 3, 2}, 2)}, {}, {}, "K = 2"),
+                sample(Tag::basic, {g({3, 4}), g.index({4, 2}, 3)}, {}, {}, "elements"),
+                sample(Tag::empty, {g({3, 4}), g.index({0, 1}, 3)})};
+        };
+        e.forward = [](V in, A) { return ops::gather_nd(in[0], in[1]); };
+        e.reference = [](In in, A) {
+            ref::Host x = ref::host(in[0]), idx = ref::host(in[1]);
+            const int64_t k = idx.shape[idx.rank() - 1], b = k == 0 ? 0 : idx.numel() / k;
+            Dims os;
+            for (int d = 0; d < idx.rank() - 1; ++d) os.push_back(idx.shape[d]);
+            int64_t r = 1;
+            for (int d = static_cast<int>(k); d < x.rank(); ++d) {
+                os.push_back(x.shape[d]);
+                r *= x.shape[d];
+            }
+            ref::Host o = ref::filled(os, 0);
+            for (int64_t t = 0; t < b; ++t)
+                for (int64_t i = 0; i < r; ++i)
+                    o.v[static_cast<std::size_t>(t * r + i)] =
+                        x.v[static_cast<std::size_t>(tuple_position(idx, t, k, x.shape) * r + i)];
+            return out(o, in[0].dtype());
+        };
+        e.bad.push_back(bad("tuple out of range", "[gather_nd]", [](const Device& d) {
+            ops::gather_nd(f32({2, 3}, d), tensor({1, 2}, {1, 3}, DType::i32, d));
+        }));
+        e.bad.push_back(bad("tuple longer than the rank", "[gather_nd]", [](const Device& d) {
+            ops::gather_nd(f32({2, 3}, d), ops::full({1, 3}, 0, DType::i32, d));
+        }));
+        e.bad.push_back(bad("float indices", "[gather_nd]", [](const Device& d) {
+            ops::gather_nd(f32({2, 3}, d), f32({1, 1}, d));
+        }));
+        e.differentiable = true;
+        e.grad_inputs = {0};
+        db.push_back(std::move(e));
+    }
+    const IndexingUpdateOp nd_ops[] = {IndexingUpdateOp::Add, IndexingUpdateOp::Assign,
+                                       IndexingUpdateOp::Max};
+    const char* const nd_names[] = {"add", "assign", "max"};
+    const int nd_modes[] = {-1, 0, 3};  // combine()'s modes; -1: add
+    for (int m = 0; m < 3; ++m) {
+        const IndexingUpdateOp op = nd_ops[m];
+        const int mode = nd_modes[m];
+        const std::string name = std::string("scatter_nd_") + nd_names[m];
+        OpEntry e = entry(name, {}, mode < 0 ? kNumeric : kAll);
+        e.samples = [name](DType dt) {
+            InputGen g{name, dt};
+            return std::vector<Sample>{
+                sample(Tag::basic, {g({3, 4}), g.index({5, 1}, 3), g({5, 4})}, {}, {}, "rows, repeated"),
+                sample(Tag::basic, {g({2, 3, 2}), g.index({4, 2}, 2), g({4, 2})}, {}, {}, "K = 2"),
+                sample(Tag::empty, {g({3, 4}), g.index({0, 1}, 3), g({0, 4})})};
+        };
+        e.forward = [op](V in, A) { return ops::scatter_nd(in[0], in[1], in[2], op); };
+        e.reference = [mode](In in, A) {
+            ref::Host x = ref::host(in[0]), idx = ref::host(in[1]), v = ref::host(in[2]);
+            const int64_t k = idx.shape[idx.rank() - 1], b = idx.numel() / k;
+            const int64_t r = b == 0 ? 0 : v.numel() / b;
+            for (int64_t t = 0; t < b; ++t)
+                for (int64_t i = 0; i < r; ++i) {
+                    double& dst = x.v[static_cast<std::size_t>(tuple_position(idx, t, k, x.shape) * r + i)];
+                    const double val = v.v[static_cast<std::size_t>(t * r + i)];
+                    dst = mode < 0 ? dst + val : combine(mode, dst, val, in[0].dtype());
+                }
+            return out(x, in[0].dtype());
+        };
+        e.bad.push_back(bad("values of the wrong shape", "[scatter_nd]", [op](const Device& d) {
+            ops::scatter_nd(f32({3, 4}, d), ops::full({2, 1}, 0, DType::i32, d), f32({2, 3}, d), op);
+        }));
+        e.bad.push_back(bad("tuple out of range", "[scatter_nd]", [op](const Device& d) {
+            ops::scatter_nd(f32({3, 4}, d), tensor({1, 1}, {-1}, DType::i32, d), f32({1, 4}, d), op);
+        }));
+        e.differentiable = true;
+        e.grad_inputs = {0, 2};
+        db.push_back(std::move(e));
+    }
+}
+
 void add_entries(std::vector<OpEntry>& db) {
+    add_nd_entries(db);
     for (int mode = 0; mode < 4; ++mode) {
         const IndexingUpdateOp op = kModes[mode];
         const std::string name = std::string("scatter_") + kNames[mode];

@@ -1,5 +1,6 @@
 // Op-database entries of issue 20's running extrema and statistics: the derived scan rows cummax and
-// cummin (their CPU kernels and decompositions are both checked against these references), and the
+// cummin (their CPU kernels and decompositions are both checked against these references) with their
+// torch-style indices, and the
 // composites median, median_dim (values and indices) and cov (`ops` = {}). References are naive
 // float64 loops over the host values.
 #include <algorithm>
@@ -47,6 +48,21 @@ Lane running(const Lane& v, bool max) {
     return o;
 }
 
+/// torch.cummax's / cummin's index of each lane position: the latest record (x >= best, or NaN).
+Lane running_index(const Lane& v, bool max) {
+    Lane o;
+    double best = 0, at = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const double x = v[i];
+        if (i == 0 || std::isnan(x) || (!std::isnan(best) && (max ? x >= best : x <= best))) {
+            best = x;
+            at = static_cast<double>(i);
+        }
+        o.push_back(at);
+    }
+    return o;
+}
+
 /// The lower median's position in the lane (torch's rule) and its value: the stable-sorted element at
 /// (n - 1) / 2, or the first NaN when the lane holds one.
 std::pair<double, double> median_of(const Lane& v) {
@@ -57,6 +73,29 @@ std::pair<double, double> median_of(const Lane& v) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
     const std::size_t k = order[(v.size() - 1) / 2];
     return {v[k], static_cast<double>(k)};
+}
+
+void add_scan_indices(std::vector<OpEntry>& db, const std::string& name, bool max) {
+    OpEntry e = entry(name, {}, kNumeric);
+    e.samples = [name](DType dt) { return lane_samples(name, dt, true, true); };
+    e.forward = [max](V in, A a) {
+        return (max ? ops::cummax_with_indices(in[0], a.ints[0]) : ops::cummin_with_indices(in[0], a.ints[0]))
+            .second;
+    };
+    e.reference = [max](In in, A a) {
+        ref::Host x = ref::host(in[0]);
+        const int d = ref::norm_dim(a.ints[0], x.rank());
+        return ref::to_data(
+            ref::map_lanes(x, d, x.shape[d], [max](const Lane& l) { return running_index(l, max); }),
+            DType::i32);
+    };
+    e.out_dtype = [](A) { return DType::i32; };
+    const std::string x = max ? "[cummax]" : "[cummin]";
+    e.bad.push_back(bad("bool input", x, [max](const Device& d) {
+        auto b = ops::full({2}, 1, DType::boolean, d);
+        max ? ops::cummax_with_indices(b, 0) : ops::cummin_with_indices(b, 0);
+    }));
+    db.push_back(std::move(e));
 }
 
 void add_scan(std::vector<OpEntry>& db, const std::string& name, OpId id, bool max) {
@@ -110,6 +149,8 @@ TensorData cov_ref(In in, A a) {
 void add_entries(std::vector<OpEntry>& db) {
     add_scan(db, "cummax", OpId::cummax, true);
     add_scan(db, "cummin", OpId::cummin, false);
+    add_scan_indices(db, "cummax_indices", true);
+    add_scan_indices(db, "cummin_indices", false);
     {
         OpEntry e = entry("median", {}, kNumeric);
         e.samples = [](DType dt) {

@@ -95,6 +95,12 @@ TEST(TensorApi2, CumulativeExtrema) {
     EXPECT_EQ(n[0], 1.0f);
     EXPECT_TRUE(std::isnan(n[1]) && std::isnan(n[2]));
     EXPECT_NE(error_of([&] { t.cummin(2); }).find("[cummin]"), std::string::npos);
+    // torch.cummin's example: [5, 8, 4, 6, 9, 1, 7, 0] -> indices [0, 0, 2, 2, 2, 5, 5, 7]
+    auto [cv, ci] = ints({5, 8, 4, 6, 9, 1, 7, 0}).cummin_with_indices(0);
+    EXPECT_EQ(i64(ci), (std::vector<int64_t>{0, 0, 2, 2, 2, 5, 5, 7}));
+    auto ti = Tensor<1>::from_floats({1.0, 3.0, 3.0, 2.0, NAN, 5.0}).cummax_with_indices(0).second;
+    EXPECT_EQ(ti.to_vec<int32_t>(),
+              (std::vector<int32_t>{0, 1, 2, 2, 4, 4}));  // ties: the latest; NaN: its own
 }
 
 TEST(TensorApi2, MedianIsTheLowerMedian) {
@@ -237,6 +243,21 @@ TEST(TensorApi2, ScatterWithUpdateOps) {
               (std::vector<bool>{false, false, false}));
     const std::string e = error_of([&] { b.scatter(0, bi, bv, IndexingUpdateOp::Mul); });
     EXPECT_NE(e.find("[scatter] IndexingUpdateOp::Mul needs a numeric tensor"), std::string::npos) << e;
+}
+
+TEST(TensorApi2, GatherAndScatterNd) {
+    // x [2, 2, 2]; tuples of length 2 pick rows of the last dim, tuples of length 1 whole matrices
+    auto x = Tensor<3>::from_floats({{{1.0, 2.0}, {3.0, 4.0}}, {{5.0, 6.0}, {7.0, 8.0}}});
+    auto rows = x.gather_nd<2>(Tensor<2, Int>::from_ints({{0, 1}, {1, 0}}));
+    EXPECT_EQ(rows.dims(), (Shape<2>{2, 2}));
+    EXPECT_EQ(rows.to_vec<float>(), (std::vector<float>{3, 4, 5, 6}));
+    auto mats = x.gather_nd<3>(Tensor<2, Int>::from_ints({{1}}));
+    EXPECT_EQ(mats.to_vec<float>(), (std::vector<float>{5, 6, 7, 8}));
+    auto s = x.scatter_nd(Tensor<2, Int>::from_ints({{0, 0}, {0, 0}}),
+                          Tensor<2>::from_floats({{10.0, 10.0}, {20.0, 1.0}}), IndexingUpdateOp::Add);
+    EXPECT_EQ(s.to_vec<float>(), (std::vector<float>{31, 13, 3, 4, 5, 6, 7, 8}));
+    const std::string e = error_of([&] { x.gather_nd<2>(Tensor<2, Int>::from_ints({{0, 2}})); });
+    EXPECT_NE(e.find("[gather_nd] index 2 at position 1 of tuple 0 is out of range"), std::string::npos) << e;
 }
 
 }  // namespace tensor_api2_test

@@ -89,6 +89,10 @@ TensorAny cumprod(TensorAny x, int64_t dim);
 /// propagates to the end of its lane.
 TensorAny cummax(TensorAny x, int64_t dim);
 TensorAny cummin(TensorAny x, int64_t dim);
+/// torch.cummax / cummin: {values, i32 indices} where the index is the position of the running
+/// extremum (the latest of equal values; a NaN's own position once one is met).
+std::pair<TensorAny, TensorAny> cummax_with_indices(TensorAny x, int64_t dim);
+std::pair<TensorAny, TensorAny> cummin_with_indices(TensorAny x, int64_t dim);
 /// Reductions over several dims, each kept with size 1 (burn's sum_dims ...): the dims may be negative
 /// and must be distinct; an empty list reduces nothing. mean_dims of integers divides the i64 sum once
 /// (truncating), as mean_dim does.
@@ -212,6 +216,11 @@ TensorAny one_hot(TensorAny x, int64_t num_classes);
 /// select_assign; Assign, Min and Max take every dtype (Bool: Min is and, Max is or), Mul numeric ones.
 /// Values sent to one element combine in the order of the indices (Assign: the last one wins).
 TensorAny scatter_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values, IndexingUpdateOp op);
+/// burn's gather_nd / scatter_nd: indices [..., K] (Int) address the leading K dims of x; gather_nd
+/// gives indices.shape[..-1] ++ x.shape[K..] and scatter_nd combines values of that shape into x as op
+/// says. The index tuples are range-checked on the host (waits for the indices' device).
+TensorAny gather_nd(TensorAny x, TensorAny indices);
+TensorAny scatter_nd(TensorAny x, TensorAny indices, TensorAny values, IndexingUpdateOp op);
 TensorAny select_assign_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values,
                                IndexingUpdateOp op);
 /// The positions of the non-zero (true) elements in row-major order: argwhere gives [n, rank] (burn's

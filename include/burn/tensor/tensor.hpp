@@ -424,6 +424,15 @@ class Tensor {
     Tensor cummin(int64_t dim) const requires Numeric<K> {
         return Tensor(ops::cummin(t_, dim));
     }
+    /// {running extremum, i32 index where it was reached} (torch.cummax / cummin: ties take the latest).
+    std::pair<Tensor, Tensor<D, Int>> cummax_with_indices(int64_t dim) const requires Numeric<K> {
+        auto [v, i] = ops::cummax_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
+    std::pair<Tensor, Tensor<D, Int>> cummin_with_indices(int64_t dim) const requires Numeric<K> {
+        auto [v, i] = ops::cummin_with_indices(t_, dim);
+        return {Tensor(std::move(v)), Tensor<D, Int>(std::move(i))};
+    }
 
     // ------------------------------------------------------------------ sorting
     Tensor sort(int64_t dim, bool descending = false) const {
@@ -645,6 +654,16 @@ class Tensor {
     Tensor select_assign(int64_t dim, const Tensor<1, Int>& indices, const Tensor& values,
                          IndexingUpdateOp op) const {
         return Tensor(ops::select_assign_reduce(t_, dim, indices.handle(), values.t_, op));
+    }
+    /// burn's gather_nd: indices [..., K] address the leading K dims; the result has rank M - 1 + D - K.
+    template <std::size_t D2, std::size_t M>
+    Tensor<D2, K> gather_nd(const Tensor<M, Int>& indices) const {
+        return Tensor<D2, K>(ops::gather_nd(t_, indices.handle()));
+    }
+    /// burn's scatter_nd: values (indices.shape[..-1] ++ this shape[K..]) combined at the addressed slices.
+    template <std::size_t M, std::size_t DV>
+    Tensor scatter_nd(const Tensor<M, Int>& indices, const Tensor<DV, K>& values, IndexingUpdateOp op) const {
+        return Tensor(ops::scatter_nd(t_, indices.handle(), values.handle(), op));
     }
     /// One-hot encodes along a new last dim of size num_classes.
     template <std::size_t D2 = D + 1>
