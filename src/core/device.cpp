@@ -91,6 +91,10 @@ Device Device::of(std::string_view name, int index) {
     const std::string call = describe_call(name, index);
     BURN_CHECK_KIND(e, device, call, ": no backend named '", name, "' is registered; this build has ",
                     list_backends());
+    BURN_CHECK_KIND(
+        e->built || !e->option.empty(), device, call, ": the ", e->title,
+        " backend is not part of this version of burn (no CMake option builds it yet); this build has ",
+        list_backends());
     BURN_CHECK_KIND(e->built, device, call, ": ", e->title, " backend not built; reconfigure with -D",
                     e->option, "=ON");
     if (n <= 0) {

@@ -109,3 +109,42 @@ TEST(Module, PrintsATreeWithCounts) {
     EXPECT_NE(s.find("attn: Linear {  // params: 20"), std::string::npos) << s;
     EXPECT_NE(s.find("running_mean: Buffer [4]"), std::string::npos) << s;
 }
+
+namespace module_test {
+struct Heads {
+    std::map<std::string, nn::Linear> by_task;  // named heads: the key is the path segment
+    std::map<int, nn::LayerNorm> by_level;
+    std::shared_ptr<const std::string> vocabulary;  // a shared non-module: a constant
+    BURN_MODULE(Heads, by_task, by_level, vocabulary)
+};
+}  // namespace module_test
+
+TEST(Module, MapsAddTheirKeysInKeyOrderAndSaveAndLoad) {
+    using module_test::Heads;
+    auto make_heads = [] {
+        Heads h;
+        h.by_task.emplace("sentiment", nn::LinearConfig{4, 2}.init());
+        h.by_task.emplace("language", nn::LinearConfig{4, 3}.with_bias(false).init());
+        h.by_level.emplace(10, nn::LayerNormConfig{4}.init());
+        h.by_level.emplace(2, nn::LayerNormConfig{4}.init());
+        h.vocabulary = std::make_shared<const std::string>("abc");
+        return h;
+    };
+    Heads h = make_heads();
+    std::vector<std::string> got;
+    h.visit_params([&](const std::string& p, const auto&) { got.push_back(p); });
+    EXPECT_EQ(got, (std::vector<std::string>{"by_task.language.weight", "by_task.sentiment.weight",
+                                             "by_task.sentiment.bias", "by_level.2.gamma", "by_level.2.beta",
+                                             "by_level.10.gamma", "by_level.10.beta"}));
+    EXPECT_EQ(h.num_params(), 4u * 3 + 4 * 2 + 2 + 4 * 4);
+
+    auto mem = store::BurnpackStore::in_memory();
+    h.save_into(mem);
+    Heads dst = make_heads();
+    const auto result = dst.load_from(mem);
+    EXPECT_EQ(result.applied.size(), 7u);
+    EXPECT_TRUE(dst.by_task.at("sentiment").weight.val().all_close(h.by_task.at("sentiment").weight.val()));
+    EXPECT_TRUE(dst.by_level.at(10).gamma.val().all_close(h.by_level.at(10).gamma.val()));
+    EXPECT_FALSE(
+        make_heads().by_task.at("language").weight.val().all_close(h.by_task.at("language").weight.val()));
+}

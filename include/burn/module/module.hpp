@@ -2,16 +2,23 @@
 /// Modules are plain structs. BURN_MODULE(Type, fields...) inside the struct generates only the list of
 /// named fields plus thin member functions; ordinary templates here walk it: a Param is a parameter, a
 /// Buffer a saved non-trainable tensor, a nested module adds a path segment, std::vector/std::array add
-/// an index, std::optional adds nothing, std::variant walks its active alternative and adds nothing
-/// (so `head.weight` names the weight of whichever module `head` holds), anything else (numbers,
-/// enums, activation structs) is a constant.
+/// an index, std::map adds its key (a string or an integer; in key order), std::optional adds nothing,
+/// std::variant walks its active alternative and adds nothing (so `head.weight` names the weight of
+/// whichever module `head` holds), anything else (numbers, enums, activation structs) is a constant.
+/// Pointers, std::unordered_map, std::list and std::deque fields are compile errors: walking them
+/// would be unordered or would share tensors between copies, and skipping them would lose weights.
 #include <algorithm>
 #include <array>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -43,6 +50,39 @@ template <class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
 template <class T>
+struct is_map : std::false_type {};
+template <class K, class T, class C, class A>
+struct is_map<std::map<K, T, C, A>> : std::true_type {};
+
+/// Owners that cannot be walked (see the header comment); element is what they hold.
+template <class T>
+struct unwalkable_owner : std::false_type {};
+template <class T>
+struct unwalkable_owner<T*> : std::true_type {
+    using element = T;
+};
+template <class T, class D>
+struct unwalkable_owner<std::unique_ptr<T, D>> : std::true_type {
+    using element = T;
+};
+template <class T>
+struct unwalkable_owner<std::shared_ptr<T>> : std::true_type {
+    using element = T;
+};
+template <class K, class T, class H, class E, class A>
+struct unwalkable_owner<std::unordered_map<K, T, H, E, A>> : std::true_type {
+    using element = T;
+};
+template <class T, class A>
+struct unwalkable_owner<std::list<T, A>> : std::true_type {
+    using element = T;
+};
+template <class T, class A>
+struct unwalkable_owner<std::deque<T, A>> : std::true_type {
+    using element = T;
+};
+
+template <class T>
 struct is_variant : std::false_type {};
 template <class... T>
 struct is_variant<std::variant<T...>> : std::true_type {};
@@ -55,6 +95,16 @@ concept HasFields = requires(M& m) {
 inline std::string join(const std::string& path, const std::string& name) {
     return path.empty() ? name : path + "." + name;
 }
+template <class K>
+std::string key_segment(const K& key) {
+    if constexpr (std::is_integral_v<K>) {
+        return std::to_string(key);
+    } else {
+        static_assert(std::is_convertible_v<const K&, std::string>,
+                      "BURN_MODULE: a std::map field needs string or integer keys (they name the tensors)");
+        return std::string(key);
+    }
+}
 
 /// Walks m calling v.param(path, Param&), v.buffer(path, Buffer&) and v.enter/exit(path, module).
 template <class M, class V>
@@ -66,6 +116,8 @@ void walk(M& m, const std::string& path, V& v) {
         v.buffer(path, m);
     } else if constexpr (is_vector<U>::value || is_std_array<U>::value) {
         for (std::size_t i = 0; i < m.size(); ++i) walk(m[i], join(path, std::to_string(i)), v);
+    } else if constexpr (is_map<U>::value) {
+        for (auto& [key, value] : m) walk(value, join(path, key_segment(key)), v);
     } else if constexpr (is_optional<U>::value) {
         if (m) walk(*m, path, v);
     } else if constexpr (is_variant<U>::value) {
@@ -74,6 +126,13 @@ void walk(M& m, const std::string& path, V& v) {
         v.enter(path, m);
         m.burn_visit_fields([&](const char* name, auto& field) { walk(field, join(path, name), v); });
         v.exit(path, m);
+    } else if constexpr (unwalkable_owner<U>::value) {
+        // Only an owner of modules or tensors is an error: a shared_ptr to a tokenizer is a constant.
+        using E = std::remove_cv_t<typename unwalkable_owner<U>::element>;
+        static_assert(!(HasFields<E> || is_param<E>::value || is_buffer<E>::value),
+                      "BURN_MODULE: pointer, std::unique_ptr, std::shared_ptr, std::unordered_map, std::list "
+                      "and std::deque fields cannot be walked; hold modules by value in std::vector, "
+                      "std::array, std::map, std::optional or std::variant");
     }
 }
 
@@ -259,7 +318,7 @@ std::string format(const M& m) {
 
 /// Declares a struct's fields as a module: BURN_MODULE(Mlp, hidden, activation, output). Generates
 /// num_params, visit_params, map_params, to_device, devices, valid, no_grad, freeze, save_into,
-/// load_from and to_string. Up to 32 fields.
+/// load_from and to_string. Up to 63 fields.
 #define BURN_MODULE(Type, ...)                                                                             \
     [[maybe_unused]] static constexpr const char* burn_module_name = #Type;                                \
     template <class BurnFn>                                                                                \
