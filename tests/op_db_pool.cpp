@@ -253,11 +253,13 @@ TermFn adaptive_terms() {
     };
 }
 
-/// One axis of interpolate: (input index, weight) taps of output o. mode 0 nearest, 1 bilinear, 2 bicubic.
+/// One axis of interpolate: (input index, weight) taps of output o. mode 0 nearest, 1 bilinear, 2 bicubic,
+/// 3 nearest-exact (the input pixel whose centre is nearest the output pixel's centre).
 std::vector<std::pair<int64_t, double>> axis_taps(int mode, bool align, int64_t o, int64_t in, int64_t out) {
-    if (mode == 0) {
+    if (mode == 0 || mode == 3) {
         const float scale = static_cast<float>(in) / static_cast<float>(out);
-        return {{std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * scale)), in - 1), 1.0}};
+        const float src = (static_cast<float>(o) + (mode == 3 ? 0.5f : 0.0f)) * scale;
+        return {{std::min(static_cast<int64_t>(std::floor(src)), in - 1), 1.0}};
     }
     const double scale = align ? (out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0)
                                : static_cast<double>(in) / static_cast<double>(out);
@@ -451,9 +453,9 @@ void add_linear_entries(std::vector<OpEntry>& db) {
         return ops::detail::interpolate_backward(g, attrs::Interpolate{a[2], a[3] != 0, xs});
     };
     in.cases = {{{1, 1, 1, 1}, {1, 1, 1, 0}}};
-    for (int64_t mode = 0; mode < 3; ++mode)
+    for (int64_t mode = 0; mode < 4; ++mode)
         for (int64_t align = 0; align < 2; ++align) {
-            if (mode == 0 && align == 1) continue;
+            if ((mode == 0 || mode == 3) && align == 1) continue;
             in.cases.push_back({{2, 2, 3, 4}, {7, 5, mode, align}});  // up
             in.cases.push_back({{1, 2, 8, 7}, {3, 4, mode, align}});  // down
             in.cases.push_back({{1, 1, 4, 3}, {8, 6, mode, align}});  // exactly 2x
@@ -473,11 +475,60 @@ void add_linear_entries(std::vector<OpEntry>& db) {
     add_linear(db, in);
 }
 
+/// interpolate1d (a composite over interpolate on [N, C, 1, L]): each lane of the last dim through
+/// axis_taps. ints: output length, mode (0 nearest, 1 linear, 2 cubic, 3 nearest-exact), align.
+void add_interpolate1d(std::vector<OpEntry>& db) {
+    OpEntry e = entry("interpolate1d", {}, kFloat);
+    e.samples = [](DType dt) {
+        InputGen g{"interpolate1d", dt};
+        std::vector<Sample> s;
+        for (int64_t mode = 0; mode < 4; ++mode)
+            for (int64_t align = 0; align < 2; ++align) {
+                if ((mode == 0 || mode == 3) && align == 1) continue;
+                s.push_back(sample(Tag::basic, {g({2, 2, 5})}, {8, mode, align}));  // up
+                s.push_back(sample(Tag::basic, {g({1, 3, 7})}, {3, mode, align}));  // down
+            }
+        s.push_back(sample(Tag::scalar, {g({1, 1, 1})}, {1, 1, 0}));
+        s.push_back(sample(Tag::empty, {g({0, 2, 4})}, {6, 1, 0}));
+        return s;
+    };
+    e.forward = [](V in, A a) {
+        return ops::interpolate1d(
+            in[0], static_cast<std::size_t>(a.ints[0]),
+            InterpolateOptions{static_cast<InterpolateMode>(a.ints[1]), a.ints[2] != 0});
+    };
+    e.reference = [](In in, A a) {
+        ref::Host x = ref::host(in[0]);
+        const int64_t n = x.shape[2], out_len = a.ints[0];
+        return out(ref::map_lanes(x, 2, out_len,
+                                  [&](const std::vector<double>& l) {
+                                      std::vector<double> y(static_cast<std::size_t>(out_len), 0.0);
+                                      for (int64_t o = 0; o < out_len; ++o)
+                                          for (auto [i, w] : axis_taps(static_cast<int>(a.ints[1]),
+                                                                       a.ints[2] != 0, o, n, out_len))
+                                              y[static_cast<std::size_t>(o)] +=
+                                                  w * l[static_cast<std::size_t>(i)];
+                                      return y;
+                                  }),
+                   in[0].dtype());
+    };
+    e.bad.push_back(bad("input of rank 4", "[interpolate1d]", [](const Device& d) {
+        ops::interpolate1d(ops::full({1, 1, 4, 4}, 1, DType::f32, d), 2, InterpolateOptions{});
+    }));
+    e.bad.push_back(bad("output length 0", "[interpolate1d]", [](const Device& d) {
+        ops::interpolate1d(ops::full({1, 1, 4}, 1, DType::f32, d), 0, InterpolateOptions{});
+    }));
+    e.differentiable = true;
+    e.grad_inputs = {0};
+    db.push_back(std::move(e));
+}
+
 }  // namespace
 
 void add_pool_entries(std::vector<OpEntry>& db) {
     add_max_pool(db);
     add_linear_entries(db);
+    add_interpolate1d(db);
 }
 
 }  // namespace burn::opdb

@@ -41,6 +41,29 @@ TensorAny Interpolate2d::forward_any(const TensorAny& input) const {
         input, attrs::Interpolate{static_cast<int64_t>(mode), align_corners, out}, "Interpolate2d");
 }
 
+Interpolate1d Interpolate1dConfig::init() const {
+    BURN_CHECK(output_size || scale_factor, "[Interpolate1dConfig] give output_size or scale_factor");
+    BURN_CHECK(!output_size || *output_size > 0, "[Interpolate1dConfig] output_size must be positive");
+    BURN_CHECK(!scale_factor || (*scale_factor > 0 && std::isfinite(*scale_factor)),
+               "[Interpolate1dConfig] scale_factor must be positive and finite, got ",
+               scale_factor.value_or(0));
+    return Interpolate1d{output_size, scale_factor, mode, align_corners};
+}
+
+TensorAny Interpolate1d::forward_any(const TensorAny& input) const {
+    BURN_CHECK(input.defined(), "[Interpolate1d] called on an undefined tensor");
+    BURN_CHECK_KIND(input.rank() == 3, shape,
+                    "[Interpolate1d] expects input [batch, channels, length] (rank 3), got shape ",
+                    input.shape());
+    BURN_CHECK(output_size || scale_factor, "[Interpolate1d] neither output_size nor scale_factor is set");
+    const auto out = output_size ? static_cast<int64_t>(*output_size)
+                                 : static_cast<int64_t>(static_cast<double>(input.shape()[2]) *
+                                                        static_cast<double>(*scale_factor));
+    BURN_CHECK_KIND(out >= 1, shape, "[Interpolate1d] the output length ", out, " of input ", input.shape(),
+                    " is empty; use a larger scale_factor");
+    return ops::interpolate1d(input, static_cast<std::size_t>(out), InterpolateOptions{mode, align_corners});
+}
+
 PixelShuffle PixelShuffleConfig::init() const {
     BURN_CHECK(upscale_factor > 0, "[PixelShuffleConfig] upscale_factor must be positive");
     return PixelShuffle{upscale_factor};

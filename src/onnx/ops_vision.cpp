@@ -5,13 +5,14 @@
 //   sampling positions and bilinear weights of every output bin; the values are then gathered from X on
 //   the device (ops::select) and reduced (sum for avg, max for max), so it runs on every device and
 //   differentiates with respect to X (not the rois).
-// - GridSample and MaxUnpool stay on the device (gather / scatter with weights computed by burn::ops):
-//   GridSample differentiates with respect to X and, through the interpolation weights, the grid.
+// - GridSample is burn::ops::grid_sample_2d (burn/tensor/grid_sample.hpp); MaxUnpool stays on the
+//   device (scatter with positions computed by burn::ops).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "burn/tensor/grid_sample.hpp"
 #include "onnx/op_util.hpp"
 
 namespace burn::onnx::detail {
@@ -322,71 +323,6 @@ Outs roi_align(const OpContext& c) {
 
 // ---- GridSample --------------------------------------------------------------------------------
 
-/// One interpolation tap along an axis: the (clamped) integer position and its weight (0 outside).
-struct GridTap {
-    TensorAny pos, weight;
-};
-
-/// PyTorch's reflect_coordinates: v reflected into [lo2 / 2, hi2 / 2].
-TensorAny reflect(const TensorAny& v, double lo2, double hi2) {
-    if (lo2 == hi2) return ops::mul_scalar(v, 0);
-    const double lo = lo2 / 2, span = (hi2 - lo2) / 2;
-    TensorAny in = ops::abs(ops::add_scalar(v, -lo));
-    TensorAny extra = ops::remainder_scalar(in, span);
-    TensorAny odd = ops::equal_elem(ops::remainder_scalar(ops::floor(ops::div_scalar(in, span)), 2), 1);
-    return ops::where(odd, ops::add_scalar(ops::rsub_scalar(extra, span), lo), ops::add_scalar(extra, lo));
-}
-
-/// v (a pixel coordinate) with padding_mode applied: border clamps, reflection reflects then clamps.
-TensorAny pad_coord(TensorAny v, const std::string& pad, int64_t size, bool align) {
-    const double top = double(size - 1);
-    if (pad == "border") return ops::clamp(v, 0, top);
-    if (pad == "reflection")
-        return ops::clamp(align ? reflect(v, 0, 2 * top) : reflect(v, -1, 2 * double(size) - 1), 0, top);
-    return v;
-}
-
-GridTap grid_tap(TensorAny v, TensorAny weight, int64_t size) {
-    const double top = double(size - 1);
-    v = ops::where(ops::is_nan(v), ops::full(Dims{1, 1}, -1, v.dtype(), v.device()), v);  // from infinities
-    TensorAny valid = ops::bool_and(ops::greater_equal_elem(v, 0), ops::lower_equal_elem(v, top));
-    return {ops::cast(ops::clamp(v, 0, top), DType::i64), ops::mul(weight, ops::cast(valid, weight.dtype()))};
-}
-
-/// The taps of normalised coordinates g ([rows, 1]) along an axis of the given size.
-std::vector<GridTap> grid_taps(TensorAny g, int64_t size, const std::string& mode, const std::string& pad,
-                               bool align) {
-    g = ops::where(ops::is_nan(g), ops::full(Dims{1, 1}, -2, g.dtype(), g.device()), g);
-    const double sz = double(size);
-    TensorAny v = align ? ops::mul_scalar(ops::add_scalar(g, 1), (sz - 1) / 2)
-                        : ops::div_scalar(ops::add_scalar(ops::mul_scalar(ops::add_scalar(g, 1), sz), -1), 2);
-    std::vector<GridTap> taps;
-    if (mode == "nearest") {
-        TensorAny r = ops::round(pad_coord(v, pad, size, align));
-        taps.push_back(grid_tap(r, ops::full(Dims{1, 1}, 1, g.dtype(), g.device()), size));
-    } else if (mode == "bilinear") {
-        v = pad_coord(v, pad, size, align);
-        TensorAny f = ops::floor(v), t = ops::sub(v, f);
-        taps.push_back(grid_tap(f, ops::rsub_scalar(t, 1), size));
-        taps.push_back(grid_tap(ops::add_scalar(f, 1), t, size));
-    } else {  // bicubic (A = -0.75); padding applies to each tap's position
-        const double a = -0.75;
-        TensorAny f = ops::floor(v), t = ops::sub(v, f), u = ops::rsub_scalar(t, 1);
-        auto near = [a](const TensorAny& s) {  // ((a + 2) s - (a + 3)) s^2 + 1
-            return ops::add_scalar(
-                ops::mul(ops::add_scalar(ops::mul_scalar(s, a + 2), -(a + 3)), ops::square(s)), 1);
-        };
-        auto far = [a](const TensorAny& s) {  // ((a s - 5a) s + 8a) s - 4a
-            TensorAny p = ops::mul(ops::add_scalar(ops::mul_scalar(s, a), -5 * a), s);
-            return ops::add_scalar(ops::mul(ops::add_scalar(p, 8 * a), s), -4 * a);
-        };
-        const TensorAny w[4] = {far(ops::add_scalar(t, 1)), near(t), near(u), far(ops::add_scalar(u, 1))};
-        for (int k = 0; k < 4; ++k)
-            taps.push_back(grid_tap(pad_coord(ops::add_scalar(f, k - 1), pad, size, align), w[k], size));
-    }
-    return taps;
-}
-
 Outs grid_sample(const OpContext& c) {
     TensorAny x = c.in(0);
     TensorAny grid = c.in(1);
@@ -398,36 +334,21 @@ Outs grid_sample(const OpContext& c) {
     if (mode == "linear") mode = "bilinear";
     if (mode == "cubic") mode = "bicubic";
     const std::string pad = c.attr_string("padding_mode", "zeros");
-    const bool align = c.attr_int("align_corners", 0) != 0;
     c.check(mode == "bilinear" || mode == "nearest" || mode == "bicubic", "mode '", mode,
             "' is not one of bilinear, nearest, bicubic");
     c.check(pad == "zeros" || pad == "border" || pad == "reflection", "padding_mode '", pad,
             "' is not one of zeros, border, reflection");
+    GridSampleOptions o;
+    o.mode = mode == "nearest"    ? InterpolateMode::nearest
+             : mode == "bilinear" ? InterpolateMode::bilinear
+                                  : InterpolateMode::bicubic;
+    o.padding_mode = pad == "zeros"    ? GridSamplePaddingMode::zeros
+                     : pad == "border" ? GridSamplePaddingMode::border
+                                       : GridSamplePaddingMode::reflection;
+    o.align_corners = c.attr_int("align_corners", 0) != 0;
     const DType dt = x.dtype();
-    const int64_t n = x.shape()[0], ch = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
-    const int64_t ho = grid.shape()[1], wo = grid.shape()[2], p = ho * wo;
-    if (n * ch * p == 0 || h == 0 || w == 0) return {ops::full(Dims{n, ch, ho, wo}, 0, dt, x.device())};
-    if (!is_float(dt)) x = ops::cast(x, DType::f32);
-    if (grid.dtype() != DType::f64 && grid.dtype() != DType::f32) grid = ops::cast(grid, DType::f32);
-    TensorAny g = ops::reshape(grid, Dims{n * p, 2});
-    const std::vector<GridTap> tx = grid_taps(ops::narrow(g, 1, 0, 1), w, mode, pad, align);
-    const std::vector<GridTap> ty = grid_taps(ops::narrow(g, 1, 1, 1), h, mode, pad, align);
-    // X as rows [N * H * W, C]; output row (n, p) reads rows n * H * W + y * W + x
-    const TensorAny rows =
-        ops::reshape(ops::contiguous(ops::permute(x, Dims{0, 2, 3, 1})), Dims{n * h * w, ch});
-    TensorAny base = ops::mul_scalar(ops::arange(0, n, 1, DType::i64, x.device()), double(h * w));
-    base = ops::reshape(ops::expand(ops::reshape(base, Dims{n, 1}), Dims{n, p}), Dims{n * p, 1});
-    TensorAny acc;
-    for (const GridTap& a : ty) {
-        TensorAny row_base = ops::add(base, ops::mul_scalar(a.pos, double(w)));
-        for (const GridTap& b : tx) {
-            TensorAny idx = ops::reshape(ops::add(row_base, b.pos), Dims{n * p});
-            TensorAny v =
-                ops::mul(ops::select(rows, 0, idx), ops::cast(ops::mul(a.weight, b.weight), x.dtype()));
-            acc = acc.defined() ? ops::add(acc, v) : v;
-        }
-    }
-    TensorAny y = ops::permute(ops::reshape(acc, Dims{n, ho, wo, ch}), Dims{0, 3, 1, 2});
+    if (!is_float(dt)) x = ops::cast(x, DType::f32);  // integer images: sampled in f32, rounded back
+    TensorAny y = ops::grid_sample_2d(std::move(x), std::move(grid), o);
     return {y.dtype() == dt ? y : ops::cast(ops::round(y), dt)};
 }
 

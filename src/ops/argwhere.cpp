@@ -1,7 +1,8 @@
-// argwhere and nonzero (composites, no rows of their own): the positions of the non-zero (true)
-// elements. Their output size depends on the values, so x is read on the host (waiting for its device,
-// like into_data) and the positions come back as a new Int tensor on x's device, as ONNX's NonZero in
-// src/onnx. Not differentiable (the output is Int).
+// argwhere, nonzero and mask_select (composites, no rows of their own): the positions of the non-zero
+// (true) elements, and the elements of a tensor where a mask is true. Their output size depends on the
+// values, so x is read on the host (waiting for its device, like into_data) and the positions come back as a
+// new Int tensor on x's device, as ONNX's NonZero in src/onnx. argwhere and nonzero are not differentiable
+// (the output is Int); mask_select is, through select.
 #include <climits>
 
 #include "ops/common.hpp"
@@ -46,6 +47,21 @@ TensorAny argwhere(TensorAny x) {
         }
     }
     return from_data(TensorData(out, Dims{n, r}).convert(position_dtype(x)), x.device());
+}
+
+TensorAny mask_select(TensorAny x, TensorAny mask) {
+    check_defined(x, "mask_select");
+    check_defined(mask, "mask_select");
+    check_bool(mask, "mask_select", "mask");
+    BURN_CHECK_KIND(x.device() == mask.device(), device, "[mask_select] the tensor is on ", x.device(),
+                    ", the mask on ", mask.device());
+    BURN_CHECK_KIND(mask.rank() == x.rank(), shape, "[mask_select] the mask ", describe(mask),
+                    " must have the tensor's rank (", describe(x), "); unsqueeze it first");
+    const Dims shape = broadcast_shapes(x.shape(), mask.shape(), "mask_select");
+    const std::vector<int64_t> hits = nonzero_positions(expand(std::move(mask), shape));
+    const auto n = static_cast<int64_t>(hits.size());
+    TensorAny idx = from_data(TensorData(hits, Dims{n}).convert(DType::i64), x.device());
+    return select(reshape(expand(std::move(x), shape), Dims{shape.numel()}), 0, std::move(idx));
 }
 
 std::vector<TensorAny> nonzero(TensorAny x) {

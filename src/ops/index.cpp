@@ -92,20 +92,26 @@ TensorAny scatter(TensorAny x, int64_t dim, TensorAny indices, TensorAny values)
     check_index_tensor(indices, "scatter");
     check_same_device(x, indices, "scatter");
     check_same_device(x, values, "scatter");
-    BURN_CHECK_KIND(indices.rank() == x.rank() && values.rank() == x.rank(), shape,
-                    "[scatter] tensor, indices and values must have one rank: tensor ", x.shape(),
-                    ", indices ", indices.shape(), ", values ", values.shape());
+    op_infer::check_scatter_ranks("scatter", x.shape(), indices.shape(), values.shape());
     const int d = normalize_dim(dim, x.rank(), "scatter");
-    for (int k = 0; k < x.rank(); ++k) {
-        BURN_CHECK_KIND(indices.shape()[k] <= values.shape()[k], shape, "[scatter] indices of shape ",
-                        indices.shape(), " exceed the values' shape ", values.shape(), " on dim ", k);
-        if (k == d) continue;
-        BURN_CHECK_KIND(indices.shape()[k] <= x.shape()[k], shape, "[scatter] indices of shape ",
-                        indices.shape(), " exceed the tensor's shape ", x.shape(), " on dim ", k,
-                        " (only dim ", d, " may be larger)");
-    }
+    op_infer::check_scatter_shapes("scatter", x.shape(), indices.shape(), values.shape(), d);
     auto c = make(OpId::scatter_add, attrs::Dim{d}, metas(x, indices, values));
     return run1(c, take(std::move(x), std::move(indices), std::move(values)));
+}
+
+TensorAny one_hot_fill(TensorAny x, int64_t num_classes, double on_value, double off_value, int64_t axis) {
+    check_numeric(x, "one_hot_fill");
+    BURN_CHECK(num_classes >= 1, "[one_hot_fill] num_classes must be at least 1, got ", num_classes);
+    const int d = normalize_dim(axis, x.rank() + 1, "one_hot_fill");
+    const DType dt = x.dtype();
+    TensorAny classes = is_float(dt) ? cast(std::move(x), DType::i64) : std::move(x);
+    if (dt != DType::u8)  // negative classes count from the end
+        classes = where(lower_elem(classes, 0), add_scalar(classes, double(num_classes)), classes);
+    TensorAny hot = greater_elem(one_hot(std::move(classes), num_classes), 0);
+    const Dims ones = Dims::filled(hot.rank(), 1);
+    const Device device = hot.device();
+    TensorAny y = where(std::move(hot), full(ones, on_value, dt, device), full(ones, off_value, dt, device));
+    return d == y.rank() - 1 ? y : movedim(std::move(y), Dims{y.rank() - 1}, Dims{d});
 }
 
 TensorAny one_hot(TensorAny x, int64_t num_classes) {
@@ -210,19 +216,30 @@ Outs infer_scatter_add(const OpCall& c, Metas in) {
     check_numeric(c, x);
     check_same_dtype(c, x, values);
     check_int(c, indices, "indices");
-    BURN_CHECK_KIND(indices.shape.rank() == x.shape.rank() && values.shape.rank() == x.shape.rank(), shape,
-                    "[scatter_add] tensor, indices and values must have one rank: tensor ", x.shape,
-                    ", indices ", indices.shape, ", values ", values.shape);
+    check_scatter_ranks("scatter_add", x.shape, indices.shape, values.shape);
     const int d = check_dim(c, c.attrs<attrs::Dim>().dim, x.shape.rank());
-    for (int k = 0; k < x.shape.rank(); ++k) {
-        BURN_CHECK_KIND(indices.shape[k] <= values.shape[k], shape, "[scatter_add] indices of shape ",
-                        indices.shape, " exceed the values' shape ", values.shape, " on dim ", k);
-        if (k == d) continue;
-        BURN_CHECK_KIND(indices.shape[k] <= x.shape[k], shape, "[scatter_add] indices of shape ",
-                        indices.shape, " exceed the tensor's shape ", x.shape, " on dim ", k, " (only dim ",
-                        d, " may be larger)");
-    }
+    check_scatter_shapes("scatter_add", x.shape, indices.shape, values.shape, d);
     return {x};
+}
+
+void check_scatter_ranks(const char* op, const Dims& x, const Dims& indices, const Dims& values,
+                         const char* suffix) {
+    BURN_CHECK_KIND(indices.rank() == x.rank() && values.rank() == x.rank(), shape, "[", op,
+                    "] tensor, indices and values must have one rank: tensor ", x, ", indices ", indices,
+                    ", values ", values, suffix);
+}
+
+void check_scatter_shapes(const char* op, const Dims& x, const Dims& indices, const Dims& values, int d,
+                          const char* suffix) {
+    check_scatter_ranks(op, x, indices, values, suffix);
+    for (int k = 0; k < x.rank(); ++k) {
+        BURN_CHECK_KIND(indices[k] <= values[k], shape, "[", op, "] indices of shape ", indices,
+                        " exceed the values' shape ", values, " on dim ", k, suffix);
+        if (k == d) continue;
+        BURN_CHECK_KIND(indices[k] <= x[k], shape, "[", op, "] indices of shape ", indices,
+                        " exceed the tensor's shape ", x, " on dim ", k, " (only dim ", d, " may be larger)",
+                        suffix);
+    }
 }
 
 Outs infer_select(const OpCall& c, Metas in) {

@@ -141,6 +141,13 @@ TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges) {
     return run1(c, take(std::move(x)));
 }
 
+TensorAny slice_fill(TensorAny x, const std::vector<SliceArg>& ranges, double value) {
+    check_defined(x, "slice_fill");
+    Dims shape = slice(x, ranges).shape();
+    TensorAny values = expand(full(Dims::filled(shape.rank(), 1), value, x.dtype(), x.device()), shape);
+    return slice_assign(std::move(x), ranges, std::move(values));
+}
+
 TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values) {
     check_defined(x, "slice_assign");
     check_same_dtype(x, values, "slice_assign");

@@ -141,7 +141,7 @@ TensorAny adaptive_avg_pool2d_backward(TensorAny g, const Dims& x_shape) {
 
 TensorAny interpolate_call(TensorAny x, const attrs::Interpolate& a, const char* op) {
     check_planes(x, op);
-    BURN_CHECK(a.mode >= 0 && a.mode <= 2, "[", op, "] unknown interpolate mode");
+    BURN_CHECK(a.mode >= 0 && a.mode <= 3, "[", op, "] unknown interpolate mode");
     const Dims& out_shape = a.shape;
     BURN_CHECK_KIND(x.shape()[2] >= 1 && x.shape()[3] >= 1, shape, "[", op,
                     "] the input's spatial dims must not be empty, got ", describe(x));
@@ -157,7 +157,7 @@ TensorAny interpolate_backward(TensorAny g, const attrs::Interpolate& a) {
     const char* op = "interpolate_backward";
     check_planes(g, op);
     check_same_planes(a.shape, g, op);
-    BURN_CHECK(a.mode >= 0 && a.mode <= 2, "[", op, "] unknown interpolate mode");
+    BURN_CHECK(a.mode >= 0 && a.mode <= 3, "[", op, "] unknown interpolate mode");
     BURN_CHECK_KIND(a.shape[2] >= 1 && a.shape[3] >= 1, shape, "[", op, "] invalid input shape ", a.shape);
     auto c = make(OpId::interpolate_backward, a, metas(g));
     return run1(c, take(std::move(g)));
@@ -259,6 +259,18 @@ TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size,
     return interpolate_call(
         std::move(x), attrs::Interpolate{static_cast<int64_t>(options.mode), options.align_corners, out},
         "interpolate");
+}
+
+TensorAny interpolate1d(TensorAny x, std::size_t output_size, const InterpolateOptions& options) {
+    check_defined(x, "interpolate1d");
+    BURN_CHECK_KIND(x.rank() == 3, shape, "[interpolate1d] the input must be [N, C, L], got ", describe(x));
+    BURN_CHECK_KIND(x.shape()[2] >= 1 && output_size >= 1, shape,
+                    "[interpolate1d] needs a non-empty input and ", "output length, got ", describe(x),
+                    " to ", output_size);
+    Dims out = x.shape();
+    out[2] = static_cast<int64_t>(output_size);
+    TensorAny y = interpolate(unsqueeze_dim(std::move(x), 2), {1, output_size}, options);
+    return reshape(std::move(y), out);
 }
 
 TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor) {
@@ -368,8 +380,8 @@ Outs infer_adaptive_avg_pool2d_backward(const OpCall& c, Metas in) {
 Outs infer_interpolate(const OpCall& c, Metas in) {
     check_arity(c, in, 1, 1);
     const auto v = c.attrs<attrs::Interpolate>();
-    BURN_CHECK(v.mode >= 0 && v.mode <= 2, "[", c.op, "] unknown interpolate mode ", v.mode,
-               " (0 nearest, 1 bilinear, 2 bicubic)");
+    BURN_CHECK(v.mode >= 0 && v.mode <= 3, "[", c.op, "] unknown interpolate mode ", v.mode,
+               " (0 nearest, 1 bilinear, 2 bicubic, 3 nearest_exact)");
     check_planes(c, in[0], v.shape);
     check_nonempty_planes(c, in[0].shape, v.shape);
     return {{in[0].dtype, v.shape}};

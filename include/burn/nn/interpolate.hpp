@@ -1,5 +1,6 @@
 #pragma once
-/// Resampling layers: Interpolate2d (nearest, bilinear, bicubic resize), PixelShuffle and its inverse
+/// Resampling layers: Interpolate1d and Interpolate2d (nearest, nearest-exact, (bi)linear, (bi)cubic
+/// resize), PixelShuffle and its inverse
 /// PixelUnshuffle.
 #include <array>
 #include <optional>
@@ -8,6 +9,31 @@
 #include "burn/tensor/module_ops.hpp"
 
 namespace burn::nn {
+
+/// Resizes [batch, channels, length] to output_size, or to floor(length * scale_factor) (burn's
+/// Interpolate1d). align_corners defaults to true as in burn.
+struct Interpolate1d {
+    std::optional<std::size_t> output_size;
+    std::optional<float> scale_factor;
+    InterpolateMode mode = InterpolateMode::nearest;
+    bool align_corners = true;
+
+    Tensor<3> forward(const Tensor<3>& input) const { return Tensor<3>(forward_any(input.handle())); }
+    TensorAny forward_any(const TensorAny& input) const;
+
+    BURN_MODULE(Interpolate1d, output_size, scale_factor, mode, align_corners)
+};
+
+struct Interpolate1dConfig {
+    std::optional<std::size_t> output_size;
+    std::optional<float> scale_factor;
+    InterpolateMode mode = InterpolateMode::nearest;
+    bool align_corners = true;
+
+    Interpolate1d init() const;
+
+    BURN_CONFIG(Interpolate1dConfig, output_size, scale_factor, mode, align_corners)
+};
 
 /// Resizes [batch, channels, height, width] to output_size, or to floor(size * scale_factor) when no
 /// output_size is given. align_corners defaults to true as in burn (PyTorch's F.interpolate: false).

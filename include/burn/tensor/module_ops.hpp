@@ -52,9 +52,11 @@ struct ConvTransposeOptions {
 };
 
 /// How interpolate computes an output pixel. nearest: PyTorch's "nearest" (floor of dst * in / out);
-/// bilinear and bicubic: PyTorch's, with align_corners choosing the coordinate mapping.
-enum class InterpolateMode { nearest, bilinear, bicubic };
-BURN_ENUM(InterpolateMode, nearest, bilinear, bicubic)
+/// nearest_exact: PyTorch's "nearest-exact", the pixel whose centre is nearest (floor of (dst + 0.5) *
+/// in / out; burn's NearestExact); bilinear and bicubic: PyTorch's, with align_corners choosing the
+/// coordinate mapping. align_corners does not change the nearest modes.
+enum class InterpolateMode { nearest, bilinear, bicubic, nearest_exact };
+BURN_ENUM(InterpolateMode, nearest, bilinear, bicubic, nearest_exact)
 
 struct InterpolateOptions {
     InterpolateMode mode = InterpolateMode::nearest;
@@ -107,6 +109,9 @@ TensorAny adaptive_avg_pool1d(TensorAny x, std::size_t output_size);
 TensorAny adaptive_avg_pool2d(TensorAny x, std::array<std::size_t, 2> output_size);
 /// Resizes [N, C, H, W] to [N, C, out_h, out_w].
 TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size, const InterpolateOptions& options);
+/// Resizes [N, C, L] to [N, C, output_size] (burn's interpolate1d; PyTorch's 1-D F.interpolate with
+/// nearest, nearest-exact, linear or cubic): interpolate on [N, C, 1, L].
+TensorAny interpolate1d(TensorAny x, std::size_t output_size, const InterpolateOptions& options);
 /// [N, C * r * r, H, W] -> [N, C, H * r, W * r] (PyTorch's pixel_shuffle).
 TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor);
 /// Layer normalisation over the last dim of x [..., D]: (x - mean) / sqrt(var + eps) * gamma + beta
@@ -193,6 +198,10 @@ inline Tensor<4> adaptive_avg_pool2d(const Tensor<4>& x, std::array<std::size_t,
 inline Tensor<4> interpolate(const Tensor<4>& x, std::array<std::size_t, 2> output_size,
                              const InterpolateOptions& options) {
     return Tensor<4>(ops::interpolate(x.handle(), output_size, options));
+}
+inline Tensor<3> interpolate1d(const Tensor<3>& x, std::size_t output_size,
+                               const InterpolateOptions& options) {
+    return Tensor<3>(ops::interpolate1d(x.handle(), output_size, options));
 }
 inline Tensor<4> pixel_shuffle(const Tensor<4>& x, std::size_t upscale_factor) {
     return Tensor<4>(ops::pixel_shuffle(x.handle(), upscale_factor));

@@ -227,6 +227,14 @@ TensorAny select_assign_reduce(TensorAny x, int64_t dim, TensorAny indices, Tens
 /// argwhere, torch.argwhere), nonzero one [n] tensor per dim (burn's nonzero, torch.nonzero with
 /// as_tuple). Int (i32 unless a dim needs i64). Data-dependent: x is read on the host (waits for it).
 TensorAny argwhere(TensorAny x);
+/// The elements of x where mask (Bool, same rank, broadcast against x) is true, in row-major order, as
+/// a 1-D tensor (torch.masked_select, burn's mask_select). Reads the mask on the host.
+TensorAny mask_select(TensorAny x, TensorAny mask);
+/// x's classes (negative ones count from num_classes, as ONNX's OneHot) as on_value / off_value along
+/// a new dim at axis (burn's one_hot_fill); the output has x's dtype.
+TensorAny one_hot_fill(TensorAny x, int64_t num_classes, double on_value, double off_value, int64_t axis);
+/// x with the elements of ranges set to value (burn's slice_fill).
+TensorAny slice_fill(TensorAny x, const std::vector<SliceArg>& ranges, double value);
 std::vector<TensorAny> nonzero(TensorAny x);
 
 // ---- autodiff (meaningful on devices made with .autodiff(); see docs/autodiff.md)

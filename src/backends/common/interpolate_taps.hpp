@@ -35,10 +35,18 @@ T cubic2(T x, T a) {  // 1 < |x| < 2
     return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
 }
 
+/// PyTorch's "nearest-exact": floor((dst + 0.5) * in / out) in float arithmetic.
+inline int64_t nearest_exact_index(int64_t o, int64_t in, int64_t out) {
+    if (out == in) return o;
+    const float scale = static_cast<float>(in) / static_cast<float>(out);
+    return std::min(static_cast<int64_t>(std::floor((static_cast<float>(o) + 0.5f) * scale)), in - 1);
+}
+
 template <class T>
 Taps<T> taps(InterpolateMode mode, bool align_corners, int64_t in, int64_t out) {
     Taps<T> t;
-    t.n = mode == InterpolateMode::nearest ? 1 : mode == InterpolateMode::bilinear ? 2 : 4;
+    const bool nearest = mode == InterpolateMode::nearest || mode == InterpolateMode::nearest_exact;
+    t.n = nearest ? 1 : mode == InterpolateMode::bilinear ? 2 : 4;
     t.idx.resize(static_cast<std::size_t>(out * t.n));
     t.w.resize(static_cast<std::size_t>(out * t.n));
     const T scale = align_corners ? (out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0))
@@ -46,8 +54,9 @@ Taps<T> taps(InterpolateMode mode, bool align_corners, int64_t in, int64_t out) 
     for (int64_t o = 0; o < out; ++o) {
         int64_t* ix = t.idx.data() + o * t.n;
         T* w = t.w.data() + o * t.n;
-        if (mode == InterpolateMode::nearest) {
-            ix[0] = nearest_index(o, in, out);
+        if (nearest) {
+            ix[0] = mode == InterpolateMode::nearest ? nearest_index(o, in, out)
+                                                     : nearest_exact_index(o, in, out);
             w[0] = 1;
             continue;
         }

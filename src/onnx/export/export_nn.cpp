@@ -161,6 +161,9 @@ void emit_interpolate(Emitter& e) {
     if (a.mode == 0) {
         at = {attr_s("mode", "nearest"), attr_s("coordinate_transformation_mode", "asymmetric"),
               attr_s("nearest_mode", "floor")};
+    } else if (a.mode == 3) {  // nearest-exact: round_prefer_ceil((o + 0.5) in / out - 0.5)
+        at = {attr_s("mode", "nearest"), attr_s("coordinate_transformation_mode", "half_pixel"),
+              attr_s("nearest_mode", "round_prefer_ceil")};
     } else if (a.mode == 1) {
         at = {attr_s("mode", "linear"), attr_s("coordinate_transformation_mode", ctm)};
     } else {

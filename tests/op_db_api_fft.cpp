@@ -1,0 +1,281 @@
+// Op-database entries of the Fourier transforms (burn/tensor/fft.hpp; composites, `ops` = {}): rfft,
+// irfft, cfft forward and inverse, and stft, each output of a pair its own entry, against naive
+// float64 sums over the definition (no table, no matmul), with gradcheck. torch's conventions (the
+// centred, reflect-padded frames of stft, irfft ignoring the imaginary DC and Nyquist parts) are
+// pinned by tests/fft_torch_test.cpp against torch 1.13's own numbers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "op_db.hpp"
+#include "reference.hpp"
+
+namespace burn::opdb {
+namespace api_fft {  // named, not anonymous: the unity build shares helper names across files
+
+using V = const std::vector<TensorAny>&;
+using In = const std::vector<TensorData>&;
+using A = const Args&;
+using Lane = std::vector<double>;
+
+constexpr double kPi = 3.14159265358979323846;
+
+/// The DFT of the complex lane (re, im) of length n: part 0 real, 1 imaginary; sign -1 forward.
+Lane dft(const Lane& re, const Lane& im, int part, double sign, double scale) {
+    const std::size_t n = re.size();
+    Lane out(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        double sr = 0, si = 0;
+        for (std::size_t t = 0; t < n; ++t) {
+            const double a = sign * 2 * kPi * static_cast<double>(t * k) / static_cast<double>(n);
+            sr += re[t] * std::cos(a) - im[t] * std::sin(a);
+            si += re[t] * std::sin(a) + im[t] * std::cos(a);
+        }
+        out[k] = scale * (part == 0 ? sr : si);
+    }
+    return out;
+}
+
+/// x cropped or zero-padded to n.
+Lane fit(Lane x, int64_t n) {
+    x.resize(static_cast<std::size_t>(n), 0.0);
+    return x;
+}
+
+/// a and b concatenated along dim (the reference's way to hand two lanes to map_lanes).
+ref::Host cat_dim(const ref::Host& a, const ref::Host& b, int dim) {
+    Dims s = a.shape;
+    s[dim] = a.shape[dim] + b.shape[dim];
+    ref::Host o = ref::filled(s, 0);
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < dim; ++d) outer *= s[d];
+    for (int d = dim + 1; d < s.rank(); ++d) inner *= s[d];
+    std::size_t w = 0;
+    for (int64_t i = 0; i < outer; ++i)
+        for (const ref::Host* h : {&a, &b}) {
+            const int64_t chunk = h->shape[dim] * inner;
+            for (int64_t j = 0; j < chunk; ++j) o.v[w++] = h->v[static_cast<std::size_t>(i * chunk + j)];
+        }
+    return o;
+}
+
+Lane half(const Lane& l, int which) {
+    const std::size_t h = l.size() / 2;
+    return Lane(l.begin() + static_cast<std::ptrdiff_t>(which * h),
+                l.begin() + static_cast<std::ptrdiff_t>((which + 1) * h));
+}
+
+/// Half-precision sums of up to 16 products: looser than the default.
+Tol fft_tol(DType dt) {
+    if (dt == DType::f16) return {1e-2, 3e-2};
+    if (dt == DType::bf16) return {3e-2, 1e-1};
+    return dt == DType::f32 ? Tol{1e-5, 1e-5} : default_tol(dt);
+}
+
+void add_rfft(std::vector<OpEntry>& db, int part) {
+    OpEntry e = entry(part == 0 ? "rfft_re" : "rfft_im", {}, kFloat);
+    e.samples = [](DType dt) {
+        InputGen g{"rfft", dt};
+        return std::vector<Sample>{sample(Tag::basic, {g({8})}, {0, 0}),
+                                   sample(Tag::basic, {g({2, 5})}, {1, 8}, {}, "padded to 8"),
+                                   sample(Tag::basic, {g({3, 2})}, {0, 0}, {}, "odd length"),
+                                   sample(Tag::basic, {g({2, 7})}, {-1, 4}, {}, "cropped to 4"),
+                                   sample(Tag::scalar, {g({1})}, {0, 0}),
+                                   sample(Tag::empty, {g({0, 6})}, {1, 0})};
+    };
+    e.forward = [part](V in, A a) {
+        auto y = ops::rfft(in[0], a.ints[0], a.ints[1]);
+        return part == 0 ? y.first : y.second;
+    };
+    e.reference = [part](In in, A a) {
+        ref::Host x = ref::host(in[0]);
+        const int d = ref::norm_dim(a.ints[0], x.rank());
+        const int64_t n = a.ints[1] > 0 ? a.ints[1] : x.shape[d];
+        return out(ref::map_lanes(x, d, n / 2 + 1,
+                                  [&](const Lane& l) {
+                                      Lane y = dft(fit(l, n), Lane(static_cast<std::size_t>(n)), part, -1, 1);
+                                      return fit(y, n / 2 + 1);
+                                  }),
+                   in[0].dtype());
+    };
+    e.tol = fft_tol;
+    e.bad.push_back(
+        bad("int input", "[rfft]", [](const Device& d) { ops::rfft(ops::full({4}, 1, DType::i32, d), 0); }));
+    e.bad.push_back(bad("dim 2 of rank 2", "[rfft]", [](const Device& d) { ops::rfft(f32({2, 3}, d), 2); }));
+    e.bad.push_back(bad("no points", "[rfft]", [](const Device& d) { ops::rfft(f32({2, 0}, d), 1); }));
+    e.differentiable = true;
+    e.grad_inputs = {0};
+    db.push_back(std::move(e));
+}
+
+void add_irfft(std::vector<OpEntry>& db) {
+    OpEntry e = entry("irfft", {}, kFloat);
+    e.samples = [](DType dt) {
+        InputGen g{"irfft", dt};
+        return std::vector<Sample>{
+            sample(Tag::basic, {g({5}), g({5})}, {0, 8}),
+            sample(Tag::basic, {g({2, 4}), g({2, 4})}, {1, 0}, {}, "n = 2 (bins - 1)"),
+            sample(Tag::basic, {g({3, 2}), g({3, 2})}, {0, 5}, {}, "odd n"),
+            sample(Tag::basic, {g({2, 6}), g({2, 6})}, {-1, 4}, {}, "extra bins ignored"),
+            sample(Tag::basic, {g({2, 2}), g({2, 2})}, {1, 7}, {}, "missing bins are 0"),
+            sample(Tag::empty, {g({0, 3}), g({0, 3})}, {1, 0})};
+    };
+    e.forward = [](V in, A a) { return ops::irfft(in[0], in[1], a.ints[0], a.ints[1]); };
+    e.reference = [](In in, A a) {
+        ref::Host re = ref::host(in[0]), im = ref::host(in[1]);
+        const int d = ref::norm_dim(a.ints[0], re.rank());
+        const int64_t given = re.shape[d], n = a.ints[1] > 0 ? a.ints[1] : 2 * (given - 1);
+        // The Hermitian full spectrum of n bins from the one-sided one, then the inverse DFT's real part.
+        return out(ref::map_lanes(cat_dim(re, im, d), d, n,
+                                  [&](const Lane& l) {
+                                      Lane r = fit(half(l, 0), n / 2 + 1), i = fit(half(l, 1), n / 2 + 1);
+                                      i[0] = 0;
+                                      if (n % 2 == 0) i[static_cast<std::size_t>(n / 2)] = 0;
+                                      Lane fr(static_cast<std::size_t>(n)), fi(static_cast<std::size_t>(n));
+                                      for (int64_t k = 0; k < n; ++k) {
+                                          const bool low = k <= n / 2;
+                                          const auto j = static_cast<std::size_t>(low ? k : n - k);
+                                          fr[static_cast<std::size_t>(k)] = r[j];
+                                          fi[static_cast<std::size_t>(k)] = low ? i[j] : -i[j];
+                                      }
+                                      return dft(fr, fi, 0, 1, 1.0 / static_cast<double>(n));
+                                  }),
+                   in[0].dtype());
+    };
+    e.tol = fft_tol;
+    e.bad.push_back(
+        bad("shapes differ", "[irfft]", [](const Device& d) { ops::irfft(f32({3}, d), f32({4}, d), 0); }));
+    e.bad.push_back(
+        bad("one bin, no n", "[irfft]", [](const Device& d) { ops::irfft(f32({1}, d), f32({1}, d), 0); }));
+    e.differentiable = true;
+    e.grad_inputs = {0, 1};
+    db.push_back(std::move(e));
+}
+
+void add_cfft(std::vector<OpEntry>& db, bool inverse, int part) {
+    const std::string base = inverse ? "icfft" : "cfft";
+    OpEntry e = entry(base + (part == 0 ? "_re" : "_im"), {}, kFloat);
+    e.samples = [base](DType dt) {
+        InputGen g{base, dt};
+        return std::vector<Sample>{
+            sample(Tag::basic, {g({6}), g({6})}, {0}), sample(Tag::basic, {g({2, 5}), g({2, 5})}, {1}),
+            sample(Tag::basic, {g({4, 3}), g({4, 3})}, {0}), sample(Tag::scalar, {g({1}), g({1})}, {0})};
+    };
+    e.forward = [inverse, part](V in, A a) {
+        auto y = ops::cfft(in[0], in[1], a.ints[0], inverse);
+        return part == 0 ? y.first : y.second;
+    };
+    e.reference = [inverse, part](In in, A a) {
+        ref::Host re = ref::host(in[0]), im = ref::host(in[1]);
+        const int d = ref::norm_dim(a.ints[0], re.rank());
+        const int64_t n = re.shape[d];
+        return out(ref::map_lanes(cat_dim(re, im, d), d, n,
+                                  [&](const Lane& l) {
+                                      return dft(half(l, 0), half(l, 1), part, inverse ? 1 : -1,
+                                                 inverse ? 1.0 / static_cast<double>(n) : 1.0);
+                                  }),
+                   in[0].dtype());
+    };
+    e.tol = fft_tol;
+    e.bad.push_back(bad("dtypes differ", "[cfft", [](const Device& d) {
+        ops::cfft(f32({3}, d), ops::full({3}, 0, DType::f64, d), 0);
+    }));
+    e.differentiable = true;
+    e.grad_inputs = {0, 1};
+    db.push_back(std::move(e));
+}
+
+/// stft's reference: frames of the (reflect- or zero-padded) signal times the centred window, each
+/// transformed by the naive DFT. ints: n_fft, hop, win_length, center, onesided, normalized, reflect;
+/// inputs: x, and the window when win_length > 0.
+ref::Host stft_reference(const ref::Host& x, const std::vector<double>* window, A a, int part) {
+    const int64_t n_fft = a.ints[0], hop = a.ints[1], win = a.ints[2] > 0 ? a.ints[2] : n_fft;
+    const bool center = a.ints[3] != 0, onesided = a.ints[4] != 0, normalized = a.ints[5] != 0;
+    const bool reflect = a.ints[6] != 0;
+    const int64_t batch = x.rank() == 2 ? x.shape[0] : 1, len = x.shape[x.rank() - 1];
+    const int64_t p = center ? n_fft / 2 : 0, padded = len + 2 * p;
+    const int64_t frames = 1 + (padded - n_fft) / hop, bins = onesided ? n_fft / 2 + 1 : n_fft;
+    std::vector<double> w(static_cast<std::size_t>(n_fft), 0.0);
+    for (int64_t k = 0; k < win; ++k)
+        w[static_cast<std::size_t>((n_fft - win) / 2 + k)] =
+            window ? (*window)[static_cast<std::size_t>(k)] : 1.0;
+    Dims s = x.rank() == 2 ? Dims{batch, bins, frames} : Dims{bins, frames};
+    ref::Host o = ref::filled(s, 0);
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t f = 0; f < frames; ++f) {
+            Lane re(static_cast<std::size_t>(n_fft)), im(static_cast<std::size_t>(n_fft), 0.0);
+            for (int64_t t = 0; t < n_fft; ++t) {
+                int64_t i = f * hop + t - p;  // position in the unpadded signal
+                if (i < 0) i = reflect ? -i : -1;
+                if (i >= len) i = reflect ? 2 * (len - 1) - i : -1;
+                const double v = i < 0 ? 0.0 : x.v[static_cast<std::size_t>(b * len + i)];
+                re[static_cast<std::size_t>(t)] = v * w[static_cast<std::size_t>(t)];
+            }
+            Lane y = dft(re, im, part, -1, normalized ? 1.0 / std::sqrt(static_cast<double>(n_fft)) : 1.0);
+            for (int64_t k = 0; k < bins; ++k)
+                o.v[static_cast<std::size_t>((b * bins + k) * frames + f)] = y[static_cast<std::size_t>(k)];
+        }
+    return o;
+}
+
+void add_stft(std::vector<OpEntry>& db, int part) {
+    OpEntry e = entry(part == 0 ? "stft_re" : "stft_im", {}, kFloat);
+    e.samples = [](DType dt) {
+        InputGen g{"stft", dt};
+        // ints: n_fft, hop, win_length (0: no window), center, onesided, normalized, reflect
+        return std::vector<Sample>{
+            sample(Tag::basic, {g({20})}, {8, 2, 0, 1, 1, 0, 1}, {}, "centred, reflect, no window"),
+            sample(Tag::basic, {g({2, 17}), g({6})}, {8, 3, 6, 1, 1, 1, 1}, {},
+                   "batch, window 6 of 8, normalized"),
+            sample(Tag::basic, {g({12})}, {4, 4, 0, 0, 0, 0, 0}, {}, "not centred, two-sided"),
+            sample(Tag::basic, {g({10}), g({5})}, {5, 1, 5, 1, 1, 0, 0}, {}, "odd n_fft, zero padding")};
+    };
+    e.forward = [part](V in, A a) {
+        ops::StftOptions o;
+        o.hop_length = a.ints[1];
+        o.win_length = a.ints[2];
+        if (in.size() > 1) o.window = in[1];
+        o.center = a.ints[3] != 0;
+        o.onesided = a.ints[4] != 0;
+        o.normalized = a.ints[5] != 0;
+        o.pad_mode = a.ints[6] != 0 ? PadMode::Reflect() : PadMode::Constant(0);
+        auto y = ops::stft(in[0], a.ints[0], o);
+        return part == 0 ? y.first : y.second;
+    };
+    e.reference = [part](In in, A a) {
+        ref::Host x = ref::host(in[0]);
+        std::vector<double> w;
+        if (in.size() > 1) w = ref::host(in[1]).v;
+        return out(stft_reference(x, in.size() > 1 ? &w : nullptr, a, part), in[0].dtype());
+    };
+    e.tol = fft_tol;
+    e.bad.push_back(bad("rank 3", "[stft]", [](const Device& d) { ops::stft(f32({1, 2, 16}, d), 4); }));
+    e.bad.push_back(bad("shorter than n_fft", "[stft]", [](const Device& d) {
+        ops::StftOptions o;
+        o.center = false;
+        ops::stft(f32({3}, d), 4, o);
+    }));
+    e.bad.push_back(bad("window of the wrong length", "[stft]", [](const Device& d) {
+        ops::StftOptions o;
+        o.window = f32({5}, d);
+        ops::stft(f32({16}, d), 8, o);
+    }));
+    e.differentiable = true;
+    e.grad_inputs = {0};
+    db.push_back(std::move(e));
+}
+
+}  // namespace api_fft
+
+void add_api_fft_entries(std::vector<OpEntry>& db) {
+    using namespace api_fft;
+    for (int part : {0, 1}) {
+        add_rfft(db, part);
+        add_cfft(db, false, part);
+        add_cfft(db, true, part);
+        add_stft(db, part);
+    }
+    add_irfft(db);
+}
+
+}  // namespace burn::opdb
