@@ -183,8 +183,28 @@ double AurocMetric::binary_auroc(const std::vector<double>& scores, const std::v
     return (rank_sum - pos * (pos + 1) / 2) / (pos * neg);
 }
 
-double AurocMetric::compute(const std::vector<float>& scores, const std::vector<int64_t>& targets,
-                            std::size_t classes) const {
+double AucPrMetric::average_precision(const std::vector<double>& scores, const std::vector<bool>& positive) {
+    const std::size_t n = scores.size();
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
+    const double total = static_cast<double>(std::count(positive.begin(), positive.end(), true));
+    if (total == 0) return kNaN;
+    double tp = 0, ap = 0, recall = 0;
+    for (std::size_t i = 0; i < n;) {  // one threshold per distinct score, highest first
+        std::size_t j = i;
+        while (j < n && scores[order[j]] == scores[order[i]]) tp += positive[order[j++]] ? 1 : 0;
+        const double r = tp / total, p = tp / static_cast<double>(j);
+        ap += (r - recall) * p;
+        recall = r;
+        i = j;
+    }
+    return ap;
+}
+
+double RankingMetric::compute(const std::vector<float>& scores, const std::vector<int64_t>& targets,
+                              std::size_t classes) const {
     const std::size_t n = targets.size();
     if (n == 0) return kNaN;
     std::vector<double> s(n);
@@ -194,7 +214,7 @@ double AurocMetric::compute(const std::vector<float>& scores, const std::vector<
             s[i] = classes == 1 ? scores[i] : static_cast<double>(scores[2 * i + 1]) - scores[2 * i];
             pos[i] = targets[i] == 1;
         }
-        return 100.0 * binary_auroc(s, pos);
+        return 100.0 * binary(s, pos);
     }
     std::vector<double> prob(n * classes);
     for (std::size_t i = 0; i < n; ++i) {
@@ -211,15 +231,16 @@ double AurocMetric::compute(const std::vector<float>& scores, const std::vector<
             s[i] = prob[i * classes + c];
             pos[i] = targets[i] == static_cast<int64_t>(c);
         }
-        double auc = binary_auroc(s, pos);
-        if (auc == auc) sum += auc, ++counted;
+        double v = binary(s, pos);
+        if (v == v) sum += v, ++counted;
     }
     return counted > 0 ? 100.0 * sum / static_cast<double>(counted) : kNaN;
 }
 
-void AurocMetric::update(const MetricInput& in, const MetricMetadata&) {
-    check_classification(in, "AurocMetric");
-    BURN_CHECK_KIND(classes_ == 0 || classes_ == in.num_classes, shape, "[AurocMetric] batches with ",
+void RankingMetric::update(const MetricInput& in, const MetricMetadata&) {
+    const std::string label = name();
+    check_classification(in, label.c_str());
+    BURN_CHECK_KIND(classes_ == 0 || classes_ == in.num_classes, shape, "[", label, "] batches with ",
                     classes_, " and ", in.num_classes, " classes in one epoch");
     classes_ = in.num_classes;
     scores_.insert(scores_.end(), in.scores.begin(), in.scores.end());
@@ -227,11 +248,11 @@ void AurocMetric::update(const MetricInput& in, const MetricMetadata&) {
     last_ = compute(in.scores, in.targets, in.num_classes);
 }
 
-double AurocMetric::value() const {
+double RankingMetric::value() const {
     return compute(scores_, targets_, classes_);
 }
 
-void AurocMetric::clear() {
+void RankingMetric::clear() {
     scores_.clear();
     targets_.clear();
     classes_ = 0;

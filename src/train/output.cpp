@@ -42,6 +42,37 @@ MetricInput ClassificationOutput::metric_input() const {
     return in;
 }
 
+MetricInput SequenceOutput::metric_input() const {
+    MetricInput in;
+    in.loss = host_loss(loss);
+    BURN_CHECK_KIND(output.defined() && targets.defined(), shape,
+                    "[SequenceOutput] output and targets must both be set");
+    auto dims = output.dims();
+    auto t = targets.dims();
+    BURN_CHECK_KIND(t[0] == dims[0] && t[1] == dims[1], shape, "[SequenceOutput] output ", output.shape(),
+                    " is [batch, seq, vocab] but targets ", targets.shape(), " are not [batch, seq]");
+    in.batch_size = static_cast<std::size_t>(dims[0] * dims[1]);
+    in.sequence_length = static_cast<std::size_t>(dims[1]);
+    in.num_classes = static_cast<std::size_t>(dims[2]);
+    in.scores = host_floats(output.handle());
+    in.targets = host_ints(targets.handle());
+    return in;
+}
+
+MetricInput MultiLabelClassificationOutput::metric_input() const {
+    MetricInput in;
+    in.loss = host_loss(loss);
+    BURN_CHECK_KIND(output.defined() && targets.defined() && output.shape() == targets.shape(), shape,
+                    "[MultiLabelClassificationOutput] output ", output.shape(), " and targets ",
+                    targets.shape(), " must have the same shape [batch, labels]");
+    auto dims = output.dims();
+    in.batch_size = static_cast<std::size_t>(dims[0]);
+    in.num_classes = static_cast<std::size_t>(dims[1]);
+    in.scores = host_floats(output.handle());
+    in.target_values = host_floats(targets.handle());
+    return in;
+}
+
 MetricInput RegressionOutput::metric_input() const {
     MetricInput in;
     in.loss = host_loss(loss);

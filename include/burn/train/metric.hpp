@@ -204,12 +204,11 @@ class FBetaScoreMetric final : public ConfusionMetric {
     double beta_;
 };
 
-/// Area under the ROC curve over the epoch, in %. Binary problems (one score column, or two: the
-/// second class is positive) rank rows by the positive score; more classes average one-vs-rest AUROCs
-/// of the softmax probabilities over the classes present (macro). Ties count one half.
-class AurocMetric final : public MetricBase<AurocMetric> {
+/// A metric that ranks the rows of the whole epoch by score (AUROC, AUC-PR), in %. Binary problems (one
+/// score column, or two: the second class is positive) rank rows by the positive score; more classes
+/// average the one-vs-rest values of the softmax probabilities over the classes present (macro).
+class RankingMetric : public Metric {
   public:
-    std::string name() const override { return "AUROC"; }
     std::string unit() const override { return "%"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
@@ -217,8 +216,9 @@ class AurocMetric final : public MetricBase<AurocMetric> {
     double last() const override { return last_; }
     void clear() override;
 
-    /// AUROC (in [0, 1]) of positive-class scores; NaN when a class is absent.
-    static double binary_auroc(const std::vector<double>& scores, const std::vector<bool>& positive);
+  protected:
+    /// The value (in [0, 1]) of positive-class scores; NaN when it is undefined (a class absent).
+    virtual double binary(const std::vector<double>& scores, const std::vector<bool>& positive) const = 0;
 
   private:
     double compute(const std::vector<float>& scores, const std::vector<int64_t>& targets,
@@ -227,6 +227,36 @@ class AurocMetric final : public MetricBase<AurocMetric> {
     std::vector<int64_t> targets_;
     std::size_t classes_ = 0;
     double last_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Area under the ROC curve over the epoch, in %. Ties count one half.
+class AurocMetric final : public RankingMetric {
+  public:
+    std::string name() const override { return "AUROC"; }
+    std::unique_ptr<Metric> clone() const override { return std::make_unique<AurocMetric>(*this); }
+    /// AUROC (in [0, 1]) of positive-class scores; NaN when a class is absent.
+    static double binary_auroc(const std::vector<double>& scores, const std::vector<bool>& positive);
+
+  protected:
+    double binary(const std::vector<double>& s, const std::vector<bool>& p) const override {
+        return binary_auroc(s, p);
+    }
+};
+
+/// Area under the precision-recall curve over the epoch, in % (burn's AUC-PR): the average precision
+/// sum_k (R_k - R_k-1) P_k over the distinct score thresholds, as scikit-learn's
+/// average_precision_score. NaN when no row is positive.
+class AucPrMetric final : public RankingMetric {
+  public:
+    std::string name() const override { return "AUC-PR"; }
+    std::unique_ptr<Metric> clone() const override { return std::make_unique<AucPrMetric>(*this); }
+    /// Average precision (in [0, 1]) of positive-class scores.
+    static double average_precision(const std::vector<double>& scores, const std::vector<bool>& positive);
+
+  protected:
+    double binary(const std::vector<double>& s, const std::vector<bool>& p) const override {
+        return average_precision(s, p);
+    }
 };
 
 /// The learning rate of the latest step.
@@ -291,6 +321,7 @@ class CpuMemory final : public MetricBase<CpuMemory> {
 /// burn's path for the metrics (`use burn::train::metric::LossMetric;`): the same classes.
 namespace burn::train::metric {
 using train::AccuracyMetric;
+using train::AucPrMetric;
 using train::AurocMetric;
 using train::ClassReduction;
 using train::CpuMemory;

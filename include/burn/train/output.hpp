@@ -28,9 +28,13 @@ struct MetricInput {
     std::vector<float> scores;
     std::size_t num_classes = 0;
     std::vector<int64_t> targets;
-    /// Regression: predictions and targets, both [batch_size, outputs], row-major.
+    /// Regression: predictions and targets, both [batch_size, outputs], row-major. Multi-label
+    /// classification: target_values holds the 0/1 labels [batch_size, num_classes] beside scores.
     std::vector<float> predictions;
     std::vector<float> target_values;
+    /// Sequences (SequenceOutput): each item is sequence_length consecutive rows (tokens), so
+    /// batch_size is items * sequence_length; 0 when rows are independent.
+    std::size_t sequence_length = 0;
 };
 
 /// A classification batch: the mean loss, the logits [batch, classes] and the targets [batch].
@@ -46,6 +50,25 @@ struct RegressionOutput {
     Tensor<1> loss;
     Tensor<2> output;
     Tensor<2> targets;
+    MetricInput metric_input() const;
+};
+
+/// A sequence batch (burn's SequenceOutput): the mean loss, the logits [batch, seq, vocab] and the
+/// target tokens [batch, seq]. Metrics see one row per token (so AccuracyMetric with a pad token is
+/// token accuracy) and sequence_length = seq (CER, WER, BLEU, perplexity).
+struct SequenceOutput {
+    Tensor<1> loss;
+    Tensor<3> output;
+    Tensor<2, Int> targets;
+    MetricInput metric_input() const;
+};
+
+/// A multi-label batch (burn's MultiLabelClassificationOutput): the mean loss, one logit per label
+/// [batch, labels] and the 0/1 targets [batch, labels] (HammingScore).
+struct MultiLabelClassificationOutput {
+    Tensor<1> loss;
+    Tensor<2> output;
+    Tensor<2, Int> targets;
     MetricInput metric_input() const;
 };
 

@@ -5,6 +5,7 @@
 #include "burn/train/interrupter.hpp"
 #include "burn/train/learner.hpp"
 #include "burn/train/metric.hpp"
+#include "burn/train/metric_sequence.hpp"
 #include "burn/train/output.hpp"
 #include "burn/train/renderer.hpp"
 #include "burn/train/supervised.hpp"

@@ -1,0 +1,165 @@
+#pragma once
+/// Metrics of sequence and multi-label outputs (burn's text and multi-label metrics): perplexity, the
+/// character and word error rates, BLEU, and the Hamming score. The sequence metrics read a
+/// SequenceOutput's rows (one per token, `sequence_length` per item); the predicted token of a row is
+/// its highest score, and tokens equal to the pad token (when set) are dropped from both sequences.
+///
+///     training.metric_valid_numeric(train::PerplexityMetric().with_pad_token(0))
+///             .metric_valid_numeric(train::CharErrorRate().with_pad_token(0))
+///             .metric_valid_numeric(train::WordErrorRate(space_token).with_pad_token(0));
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "burn/train/metric.hpp"
+
+namespace burn::train {
+
+namespace detail {
+/// The (predicted, target) token sequences of each item of a batch, pads dropped.
+struct SequencePair {
+    std::vector<int64_t> predicted, target;
+};
+std::vector<SequencePair> sequence_pairs(const MetricInput& input, bool has_pad, int64_t pad_token,
+                                         const char* metric);
+}  // namespace detail
+
+/// Shared by the sequence metrics: the pad token.
+template <class Derived>
+class SequenceMetric : public MetricBase<Derived> {
+  public:
+    Derived& with_pad_token(int64_t token) {
+        pad_token_ = token;
+        has_pad_ = true;
+        return static_cast<Derived&>(*this);
+    }
+
+  protected:
+    bool is_pad(int64_t t) const { return has_pad_ && t == pad_token_; }
+    std::vector<detail::SequencePair> sequences(const MetricInput& input, const char* metric) const {
+        return detail::sequence_pairs(input, has_pad_, pad_token_, metric);
+    }
+
+  private:
+    int64_t pad_token_ = 0;
+    bool has_pad_ = false;
+};
+
+/// exp of the mean negative log-likelihood per (non-pad) token over the epoch (burn's Perplexity).
+class PerplexityMetric final : public SequenceMetric<PerplexityMetric> {
+  public:
+    std::string name() const override { return "Perplexity"; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override;
+    double last() const override { return last_; }
+    void clear() override;
+
+  private:
+    double nll_ = 0, tokens_ = 0;
+    double last_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Edit operations per target token over the epoch, in % (burn's CharErrorRate: the tokens are
+/// characters): the Levenshtein distance of each predicted sequence to its target, summed, over the
+/// targets' total length.
+class CharErrorRate final : public SequenceMetric<CharErrorRate> {
+  public:
+    std::string name() const override { return "CER"; }
+    std::string unit() const override { return "%"; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override;
+    double last() const override { return last_; }
+    void clear() override;
+
+  private:
+    double edits_ = 0, length_ = 0;
+    double last_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// The same over words, in % (burn's WordErrorRate): a word is a run of tokens between separator tokens
+/// (a space), compared whole.
+class WordErrorRate final : public SequenceMetric<WordErrorRate> {
+  public:
+    explicit WordErrorRate(int64_t separator_token) : separator_(separator_token) {}
+    std::string name() const override { return "WER"; }
+    std::string unit() const override { return "%"; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override;
+    double last() const override { return last_; }
+    void clear() override;
+
+  private:
+    int64_t separator_;
+    double edits_ = 0, length_ = 0;
+    double last_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Corpus BLEU over the epoch, in % (Papineni et al.): the geometric mean of the clipped 1- to
+/// max_n-gram precisions times the brevity penalty exp(1 - r / c) when the predictions are shorter.
+class BleuMetric final : public SequenceMetric<BleuMetric> {
+  public:
+    explicit BleuMetric(std::size_t max_n = 4) : max_n_(max_n), matches_(max_n, 0), totals_(max_n, 0) {}
+    std::string name() const override { return "BLEU"; }
+    std::string unit() const override { return "%"; }
+    Direction direction() const override { return Direction::highest; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override;
+    double last() const override { return last_; }
+    void clear() override;
+    /// BLEU (in [0, 1]) from the n-gram match counts, totals and the two corpus lengths.
+    static double score(const std::vector<double>& matches, const std::vector<double>& totals,
+                        double pred_len, double ref_len);
+
+  private:
+    std::size_t max_n_;
+    std::vector<double> matches_, totals_;
+    double pred_len_ = 0, ref_len_ = 0;
+    double last_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Share of (row, label) pairs whose prediction (sigmoid(logit) > threshold) equals the 0/1 target, in %
+/// (burn's HammingScore, from a MultiLabelClassificationOutput).
+class HammingScore final : public MetricBase<HammingScore> {
+  public:
+    explicit HammingScore(double threshold = 0.5) : threshold_(threshold) {}
+    std::string name() const override { return "Hamming Score"; }
+    std::string unit() const override { return "%"; }
+    Direction direction() const override { return Direction::highest; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override { return mean_.mean(); }
+    double last() const override { return mean_.last(); }
+    void clear() override { mean_.clear(); }
+
+  private:
+    double threshold_;
+    RunningMean mean_;
+};
+
+/// The Levenshtein distance between two sequences (insertions, deletions, substitutions).
+template <class T>
+std::size_t edit_distance(const std::vector<T>& a, const std::vector<T>& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace burn::train
+
+namespace burn::train::metric {
+using train::BleuMetric;
+using train::CharErrorRate;
+using train::HammingScore;
+using train::PerplexityMetric;
+using train::WordErrorRate;
+}  // namespace burn::train::metric
