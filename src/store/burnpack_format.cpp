@@ -17,18 +17,72 @@ constexpr uint64_t kHeaderBytes = 10;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+/// Rust burn's serde names of a scalar's variant (burn-pack's `Scalar`: Int, UInt, Float, Bool).
 const char* scalar_key(Scalar::Kind k) {
     switch (k) {
         case Scalar::Kind::i64:
-            return "i64";
+            return "Int";
         case Scalar::Kind::u64:
-            return "u64";
+            return "UInt";
         case Scalar::Kind::f64:
-            return "f64";
+            return "Float";
         case Scalar::Kind::boolean:
-            return "bool";
+            return "Bool";
     }
-    return "i64";
+    return "Int";
+}
+
+/// Rust burn's DType as serde writes it to CBOR: a unit variant is its name ("F32"), Bool carries its
+/// storage ({"Bool": "Native"}, one byte per element).
+ordered_json dtype_value(DType d) {
+    switch (d) {
+        case DType::f32:
+            return "F32";
+        case DType::f64:
+            return "F64";
+        case DType::f16:
+            return "F16";
+        case DType::bf16:
+            return "BF16";
+        case DType::i64:
+            return "I64";
+        case DType::i32:
+            return "I32";
+        case DType::i16:
+            return "I16";
+        case DType::i8:
+            return "I8";
+        case DType::u8:
+            return "U8";
+        case DType::boolean:
+            return ordered_json{{"Bool", "Native"}};
+    }
+    return "F32";
+}
+
+/// A tensor's dtype in a file: Rust burn's spellings ("F32", "Flex32" read as f32, "Bool" or
+/// {"Bool": "Native" | "U8"}), or this project's earlier lowercase names ("f32").
+DType parse_dtype(const std::string& name, const json& v) {
+    if (v.is_object() && v.size() == 1 && v.begin().key() == "Bool") {
+        const json& store = v.begin().value();
+        BURN_CHECK(store.is_string() && (store == "Native" || store == "U8"), "[", kBurnpackOp, "] tensor '",
+                   name, "' is a Bool tensor stored as ", store.dump(),
+                   "; only one byte per element (Native, U8) is supported: save it from a CPU backend");
+        return DType::boolean;
+    }
+    BURN_CHECK(v.is_string(), "[", kBurnpackOp, "] tensor '", name, "' has no dtype");
+    const std::string t = v.get<std::string>();
+    static const std::pair<const char*, DType> kBurn[] = {
+        {"F32", DType::f32},   {"Flex32", DType::f32}, {"F64", DType::f64},     {"F16", DType::f16},
+        {"BF16", DType::bf16}, {"I64", DType::i64},    {"I32", DType::i32},     {"I16", DType::i16},
+        {"I8", DType::i8},     {"U8", DType::u8},      {"Bool", DType::boolean}};
+    for (const auto& [n, d] : kBurn)
+        if (t == n) return d;
+    BURN_CHECK(t != "U64" && t != "U32" && t != "U16", "[", kBurnpackOp, "] tensor '", name, "' has dtype ",
+               t, ", which this build has no tensors of; convert it to I64 (or I32) before saving");
+    BURN_CHECK(t.rfind("QFloat", 0) != 0, "[", kBurnpackOp, "] tensor '", name,
+               "' is quantized (QFloat), which this build does not read yet; dequantize before saving");
+    return dtype_from_name(t);  // the lowercase names; throws naming the accepted ones
 }
 
 Scalar parse_scalar(const std::string& name, const json& v) {
@@ -39,7 +93,10 @@ Scalar parse_scalar(const std::string& name, const json& v) {
     const auto entry = v.begin();
     const std::string& type = entry.key();
     const json& value = entry.value();
-    if (type == "i64" && value.is_number_integer()) {
+    // Rust burn's variant names, and this project's earlier ones (i64, u64, f64, bool).
+    const bool is_int = type == "Int" || type == "i64", is_uint = type == "UInt" || type == "u64";
+    const bool is_float = type == "Float" || type == "f64", is_bool = type == "Bool" || type == "bool";
+    if (is_int && value.is_number_integer()) {
         if (value.is_number_unsigned()) {
             auto u = value.get<uint64_t>();
             BURN_CHECK(u <= static_cast<uint64_t>(INT64_MAX), "[", kBurnpackOp, "] scalar '", name,
@@ -48,11 +105,11 @@ Scalar parse_scalar(const std::string& name, const json& v) {
         }
         return Scalar(value.get<int64_t>());
     }
-    if (type == "u64" && value.is_number_unsigned()) return Scalar(value.get<uint64_t>());
-    if (type == "f64" && value.is_number()) return Scalar(value.get<double>());
-    if (type == "bool" && value.is_boolean()) return Scalar(value.get<bool>());
+    if (is_uint && value.is_number_unsigned()) return Scalar(value.get<uint64_t>());
+    if (is_float && value.is_number()) return Scalar(value.get<double>());
+    if (is_bool && value.is_boolean()) return Scalar(value.get<bool>());
     BURN_THROW("[", kBurnpackOp, "] scalar '", name, "' has type '", type, "' with a ", value.type_name(),
-               " value; expected i64, u64, f64 or bool");
+               " value; expected Int, UInt, Float or Bool");
 }
 
 BurnpackTensor parse_tensor(const std::string& name, const json& t, uint64_t data_start, uint64_t data_size,
@@ -61,8 +118,8 @@ BurnpackTensor parse_tensor(const std::string& name, const json& t, uint64_t dat
     BurnpackTensor out;
     out.name = name;
     auto dt = t.find("dtype");
-    BURN_CHECK(dt != t.end() && dt->is_string(), "[", kBurnpackOp, "] tensor '", name, "' has no dtype");
-    out.dtype = dtype_from_name(dt->get<std::string>());  // throws naming the accepted names
+    BURN_CHECK(dt != t.end(), "[", kBurnpackOp, "] tensor '", name, "' has no dtype");
+    out.dtype = parse_dtype(name, *dt);
     auto sh = t.find("shape");
     BURN_CHECK(sh != t.end() && sh->is_array(), "[", kBurnpackOp, "] tensor '", name, "' has no shape");
     std::vector<int64_t> dims;
@@ -173,19 +230,18 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries,
         offset = align_up(offset, kBurnpackAlignment);
         starts.push_back(offset);
         ordered_json t;
-        t["dtype"] = std::string(name(e.dtype));
+        t["dtype"] = dtype_value(e.dtype);
         t["shape"] = ordered_json::array();
         for (int64_t d : e.shape) t["shape"].push_back(static_cast<uint64_t>(d));
         t["data_offsets"] = {offset, offset + n};
-        t["param_id"] = e.param_id ? ordered_json(*e.param_id) : ordered_json(nullptr);
+        if (e.param_id) t["param_id"] = *e.param_id;  // Rust burn omits a missing id
         tensors[e.name] = std::move(t);
         offset += n;
     }
     ordered_json meta;
     meta["tensors"] = std::move(tensors);
-    meta["metadata"] = ordered_json::object();
+    // Rust burn leaves out empty metadata and scalars maps.
     for (const auto& [k, v] : metadata) meta["metadata"][k] = v;
-    meta["scalars"] = ordered_json::object();
     for (const auto& [k, s] : scalars) {
         ordered_json v;
         switch (s.kind()) {

@@ -343,5 +343,92 @@ TEST(BurnpackStore, GoldenFileStillReads) {
     EXPECT_EQ(rec.metadata.at("note"), "fixture");
 }
 
+// tests/fixtures/store/rust_burn.bpk is laid out as Rust burn 0.22's burn-pack writes a file
+// (scripts/gen_burnpack_rust_fixture.py encodes its CBOR by hand): DType spellings "F32", "F16",
+// "I64", "Flex32", {"Bool": "Native"} and the older unit "Bool", scalars {"Int" | "UInt" | "Float" |
+// "Bool": value}, param_id present or left out.
+TEST(BurnpackStore, ReadsFilesWrittenByRustBurn) {
+    BurnpackStore in(testing::fixture("rust_burn.bpk"));
+    auto rec = in.load_record();
+    ASSERT_EQ(rec.tensors.size(), 7u);
+    auto values = [&](const std::string& n) {
+        return ops::into_data(ops::cast(rec.tensors.at(n), DType::f64)).to_vec<double>();
+    };
+    EXPECT_EQ(values("head.weight"), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(rec.tensors.at("head.weight").shape(), (Dims{3, 2}));
+    EXPECT_EQ(values("head.bias"), (std::vector<double>{0.5, -1.5}));
+    EXPECT_EQ(rec.tensors.at("mask").dtype(), DType::boolean);
+    EXPECT_EQ(values("mask"), (std::vector<double>{1, 0, 0, 1}));
+    EXPECT_EQ(values("legacy_mask"), (std::vector<double>{1, 0, 1}));
+    EXPECT_EQ(rec.tensors.at("scale").dtype(), DType::f16);
+    EXPECT_EQ(values("scale"), (std::vector<double>{0.25, -2.0}));
+    EXPECT_EQ(rec.tensors.at("steps").dtype(), DType::i64);
+    EXPECT_EQ(values("steps"), (std::vector<double>{-7, 1099511627776.0}));
+    EXPECT_EQ(rec.tensors.at("wide").dtype(), DType::f32);  // Flex32 is stored as f32
+    EXPECT_EQ(rec.scalars.at("delta"), Scalar(int64_t{-2}));
+    EXPECT_EQ(rec.scalars.at("epoch"), Scalar(uint64_t{3}));
+    EXPECT_EQ(rec.scalars.at("lr"), Scalar(0.5));
+    EXPECT_EQ(rec.scalars.at("done"), Scalar(true));
+    EXPECT_EQ(rec.metadata.at("producer"), "burn");
+    std::map<std::string, std::optional<uint64_t>> ids;
+    for (const auto& t : in.tensors()) ids[t.name] = t.param_id;
+    EXPECT_EQ(ids.at("head.weight"), std::optional<uint64_t>(11));
+    EXPECT_EQ(ids.at("mask"), std::optional<uint64_t>(12));
+    EXPECT_FALSE(ids.at("head.bias").has_value());
+}
+
+// What this writer puts in the CBOR metadata is what Rust burn's serde reads: its DType and Scalar
+// spellings, no null param_id, no empty maps.
+TEST(BurnpackStore, WritesRustBurnsSpellings) {
+    Record rec;
+    rec.tensors["w"] = ops::from_data(TensorData(std::vector<float>{1, 2}, {2}), Device());
+    rec.tensors["m"] =
+        ops::cast(ops::from_data(TensorData(std::vector<float>{1, 0}, {2}), Device()), DType::boolean);
+    rec.tensors["h"] = ops::cast(rec.tensors["w"], DType::bf16);
+    rec.scalars["i"] = Scalar(int64_t{-4});
+    rec.scalars["u"] = Scalar(uint64_t{4});
+    rec.scalars["f"] = Scalar(0.25);
+    rec.scalars["b"] = Scalar(false);
+    auto mem = BurnpackStore::in_memory();
+    mem.save_record(rec);
+    const std::vector<uint8_t> bytes = mem.bytes();
+    const uint32_t meta_len = bytes[6] | (bytes[7] << 8) | (bytes[8] << 16) | (uint32_t(bytes[9]) << 24);
+    const auto meta = nlohmann::json::from_cbor(bytes.begin() + 10, bytes.begin() + 10 + meta_len);
+    EXPECT_EQ(meta["tensors"]["w"]["dtype"], "F32");
+    EXPECT_EQ(meta["tensors"]["h"]["dtype"], "BF16");
+    EXPECT_EQ(meta["tensors"]["m"]["dtype"], (nlohmann::json{{"Bool", "Native"}}));
+    EXPECT_FALSE(meta["tensors"]["w"].contains("param_id"));
+    EXPECT_EQ(meta["scalars"]["i"], (nlohmann::json{{"Int", -4}}));
+    EXPECT_EQ(meta["scalars"]["u"], (nlohmann::json{{"UInt", 4}}));
+    EXPECT_EQ(meta["scalars"]["f"], (nlohmann::json{{"Float", 0.25}}));
+    EXPECT_EQ(meta["scalars"]["b"], (nlohmann::json{{"Bool", false}}));
+    EXPECT_FALSE(meta.contains("metadata"));
+    auto back = BurnpackStore::from_bytes(bytes).load_record();
+    EXPECT_EQ(back.scalars, rec.scalars);
+    EXPECT_EQ(back.tensors.at("m").dtype(), DType::boolean);
+}
+
+TEST(BurnpackStore, RejectsRustDtypesThisBuildLacksByName) {
+    auto one = [](const nlohmann::json& dtype) {
+        nlohmann::json meta = {
+            {"tensors", {{"q", {{"dtype", dtype}, {"shape", {1}}, {"data_offsets", {0, 4}}}}}}};
+        std::vector<uint8_t> cbor = nlohmann::json::to_cbor(meta);
+        std::vector<uint8_t> f = {0x4E, 0x52, 0x55, 0x42, 1, 0};
+        for (int k = 0; k < 4; ++k) f.push_back(static_cast<uint8_t>(cbor.size() >> (8 * k)));
+        f.insert(f.end(), cbor.begin(), cbor.end());
+        f.resize((f.size() + 255) / 256 * 256 + 4, 0);
+        try {
+            BurnpackStore::from_bytes(f).load_record();
+        } catch (const burn::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(one("U32").find("dtype U32, which this build has no tensors of"), std::string::npos)
+        << one("U32");
+    EXPECT_NE(one(nlohmann::json{{"Bool", "U32"}}).find("one byte per element"), std::string::npos);
+    EXPECT_NE(one("Q8").find("unknown dtype 'Q8'"), std::string::npos) << one("Q8");
+}
+
 }  // namespace
 }  // namespace burn::store
