@@ -31,6 +31,23 @@ double weighted_sum(const TensorAny& out, const std::vector<double>& w) {
 
 class Gradcheck : public ::testing::TestWithParam<const OpEntry*> {};
 
+/// Runs f. When counting (a device other than the CPU), an error saying its backend does not support
+/// an op counts in *unsupported and returns false; any other error propagates.
+template <class F>
+bool runs_on(bool counting, int* unsupported, F&& f) {
+    try {
+        f();
+        return true;
+    } catch (const burn::Error& err) {
+        if (counting && unsupported &&
+            std::string(err.what()).find("not supported by the") != std::string::npos) {
+            ++*unsupported;
+            return false;
+        }
+        throw;
+    }
+}
+
 /// Checks the autodiff gradients on `device` (finite differences always on the CPU); returns how many
 /// elements were checked. Samples whose ops the device's backend does not run count in *unsupported.
 int check_gradients(const OpEntry& e, const Device& device, int* unsupported = nullptr) {
@@ -52,16 +69,7 @@ int check_gradients(const OpEntry& e, const Device& device, int* unsupported = n
             in.push_back(t);
         }
         TensorAny out;
-        try {
-            out = e.forward(in, a);
-        } catch (const burn::Error& err) {
-            if (device != cpu && unsupported &&
-                std::string(err.what()).find("not supported by the") != std::string::npos) {
-                ++*unsupported;
-                continue;
-            }
-            throw;
-        }
+        if (!runs_on(device != cpu, unsupported, [&] { out = e.forward(in, a); })) continue;
         if (out.numel() == 0) continue;
         // Non-uniform cotangent: weights 1, -0.5, 2, 0.25, ... so rules cannot pass by symmetry.
         std::vector<double> w;
@@ -69,16 +77,10 @@ int check_gradients(const OpEntry& e, const Device& device, int* unsupported = n
             w.push_back(i % 4 == 0 ? 1.0 : i % 4 == 1 ? -0.5 : i % 4 == 2 ? 2.0 : 0.25);
         TensorAny wt = ops::from_data(TensorData(w, out.shape()), ad);
         Gradients g;
-        try {  // the gradient may need a primitive the backend lacks (matmul_widen's rule runs matmul)
-            g = ops::backward(ops::mul(ops::cast(out, DType::f64), wt));
-        } catch (const burn::Error& err) {
-            if (device != cpu && unsupported &&
-                std::string(err.what()).find("not supported by the") != std::string::npos) {
-                ++*unsupported;
-                continue;
-            }
-            throw;
-        }
+        // The gradient may need a primitive the backend lacks (matmul_widen's rule runs matmul).
+        if (!runs_on(device != cpu, unsupported,
+                     [&] { g = ops::backward(ops::mul(ops::cast(out, DType::f64), wt)); }))
+            continue;
         for (int gi : e.grad_inputs) {
             if (gi >= static_cast<int>(in.size()) ||
                 !is_float(s.inputs[static_cast<std::size_t>(gi)].dtype()))

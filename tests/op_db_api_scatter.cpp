@@ -168,7 +168,7 @@ void add_entries(std::vector<OpEntry>& db) {
         e.bad.push_back(bad("float indices", "[scatter]", [op](const Device& d) {
             ops::scatter_reduce(f32({2, 2}, d), 0, f32({1, 2}, d), f32({1, 2}, d), op);
         }));
-        e.bad.push_back(bad("indices past the tensor", "[scatter_reduce]", [op](const Device& d) {
+        e.bad.push_back(bad("indices past the tensor", "(IndexingUpdateOp::", [op](const Device& d) {
             ops::scatter_reduce(f32({2, 2}, d), 0, ops::full({1, 3}, 0, DType::i32, d), f32({1, 3}, d), op);
         }));
         e.bad.push_back(bad("rank mismatch", "[scatter]", [op](const Device& d) {

@@ -73,5 +73,13 @@ void check_extent(const OpCall& c, const Dims& shape, int rank, const char* what
 /// Throws unless a and b have one shape (broadcasting is an explicit expand before the call).
 void check_same_shape(const OpCall& c, const TensorMeta& a, const char* what_a, const TensorMeta& b,
                       const char* what_b);
+/// scatter's shape rules (scatter, scatter_add, scatter_reduce): one rank for the three, indices no
+/// larger than values on every dim, and no larger than x but on dim d. `op` names the op in the message,
+/// `suffix` is appended to it.
+void check_scatter_shapes(const char* op, const Dims& x, const Dims& indices, const Dims& values, int d,
+                          const char* suffix = "");
+/// check_scatter_shapes' rank rule alone (before the dim is normalised).
+void check_scatter_ranks(const char* op, const Dims& x, const Dims& indices, const Dims& values,
+                         const char* suffix = "");
 
 }  // namespace burn::op_infer

@@ -2,6 +2,8 @@
 // select_add rows as before; Assign, Mul, Min and Max run the scatter_reduce row (a primitive: no
 // composition of the other rows combines colliding values this way). select_assign_reduce expands its
 // 1-D indices over the values' shape and scatters them. The row's infer is at the end of the file.
+#include <string>
+
 #include "ops/common.hpp"
 #include "ops/infer.hpp"
 
@@ -56,11 +58,10 @@ using namespace scatter_reduce_impl;
 TensorAny scatter_reduce(TensorAny x, int64_t dim, TensorAny indices, TensorAny values, IndexingUpdateOp op) {
     if (op == IndexingUpdateOp::Add) return scatter(std::move(x), dim, std::move(indices), std::move(values));
     check_reduce_inputs(x, indices, values, op, "scatter");
-    BURN_CHECK_KIND(indices.rank() == x.rank() && values.rank() == x.rank(), shape,
-                    "[scatter] tensor, indices and values must have one rank: tensor ", x.shape(),
-                    ", indices ", indices.shape(), ", values ", values.shape(),
-                    " (IndexingUpdateOp::", update_name(op), ")");
+    const std::string mode = std::string(" (IndexingUpdateOp::") + update_name(op) + ")";
+    op_infer::check_scatter_ranks("scatter", x.shape(), indices.shape(), values.shape(), mode.c_str());
     const int d = normalize_dim(dim, x.rank(), "scatter");
+    op_infer::check_scatter_shapes("scatter", x.shape(), indices.shape(), values.shape(), d, mode.c_str());
     auto c = make(OpId::scatter_reduce, attrs::ScatterReduce{d, mode_of(op)}, metas(x, indices, values));
     return run1(c, take(std::move(x), std::move(indices), std::move(values)));
 }
@@ -97,18 +98,9 @@ Outs infer_scatter_reduce(const OpCall& c, Metas in) {
     if (a.mode == attrs::ScatterReduce::mul) check_numeric(c, x);
     check_same_dtype(c, x, values);
     check_int(c, indices, "indices");
-    BURN_CHECK_KIND(indices.shape.rank() == x.shape.rank() && values.shape.rank() == x.shape.rank(), shape,
-                    "[scatter_reduce] tensor, indices and values must have one rank: tensor ", x.shape,
-                    ", indices ", indices.shape, ", values ", values.shape);
+    check_scatter_ranks("scatter_reduce", x.shape, indices.shape, values.shape);
     const int d = check_dim(c, a.dim, x.shape.rank());
-    for (int k = 0; k < x.shape.rank(); ++k) {
-        BURN_CHECK_KIND(indices.shape[k] <= values.shape[k], shape, "[scatter_reduce] indices of shape ",
-                        indices.shape, " exceed the values' shape ", values.shape, " on dim ", k);
-        if (k == d) continue;
-        BURN_CHECK_KIND(indices.shape[k] <= x.shape[k], shape, "[scatter_reduce] indices of shape ",
-                        indices.shape, " exceed the tensor's shape ", x.shape, " on dim ", k, " (only dim ",
-                        d, " may be larger)");
-    }
+    check_scatter_shapes("scatter_reduce", x.shape, indices.shape, values.shape, d);
     return {x};
 }
 
