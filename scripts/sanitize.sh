@@ -7,7 +7,9 @@
 #   tsan  clang build of the library and burn_tsan_tests (thread pool, data loader workers, caching
 #         allocator, two models trained on two threads at once) with ThreadSanitizer (build-tsan/)
 #   fuzz  every fuzz target of fuzz/ for BURN_FUZZ_SECONDS (default 30) seconds each, linked against
-#         the asan build's library (scripts/fuzz --no-build)
+#         the asan build's library (scripts/fuzz --no-build); without BURN_FUZZ_SECONDS but with
+#         BURN_FUZZ_DEADLINE (an epoch second; scripts/test.sh sets it), what is left until then, 2 to 10 s
+#         per target
 # Any sanitizer report fails the run. docs/reliability.md explains what is checked and why.
 #   BURN_JOBS   parallel compile jobs (default: the number of CPUs)
 set -euo pipefail
@@ -85,8 +87,18 @@ for stage in "${stages[@]}"; do
                 { echo "sanitize: fuzz/regressions/$t fails again:" >&2; tail -n 40 "$BURN_ROOT/build-asan/fuzz/regressions-$t.log" >&2; exit 1; }
             echo "sanitize: fuzz/regressions/$t: $(find "$dir" -type f | wc -l) inputs pass"
         done
+        seconds="${BURN_FUZZ_SECONDS:-}"
+        if [ -z "$seconds" ] && [ -n "${BURN_FUZZ_DEADLINE:-}" ]; then
+            # What is left until the deadline (less 30 s of start-up and corpus replay), shared by the
+            # targets two at a time, 2 to 10 s each.
+            targets=$(find "$BURN_ROOT/build-asan/fuzz" -maxdepth 1 -name '*_fuzz' -type f | wc -l)
+            left=$((BURN_FUZZ_DEADLINE - $(date +%s)))
+            seconds=$(((left - 30) * 2 / (targets > 0 ? targets : 1)))
+            seconds=$((seconds < 2 ? 2 : seconds > 10 ? 10 : seconds))
+            echo "sanitize: ${left}s to the deadline: fuzzing ${seconds} s per target ($targets targets)"
+        fi
         "$BURN_ROOT/scripts/fuzz" --no-build --out "$BURN_ROOT/build-asan/fuzz" --jobs 2 \
-            --seconds "${BURN_FUZZ_SECONDS:-30}"
+            --seconds "${seconds:-30}"
         ;;
     *)
         echo "sanitize: unknown stage '$stage' (asan, tsan or fuzz)" >&2

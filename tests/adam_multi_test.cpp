@@ -4,6 +4,7 @@
 
 #include <burn/burn.hpp>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 
 #include "cuda_test_util.hpp"

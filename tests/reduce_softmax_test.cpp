@@ -1,5 +1,7 @@
 // softmax / log_softmax against double references (every dim, strided inputs, float and half dtypes,
 // vector tails, wide column blocks, special values), and the multi-threaded reduction paths.
+#include <cmath>
+
 #include "reduce_test_util.hpp"
 
 // The tests live in the helpers' namespace: a using-directive at file scope would leak into the

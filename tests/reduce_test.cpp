@@ -1,6 +1,8 @@
 // Reductions and cumsum against naive double references: every dim of rank-3 tensors, contiguous and
 // strided inputs (permute, flip, step slice, broadcast), float, half and int dtypes, empty dims,
 // NaN propagation, full reductions, var, and the error messages.
+#include <cmath>
+
 #include "reduce_test_util.hpp"
 
 // The tests live in the helpers' namespace: a using-directive at file scope would leak into the

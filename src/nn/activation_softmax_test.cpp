@@ -1,4 +1,6 @@
 // Softmin against torch.nn.Softmin (values and gradients) and quiet_softmax's off-by-one denominator.
+#include <cmath>
+
 #include "nn/activation_test_util.hpp"
 
 using namespace burn;

@@ -2,6 +2,8 @@
 // weight and bias, in f64 and f32), plus configs, initialisation, padding resolution and errors.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "backends/cpu/gemm.hpp"
 #include "nn/nn_test_util.hpp"
 

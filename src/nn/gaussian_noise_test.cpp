@@ -1,5 +1,7 @@
 // GaussianNoise: noise only on autodiff (training) devices with the configured spread, a gradient of
 // one through the noise. (No PyTorch fixture: the noise is random; its statistics are checked.)
+#include <cmath>
+
 #include "nn/layer_test_util.hpp"
 
 using namespace burn;

@@ -2,6 +2,7 @@
 // scripts/gen_loss_fixtures.py): every reduction, blank index, padded and concatenated targets,
 // zero_infinity, gradients through log_softmax, in f64 and f32; and its input validation.
 #include <burn/nn/loss/ctc.hpp>
+#include <cmath>
 
 #include "nn/layer_test_util.hpp"
 

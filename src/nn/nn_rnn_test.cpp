@@ -1,4 +1,6 @@
 // Lstm, BiLstm and Gru against torch.nn.LSTM / GRU (same weights), gradients against torch autograd.
+#include <cmath>
+
 #include "nn/layer_test_util.hpp"
 
 using namespace burn;

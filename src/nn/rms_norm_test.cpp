@@ -1,4 +1,6 @@
 // RmsNorm against a formula fixture, its gamma gradient, shapes and errors.
+#include <cmath>
+
 #include "nn/layer_test_util.hpp"
 
 using namespace burn;

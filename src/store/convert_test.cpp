@@ -4,6 +4,8 @@
 // store (Burnpack, SafeTensors, PyTorch).
 #include "store/convert.hpp"
 
+#include <cmath>
+
 #include "store/store_test_util.hpp"
 
 namespace burn::store {
