@@ -18,7 +18,7 @@ struct MnistIdxDataset::Data {
 
 namespace {
 
-std::string shape_text(const std::vector<std::size_t>& shape) {
+std::string idx_shape_text(const std::vector<std::size_t>& shape) {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
     return s + "]";
@@ -53,11 +53,11 @@ MnistIdxDataset::MnistIdxDataset(const fs::path& images, const fs::path& labels)
     BURN_CHECK_KIND(img.type == IdxType::u8 && img.shape.size() == 3 && img.shape[1] == kMnistHeight &&
                         img.shape[2] == kMnistWidth,
                     io, "[MnistIdxDataset] '", images.string(), "' holds ", idx_type_name(img.type), " ",
-                    shape_text(img.shape),
+                    idx_shape_text(img.shape),
                     "; MNIST-shaped images are u8 [n, 28, 28] (is it a labels file? the images file is the "
                     "*-images-idx3-ubyte one)");
     BURN_CHECK_KIND(lab.type == IdxType::u8 && lab.shape.size() == 1, io, "[MnistIdxDataset] '",
-                    labels.string(), "' holds ", idx_type_name(lab.type), " ", shape_text(lab.shape),
+                    labels.string(), "' holds ", idx_type_name(lab.type), " ", idx_shape_text(lab.shape),
                     "; labels are u8 [n] (the *-labels-idx1-ubyte file)");
     BURN_CHECK_KIND(lab.shape[0] == img.shape[0], io, "[MnistIdxDataset] '", images.string(), "' has ",
                     img.shape[0], " images but '", labels.string(), "' has ", lab.shape[0],

@@ -20,7 +20,7 @@ uint32_t read_be32(const unsigned char* p) {
 }
 
 // Reverses the bytes of each element in place (big-endian file <-> little-endian host).
-void swap_elements(unsigned char* data, std::size_t count, std::size_t size) {
+void idx_swap_elements(unsigned char* data, std::size_t count, std::size_t size) {
     if (size == 1 || std::endian::native == std::endian::big) return;
     for (std::size_t i = 0; i < count; ++i, data += size)
         for (std::size_t a = 0, b = size - 1; a < b; ++a, --b) std::swap(data[a], data[b]);
@@ -140,7 +140,7 @@ IdxArray parse_idx(std::string_view bytes, std::string_view name) {
                     bytes.size() < expected ? ": the file is truncated (download it again)"
                                             : ": unexpected bytes after the elements");
     out.bytes.assign(p + header, p + expected);
-    swap_elements(out.bytes.data(), count, size);
+    idx_swap_elements(out.bytes.data(), count, size);
     return out;
 }
 
@@ -166,7 +166,7 @@ std::string write_idx(const IdxArray& array) {
     }
     std::size_t at = out.size();
     out.append(reinterpret_cast<const char*>(array.bytes.data()), array.bytes.size());
-    swap_elements(reinterpret_cast<unsigned char*>(out.data() + at), array.count(), size);
+    idx_swap_elements(reinterpret_cast<unsigned char*>(out.data() + at), array.count(), size);
     return out;
 }
 
