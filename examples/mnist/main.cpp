@@ -96,7 +96,7 @@ Args parse(int argc, char** argv) {
     if (a.dataset == "fashion-mnist" && a.artifact_dir == mnist::default_artifact_dir())
         a.artifact_dir += "-fashion";  // keeps the MNIST model that mnist_infer loads
     if (a.dataset == "fashion-mnist" && !epochs_given && a.config.model == "cnn")
-        a.config.num_epochs = 3;  // 7.5 times MNIST's 8,000 images per epoch
+        a.config.num_epochs = 4;  // 60,000 images an epoch: 91.31 % after 4 (90.74 % after 3; docs/data.md)
     return a;
 }
 
