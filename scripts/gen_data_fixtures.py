@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import struct
 import sys
+import zlib
 
 import numpy as np
 from PIL import Image
@@ -42,6 +43,17 @@ def save(rel, array, mode, fmt, expected, **kw):
                      "pixels": decoded.reshape(-1).tolist()}
 
 
+def write_png16(path, array, colour_type):
+    """A 16-bit PNG from scratch: signature, IHDR, one IDAT (filter 0 on every row), IEND."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    h, w = array.shape[:2]
+    raw = b"".join(b"\x00" + array[y].astype(">u2").tobytes() for y in range(h))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16, colour_type, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
 def images():
     expected = {}
     save("folder/cat/a.png", pattern(4, 5, 3, 1), "RGB", "PNG", expected)
@@ -54,6 +66,15 @@ def images():
     save("png/rgba.png", pattern(3, 4, 4, 6), "RGBA", "PNG", expected)
     save("png/palette.png", (pattern(5, 4, 1, 7) % 16).astype(np.uint8), "P", "PNG", expected)
     save("png/grey_alpha.png", pattern(2, 3, 2, 8), "LA", "PNG", expected)
+    # 16-bit samples (written byte by byte: PIL writes no 16-bit colour PNG); the reference is the
+    # sample scaled to 8 bits with rounding, round(v * 255 / 65535).
+    grey16 = (np.arange(12, dtype=np.uint32).reshape(3, 4, 1) * 5000 + 7).astype(np.uint16)
+    rgba16 = (np.arange(2 * 3 * 4, dtype=np.uint32).reshape(2, 3, 4) * 2731 + 128).astype(np.uint16)
+    for rel, array, colour_type in (("png/grey16.png", grey16, 0), ("png/rgba16.png", rgba16, 6)):
+        write_png16(os.path.join(OUT, rel), array, colour_type)
+        scaled = np.floor(array.astype(np.float64) * 255 / 65535 + 0.5).astype(np.uint8)
+        expected[rel] = {"height": array.shape[0], "width": array.shape[1], "channels": array.shape[2],
+                         "pixels": scaled.reshape(-1).tolist()}
     with open(os.path.join(OUT, "images.json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
     with open(os.path.join(OUT, "png/truncated.png"), "wb") as f:

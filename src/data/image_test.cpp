@@ -41,7 +41,7 @@ TEST(DataImage, PngMatchesPil) {
     if (!png_available()) GTEST_SKIP() << "built without libpng (BURN_PNG)";
     using image_test::reference;
     for (const char* rel : {"folder/cat/a.png", "folder/dog/c.png", "folder/dog/D.PNG", "png/rgba.png",
-                            "png/grey_alpha.png", "png/palette.png"}) {
+                            "png/grey_alpha.png", "png/palette.png", "png/grey16.png", "png/rgba16.png"}) {
         Image got = read_image(image_test::dir() / rel);
         EXPECT_EQ(got, reference(rel)) << rel;  // PNG is lossless: exact
     }

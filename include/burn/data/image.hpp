@@ -44,7 +44,8 @@ enum class ImageMode {
 /// naming the file when it is missing, damaged or neither format; burn::Error when this build lacks
 /// the codec (the message names the package and the CMake option).
 Image read_image(const std::filesystem::path& path, ImageMode mode = ImageMode::keep);
-/// Decodes PNG bytes (8- or 16-bit, palette, grey, with alpha: all come out as 8-bit).
+/// Decodes PNG bytes (any bit depth, palette, grey, with alpha: all come out as 8-bit samples;
+/// 16-bit ones scaled with rounding, v * 255 / 65535, without gamma conversion).
 Image decode_png(std::string_view bytes, std::string_view name = "<memory>",
                  ImageMode mode = ImageMode::keep);
 /// Decodes JPEG bytes (baseline or progressive; grey or colour).
