@@ -145,3 +145,14 @@ TEST(DataFashionMnist, RealFilesWhenInstalled) {
     EXPECT_EQ(lo, 0.0f);
     EXPECT_EQ(hi, 1.0f);
 }
+
+TEST(DataIdx, WithoutZlibTheErrorSaysWhatToDo) {
+    if (gzip_available()) GTEST_SKIP() << "this build has zlib";
+    try {
+        read_idx(idx_test::dir() / "images-idx3-ubyte.gz");
+        ADD_FAILURE() << "no error";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("gunzip -k"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("zlib1g-dev"), std::string::npos) << e.what();
+    }
+}

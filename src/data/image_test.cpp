@@ -118,3 +118,15 @@ TEST(DataImageFolder, BadRootsSayWhatTheLayoutIs) {
         EXPECT_NE(std::string(e.what()).find("root/<class>/<image>"), std::string::npos) << e.what();
     }
 }
+
+TEST(DataImage, WithoutCodecsTheErrorSaysWhatToInstall) {
+    if (png_available() && jpeg_available()) GTEST_SKIP() << "this build has both codecs";
+    const char* rel = png_available() ? "folder/cat/b.jpg" : "folder/cat/a.png";
+    const char* package = png_available() ? "libjpeg62-turbo-dev" : "libpng-dev";
+    try {
+        read_image(image_test::dir() / rel);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(package), std::string::npos) << e.what();
+    }
+}
