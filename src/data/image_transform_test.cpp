@@ -91,3 +91,23 @@ TEST(DataImageTransform, NormalizeChannelsFirst) {
     EXPECT_THROW(normalize(img, {0.1f, 0.2f}, {1.0f}), ShapeError);
     EXPECT_THROW(normalize(img, {0.1f}, {0.0f}), Error);
 }
+
+TEST(DataImageTransform, RandomMapperDatasetIsDeterministicPerItem) {
+    using image_transform_test::ramp;
+    InMemDataset<Image> images({ramp(6, 6, 1), ramp(6, 6, 1), ramp(6, 6, 1)});
+    auto augment = [](const Image& img, Rng& rng) { return random_hflip(random_crop(img, 3, 3, rng), rng); };
+    RandomMapperDataset crops(images, 5, augment);
+    static_assert(std::is_same_v<decltype(crops), RandomMapperDataset<Image, Image>>);
+    ASSERT_EQ(crops.len(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        Rng rng(derive_seed(5, i));  // what get(i) uses
+        EXPECT_EQ(*crops.get(i), augment(images.items()[i], rng)) << i;
+        EXPECT_EQ(*crops.get(i), *crops.get(i)) << i;
+    }
+    // Items with equal inputs still get their own draws; another seed gives other draws.
+    RandomMapperDataset other(images, 6, augment);
+    int differ = 0;
+    for (std::size_t i = 0; i < 3; ++i) differ += !(*crops.get(i) == *other.get(i));
+    EXPECT_GT(differ + !(*crops.get(0) == *crops.get(1)) + !(*crops.get(1) == *crops.get(2)), 0);
+    EXPECT_FALSE(crops.get(3));
+}
