@@ -15,6 +15,7 @@ BURN_APT_PACKAGES=(
     libgtest-dev libgmock-dev libbenchmark-dev
     libopenblas-dev libdnnl-dev libhwy-dev nlohmann-json3-dev libzip-dev zlib1g-dev libncurses-dev ccache
     libonnx-dev libprotobuf-dev
+    libsqlite3-dev libpng-dev libjpeg62-turbo-dev
 )
 
 # Installs whichever of the given packages dpkg does not list as installed. Idempotent: with

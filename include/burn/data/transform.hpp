@@ -39,6 +39,34 @@ template <class D, class F>
 MapperDataset(D&&, F&&)
     -> MapperDataset<item_type_t<D>, std::decay_t<std::invoke_result_t<F&, const item_type_t<D>&>>>;
 
+/// Applies a random function to every item lazily: get(i) is mapper(inner.get(i), rng) with an Rng
+/// seeded from (seed, i), so an item's random choices (a crop, a flip: image_transform.hpp) are the
+/// same on every call and from any thread. For other choices each epoch, build it again with
+/// derive_seed(seed, epoch).
+template <class I, class O>
+class RandomMapperDataset final : public Dataset<O> {
+  public:
+    template <class D, class F>
+    RandomMapperDataset(D&& dataset, uint64_t seed, F&& mapper)
+        : inner_(share(std::forward<D>(dataset))), seed_(seed), mapper_(std::forward<F>(mapper)) {}
+    std::optional<O> get(std::size_t index) const override {
+        auto item = inner_->get(index);
+        if (!item) return std::nullopt;
+        Rng rng(derive_seed(seed_, index));
+        return mapper_(*item, rng);
+    }
+    std::size_t len() const override { return inner_->len(); }
+
+  private:
+    DatasetPtr<I> inner_;
+    uint64_t seed_;
+    std::function<O(const I&, Rng&)> mapper_;
+};
+template <class D, class F>
+RandomMapperDataset(D&&, uint64_t, F&&)
+    -> RandomMapperDataset<item_type_t<D>,
+                           std::decay_t<std::invoke_result_t<F&, const item_type_t<D>&, Rng&>>>;
+
 /// The items [start, end) of a dataset (end is clamped to its length).
 template <class I>
 class PartialDataset final : public Dataset<I> {
