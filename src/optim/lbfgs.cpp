@@ -157,4 +157,60 @@ double Lbfgs::step_flat(TensorAny& x, const Objective& objective) {
     return orig_loss;
 }
 
+OptimizerRecord Lbfgs::to_record() const {
+    OptimizerRecord r;
+    if (d_.defined()) r.tensors["d"] = d_;
+    if (prev_flat_grad_.defined()) r.tensors["prev_flat_grad"] = prev_flat_grad_;
+    for (std::size_t k = 0; k < old_dirs_.size(); ++k) {
+        r.tensors["old_dirs." + std::to_string(k)] = old_dirs_[k];
+        r.tensors["old_stps." + std::to_string(k)] = old_stps_[k];
+        r.scalars["ro." + std::to_string(k)] = ro_[k];
+    }
+    r.scalars["t"] = t_;
+    r.scalars["h_diag"] = h_diag_;
+    r.scalars["prev_loss"] = prev_loss_;
+    r.scalars["func_evals"] = static_cast<double>(func_evals_);
+    r.scalars["n_iter"] = static_cast<double>(n_iter_);
+    r.scalars["history"] = static_cast<double>(old_dirs_.size());
+    return r;
+}
+
+void Lbfgs::load_record(const OptimizerRecord& r) {
+    auto scalar = [&](const std::string& key) {
+        auto it = r.scalars.find(key);
+        BURN_CHECK(it != r.scalars.end(), "[Lbfgs::load_record] the record has no scalar '", key,
+                   "'; was it saved by Lbfgs::to_record?");
+        return it->second;
+    };
+    auto count = [&](const std::string& key) {
+        const double v = scalar(key);
+        BURN_CHECK(v >= 0 && v < 9.0e15 && v == std::floor(v), "[Lbfgs::load_record] '", key,
+                   "' must be a non-negative integer, got ", v);
+        return static_cast<std::size_t>(v);
+    };
+    auto tensor = [&](const std::string& key, bool required) {
+        auto it = r.tensors.find(key);
+        BURN_CHECK(!required || it != r.tensors.end(), "[Lbfgs::load_record] the record has no tensor '", key,
+                   "'; was it saved by Lbfgs::to_record?");
+        return it == r.tensors.end() ? TensorAny() : inner_of(it->second);
+    };
+    const std::size_t history = count("history");
+    BURN_CHECK(r.tensors.size() <= 2 * history + 2 && r.scalars.size() == 6 + history,
+               "[Lbfgs::load_record] the record has ", r.tensors.size(), " tensors and ", r.scalars.size(),
+               " scalars, not an L-BFGS state with ", history, " curvature pairs");
+    std::vector<TensorAny> dirs, stps;
+    std::vector<double> ro;
+    for (std::size_t k = 0; k < history; ++k) {
+        dirs.push_back(tensor("old_dirs." + std::to_string(k), true));
+        stps.push_back(tensor("old_stps." + std::to_string(k), true));
+        ro.push_back(scalar("ro." + std::to_string(k)));
+    }
+    TensorAny d = tensor("d", false), prev = tensor("prev_flat_grad", false);
+    const double t = scalar("t"), h_diag = scalar("h_diag"), prev_loss = scalar("prev_loss");
+    const std::size_t evals = count("func_evals"), iters = count("n_iter");
+    d_ = std::move(d), prev_flat_grad_ = std::move(prev);
+    old_dirs_ = std::move(dirs), old_stps_ = std::move(stps), ro_ = std::move(ro);
+    t_ = t, h_diag_ = h_diag, prev_loss_ = prev_loss, func_evals_ = evals, n_iter_ = iters;
+}
+
 }  // namespace burn::optim

@@ -19,6 +19,7 @@
 #include "burn/config/config.hpp"
 #include "burn/module/module.hpp"
 #include "burn/optim/gradients_params.hpp"
+#include "burn/optim/optimizer.hpp"  // OptimizerRecord
 
 namespace burn::optim {
 
@@ -100,6 +101,13 @@ class Lbfgs {
     std::size_t func_evals() const { return func_evals_; }
     std::size_t n_iter() const { return n_iter_; }
     const LbfgsConfig& config() const { return config_; }
+
+    /// The state as named tensors ("d", "prev_flat_grad", "old_dirs.<k>", "old_stps.<k>") and scalars
+    /// ("t", "h_diag", "prev_loss", "func_evals", "n_iter", "history", "ro.<k>"); tensors are shared.
+    OptimizerRecord to_record() const;
+    /// Restores a state from to_record(): training then continues exactly. Throws, changing nothing,
+    /// on a record that is not an L-BFGS state.
+    void load_record(const OptimizerRecord& record);
 
   private:
     static TensorAny flatten(const std::vector<TensorAny>& values);
