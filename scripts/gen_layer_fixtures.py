@@ -15,7 +15,8 @@ MAPPINGS (PyTorch -> burn C++), also in docs/nn.md:
     LSTM:  weight_ih_l0 [4H, I] -> weight_ih, weight_hh_l0 [4H, H] -> weight_hh, bias_ih_l0 -> bias_ih,
            bias_hh_l0 -> bias_hh (gate order i, f, g, o in both); bidirectional *_reverse -> reverse_lstm.*,
            the forward direction -> forward_lstm.*
-    GRU:   same names, gate order r, z, n
+    GRU:   same names, gate order r, z, n; bidirectional *_reverse -> reverse_gru.*, forward -> forward_gru.*
+    RNN:   same names (one gate); bidirectional *_reverse -> reverse_rnn.*, forward -> forward_rnn.*
     MultiheadAttention: in_proj_weight[0:d] -> query.weight, [d:2d] -> key.weight, [2d:3d] -> value.weight,
            in_proj_bias likewise -> {query,key,value}.bias, out_proj.{weight,bias} -> output.{weight,bias}
     Transformer{Encoder,Decoder}Layer i: layers.i.{self_attn -> mha (encoder) / self_attn (decoder),
@@ -160,6 +161,44 @@ def gen_recurrent():
     loss = (y * r).sum()
     write("gru", {"d_input": I, "d_hidden": H},
           {"x": x, "h0": h0, "y": y, "r": r, **params, **grads_of(loss, {"x": x, **params})})
+
+
+def gen_recurrent_more():
+    """Elman RNN (tanh, relu), bidirectional RNN and GRU. Seeded on their own (and run last) so that
+    adding them left every other fixture as it was."""
+    torch.manual_seed(20)
+    I, H, B, T = 5, 4, 2, 6
+    for act in ("tanh", "relu"):
+        rnn = torch.nn.RNN(I, H, nonlinearity=act, batch_first=True)
+        x = randn(B, T, I).requires_grad_()
+        h0 = randn(B, H).requires_grad_()
+        y, hn = rnn(x, h0.unsqueeze(0))
+        r = randn(B, T, H)
+        params = rnn_params(rnn, "", "")
+        loss = (y * r).sum() + (hn[0] * r[:, 0]).sum()
+        write("rnn_" + act, {"d_input": I, "d_hidden": H, "nonlinearity": act},
+              {"x": x, "h0": h0, "y": y, "hn": hn[0], "r": r, **params,
+               **grads_of(loss, {"x": x, "h0": h0, **params})})
+
+    birnn = torch.nn.RNN(I, H, batch_first=True, bidirectional=True)
+    x = randn(B, T, I).requires_grad_()
+    h0 = randn(2, B, H).requires_grad_()
+    y, hn = birnn(x, h0)
+    r = randn(B, T, 2 * H)
+    params = {**rnn_params(birnn, "", "forward_rnn."), **rnn_params(birnn, "_reverse", "reverse_rnn.")}
+    loss = (y * r).sum() + (hn * r[:, :2, :H].transpose(0, 1)).sum()
+    write("birnn", {"d_input": I, "d_hidden": H},
+          {"x": x, "h0": h0, "y": y, "hn": hn, "r": r, **params, **grads_of(loss, {"x": x, "h0": h0, **params})})
+
+    bigru = torch.nn.GRU(I, H, batch_first=True, bidirectional=True)
+    x = randn(B, T, I).requires_grad_()
+    h0 = randn(2, B, H).requires_grad_()
+    y, hn = bigru(x, h0)
+    r = randn(B, T, 2 * H)
+    params = {**rnn_params(bigru, "", "forward_gru."), **rnn_params(bigru, "_reverse", "reverse_gru.")}
+    loss = (y * r).sum() + (hn * r[:, :2, :H].transpose(0, 1)).sum()
+    write("bigru", {"d_input": I, "d_hidden": H},
+          {"x": x, "h0": h0, "y": y, "hn": hn, "r": r, **params, **grads_of(loss, {"x": x, "h0": h0, **params})})
 
 
 # ------------------------------------------------------------------ attention
@@ -431,4 +470,5 @@ if __name__ == "__main__":
     gen_feed_forward()
     gen_activations()
     gen_losses()
+    gen_recurrent_more()
     print("wrote", sorted(os.listdir(OUT)))

@@ -7,14 +7,14 @@
 #include <cmath>
 
 #include "burn/autodiff/custom_op.hpp"
+#include "rnn_util.hpp"
 
 namespace burn::nn {
 
 using namespace ops;
 
-namespace {
+namespace rnn_detail {
 
-/// x split along dim into n equal views (squeezed when each piece has size 1 and squeeze is set).
 std::vector<TensorAny> unbind(const TensorAny& x, int64_t dim, int64_t n, bool squeeze) {
     autodiff::CustomOp op;
     op.name = "rnn_split";
@@ -45,11 +45,6 @@ Initializer default_rnn_init(std::size_t d_hidden) {
     return Initializer::Uniform(-bound, bound);
 }
 
-struct RnnParams {
-    Param<Tensor<2>> w_ih, w_hh;
-    std::optional<Param<Tensor<1>>> b_ih, b_hh;
-};
-
 RnnParams init_rnn(const char* config, std::size_t gates, std::size_t d_input, std::size_t d_hidden,
                    bool bias, const std::optional<Initializer>& initializer, const Device& device) {
     BURN_CHECK(d_input > 0 && d_hidden > 0, "[", config, "] d_input and d_hidden must be positive, got ",
@@ -67,7 +62,6 @@ RnnParams init_rnn(const char* config, std::size_t gates, std::size_t d_input, s
     return p;
 }
 
-/// Checks input [batch, seq, d_input] (after making it batch-first) and returns it batch-first.
 TensorAny batch_major(const TensorAny& input, bool batch_first, int64_t d_input, const char* layer) {
     BURN_CHECK_KIND(input.defined() && is_float(input.dtype()), dtype, "[", layer, "] needs a Float input");
     BURN_CHECK_KIND(input.rank() == 3 && input.shape()[2] == d_input, shape, "[", layer, "] input ",
@@ -81,13 +75,45 @@ void check_state(const TensorAny& s, int64_t batch, int64_t h, const char* layer
                     what, " state ", s.shape(), " must be [batch, d_hidden] = [", batch, ", ", h, "]");
 }
 
-/// x [batch, seq, d_input] -> x W^T + bias as [batch, seq, gates * H].
 TensorAny project(const TensorAny& x, const TensorAny& w, const TensorAny* bias) {
     const Dims s = x.shape();
     TensorAny y = matmul(reshape(x, Dims{-1, s[2]}), swap_dims(w, 0, 1));
     if (bias) y = add(std::move(y), unsqueeze_dim(*bias, 0));
     return reshape(std::move(y), Dims{s[0], s[1], w.shape()[0]});
 }
+
+TensorAny output_of(std::vector<TensorAny>& outputs, int64_t batch, int64_t h, const TensorAny& like,
+                    bool batch_first) {
+    TensorAny out =
+        outputs.empty() ? full(Dims{batch, 0, h}, 0.0, like.dtype(), like.device()) : stack(outputs, 1);
+    return batch_first ? out : swap_dims(std::move(out), 0, 1);
+}
+
+std::pair<std::optional<Tensor<2>>, std::optional<Tensor<2>>> split_directions(
+    const std::optional<Tensor<3>>& state, int64_t h, const char* layer) {
+    if (!state) return {};
+    BURN_CHECK_KIND(state->shape()[0] == 2 && state->shape()[2] == h, shape, "[", layer, "] state ",
+                    state->shape(), " must be [2, batch, ", h, "] (forward, reverse)");
+    return {state->narrow(0, 0, 1).squeeze_dim(0), state->narrow(0, 1, 1).squeeze_dim(0)};
+}
+
+Tensor<3> final_states(const Tensor<3>& out_f, const Tensor<3>& out_r, const std::optional<Tensor<2>>& s_f,
+                       const std::optional<Tensor<2>>& s_r, bool batch_first) {
+    const int64_t t_dim = batch_first ? 1 : 0, steps = out_f.shape()[t_dim];
+    auto at = [&](const Tensor<3>& out, int64_t t, const std::optional<Tensor<2>>& initial) -> Tensor<2> {
+        if (steps > 0) return out.narrow(t_dim, t, 1).squeeze_dim(t_dim);
+        if (initial) return *initial;  // no time step: the state passes through
+        const int64_t batch = out.shape()[batch_first ? 0 : 1], h = out.shape()[2];
+        return Tensor<2>(full(Dims{batch, h}, 0.0, out.dtype(), out.device()));
+    };
+    return Tensor<2>::stack({at(out_f, steps - 1, s_f), at(out_r, 0, s_r)}, 0);
+}
+
+}  // namespace rnn_detail
+
+namespace {
+
+using namespace rnn_detail;
 
 std::pair<Tensor<3>, LstmState<2>> run_lstm(const Lstm& m, const Tensor<3>& input,
                                             const std::optional<LstmState<2>>& state, bool reverse) {
@@ -120,8 +146,7 @@ std::pair<Tensor<3>, LstmState<2>> run_lstm(const Lstm& m, const Tensor<3>& inpu
             outputs[t] = h;
         }
     }
-    TensorAny out = steps > 0 ? stack(outputs, 1) : full(Dims{batch, 0, h_size}, 0.0, x.dtype(), x.device());
-    if (!m.batch_first) out = swap_dims(std::move(out), 0, 1);
+    TensorAny out = output_of(outputs, batch, h_size, x, m.batch_first);
     return {Tensor<3>(std::move(out)), LstmState<2>{Tensor<2>(std::move(c)), Tensor<2>(std::move(h))}};
 }
 
@@ -188,11 +213,13 @@ Gru GruConfig::init(const Device& device) const {
     return m;
 }
 
-Tensor<3> Gru::forward(const Tensor<3>& input, const std::optional<Tensor<2>>& state) const {
-    const TensorAny& w_ih = weight_ih.val().handle();
-    const TensorAny& w_hh = weight_hh.val().handle();
-    const auto hs = static_cast<int64_t>(d_hidden);
-    TensorAny x = batch_major(input.handle(), batch_first, w_ih.shape()[1], "Gru");
+namespace {
+
+Tensor<3> run_gru(const Gru& m, const Tensor<3>& input, const std::optional<Tensor<2>>& state, bool reverse) {
+    const TensorAny& w_ih = m.weight_ih.val().handle();
+    const TensorAny& w_hh = m.weight_hh.val().handle();
+    const auto hs = static_cast<int64_t>(m.d_hidden);
+    TensorAny x = batch_major(input.handle(), m.batch_first, w_ih.shape()[1], "Gru");
     const int64_t batch = x.shape()[0], steps = x.shape()[1];
     TensorAny h;
     if (state) {
@@ -201,25 +228,26 @@ Tensor<3> Gru::forward(const Tensor<3>& input, const std::optional<Tensor<2>>& s
     } else {
         h = full(Dims{batch, hs}, 0.0, x.dtype(), x.device());
     }
-    const TensorAny* b_ih = bias_ih ? &bias_ih->val().handle() : nullptr;
-    TensorAny b_hh = bias_hh ? bias_hh->val().handle() : TensorAny();
+    const TensorAny* b_ih = m.bias_ih ? &m.bias_ih->val().handle() : nullptr;
+    TensorAny b_hh = m.bias_hh ? m.bias_hh->val().handle() : TensorAny();
     std::vector<TensorAny> outputs(static_cast<std::size_t>(steps));
     if (steps > 0) {
         std::vector<TensorAny> xw = unbind(project(x, w_ih, b_ih), 1, steps, true);
         // reset_after: one [H, 3H] GEMM per step; otherwise [H, 2H] for r, z and [H, H] on r * h for n.
-        TensorAny w_t = swap_dims(reset_after ? w_hh : narrow(w_hh, 0, 0, 2 * hs), 0, 1);
-        TensorAny w_n_t = reset_after ? TensorAny() : swap_dims(narrow(w_hh, 0, 2 * hs, hs), 0, 1);
-        TensorAny b_rz = b_hh.defined() && !reset_after ? narrow(b_hh, 0, 0, 2 * hs) : b_hh;
-        TensorAny b_n = b_hh.defined() && !reset_after ? narrow(b_hh, 0, 2 * hs, hs) : TensorAny();
-        for (int64_t t = 0; t < steps; ++t) {
+        TensorAny w_t = swap_dims(m.reset_after ? w_hh : narrow(w_hh, 0, 0, 2 * hs), 0, 1);
+        TensorAny w_n_t = m.reset_after ? TensorAny() : swap_dims(narrow(w_hh, 0, 2 * hs, hs), 0, 1);
+        TensorAny b_rz = b_hh.defined() && !m.reset_after ? narrow(b_hh, 0, 0, 2 * hs) : b_hh;
+        TensorAny b_n = b_hh.defined() && !m.reset_after ? narrow(b_hh, 0, 2 * hs, hs) : TensorAny();
+        for (int64_t s = 0; s < steps; ++s) {
+            const int64_t t = reverse ? steps - 1 - s : s;
             std::vector<TensorAny> gx = unbind(xw[static_cast<std::size_t>(t)], 1, 3, false);  // r, z, n
             TensorAny hw = matmul(h, w_t);
             if (b_rz.defined()) hw = add(std::move(hw), unsqueeze_dim(b_rz, 0));
-            std::vector<TensorAny> gh = unbind(hw, 1, reset_after ? 3 : 2, false);
+            std::vector<TensorAny> gh = unbind(hw, 1, m.reset_after ? 3 : 2, false);
             TensorAny r = sigmoid(add(gx[0], gh[0]));
             TensorAny z = sigmoid(add(gx[1], gh[1]));
             TensorAny hn;
-            if (reset_after) {
+            if (m.reset_after) {
                 hn = mul(r, gh[2]);
             } else {
                 hn = matmul(mul(r, h), w_n_t);
@@ -230,9 +258,31 @@ Tensor<3> Gru::forward(const Tensor<3>& input, const std::optional<Tensor<2>>& s
             outputs[static_cast<std::size_t>(t)] = h;
         }
     }
-    TensorAny out = steps > 0 ? stack(outputs, 1) : full(Dims{batch, 0, hs}, 0.0, x.dtype(), x.device());
-    if (!batch_first) out = swap_dims(std::move(out), 0, 1);
-    return Tensor<3>(std::move(out));
+    return Tensor<3>(output_of(outputs, batch, hs, x, m.batch_first));
+}
+
+}  // namespace
+
+Tensor<3> Gru::forward(const Tensor<3>& input, const std::optional<Tensor<2>>& state) const {
+    return run_gru(*this, input, state, false);
+}
+
+Tensor<3> Gru::forward_reverse(const Tensor<3>& input, const std::optional<Tensor<2>>& state) const {
+    return run_gru(*this, input, state, true);
+}
+
+BiGru BiGruConfig::init(const Device& device) const {
+    GruConfig c{d_input, d_hidden, bias, batch_first, reset_after, initializer};
+    return BiGru{c.init(device), c.init(device)};
+}
+
+std::pair<Tensor<3>, Tensor<3>> BiGru::forward(const Tensor<3>& input,
+                                               const std::optional<Tensor<3>>& state) const {
+    auto [s_fwd, s_rev] = split_directions(state, static_cast<int64_t>(forward_gru.d_hidden), "BiGru");
+    Tensor<3> out_f = forward_gru.forward(input, s_fwd);
+    Tensor<3> out_r = reverse_gru.forward_reverse(input, s_rev);
+    return {Tensor<3>::cat({out_f, out_r}, 2),
+            final_states(out_f, out_r, s_fwd, s_rev, forward_gru.batch_first)};
 }
 
 }  // namespace burn::nn

@@ -16,8 +16,14 @@ using namespace ops;
 
 class AdamRule final : public Rule {
   public:
-    AdamRule(double b1, double b2, double eps, double wd, bool decoupled, bool amsgrad)
-        : b1_(b1), b2_(b2), eps_(eps), wd_(wd), decoupled_(decoupled), amsgrad_(amsgrad) {}
+    AdamRule(double b1, double b2, double eps, double wd, bool decoupled, bool amsgrad, bool cautious = false)
+        : b1_(b1),
+          b2_(b2),
+          eps_(eps),
+          wd_(wd),
+          decoupled_(decoupled),
+          amsgrad_(amsgrad),
+          cautious_(cautious) {}
     const char* name() const override { return decoupled_ ? "AdamW" : "Adam"; }
     double weight_decay() const override { return wd_; }
     std::vector<std::string> state_names() const override {
@@ -31,17 +37,29 @@ class AdamRule final : public Rule {
         // p -= (lr * sqrt(bc2) / bc1) * m / (sqrt(v) + eps * sqrt(bc2)).
         const ops::AdamStepHyper h = hyper(lr, wd, t);
         const double step_size = h.step_size, eps = h.eps;
-        if (!amsgrad_) return fused(param, std::move(grad), s, h);
+        const bool cautious = cautious_ && decoupled_ && wd != 0.0;
+        if (!amsgrad_ && !cautious) return fused(param, std::move(grad), s, h);
 
-        TensorAny p = decay(lr, wd) != 1.0 ? mul_scalar(param, decay(lr, wd)) : param;
+        TensorAny p = !cautious && decay(lr, wd) != 1.0 ? mul_scalar(param, decay(lr, wd)) : param;
         grad = detail::with_l2(std::move(grad), param, l2(wd));
         TensorAny& m = s.tensors["exp_avg"];
         TensorAny& v = s.tensors["exp_avg_sq"];
         m = detail::ema(std::move(m), grad, b1_, 1.0 - b1_);
         v = detail::ema(std::move(v), square(std::move(grad)), b2_, 1.0 - b2_);
-        TensorAny& vmax = s.tensors["max_exp_avg_sq"];
-        vmax = vmax.defined() ? max_pair(std::move(vmax), v) : v;
-        TensorAny denom = add_scalar(sqrt(vmax), eps);
+        if (cautious) {
+            // Cautious weight decay (burn; arXiv 2510.12402): no decay where the parameter and the new
+            // first moment differ in sign (>= 0 counts as positive).
+            TensorAny differ = bool_xor(greater_equal_elem(param, 0.0), greater_equal_elem(m, 0.0));
+            p = sub(param, mask_fill(mul_scalar(param, lr * wd), std::move(differ), 0.0));
+        }
+        TensorAny denom;
+        if (amsgrad_) {
+            TensorAny& vmax = s.tensors["max_exp_avg_sq"];
+            vmax = vmax.defined() ? max_pair(std::move(vmax), v) : v;
+            denom = add_scalar(sqrt(vmax), eps);
+        } else {
+            denom = add_scalar(sqrt(v), eps);
+        }
         return sub(std::move(p), mul_scalar(div(m, std::move(denom)), step_size));
     }
 
@@ -49,7 +67,7 @@ class AdamRule final : public Rule {
     /// step count: normally all of them) go through one adam_step_multi call, whose flat outputs the
     /// parameters and moments then view. A lone item, and AMSGrad, take the per-tensor path.
     void step_many(std::span<StepItem> items) const override {
-        if (amsgrad_) return Rule::step_many(items);
+        if (amsgrad_ || cautious_) return Rule::step_many(items);
         struct Group {
             DType dtype;
             uint64_t device;
@@ -144,7 +162,7 @@ class AdamRule final : public Rule {
     }
 
     double b1_, b2_, eps_, wd_;
-    bool decoupled_, amsgrad_;
+    bool decoupled_, amsgrad_, cautious_;
 };
 
 void check_adam(const char* config, double b1, double b2, double eps, double wd) {
@@ -165,7 +183,8 @@ Optimizer AdamConfig::init() const {
 
 Optimizer AdamWConfig::init() const {
     check_adam("AdamWConfig", beta_1, beta_2, epsilon, weight_decay);
-    return Optimizer(std::make_shared<AdamRule>(beta_1, beta_2, epsilon, weight_decay, true, amsgrad),
+    return Optimizer(std::make_shared<AdamRule>(beta_1, beta_2, epsilon, weight_decay, true, amsgrad,
+                                                cautious_weight_decay),
                      detail::clipping_of("AdamWConfig", grad_clipping_norm, grad_clipping_value,
                                          grad_clipping_global_norm));
 }

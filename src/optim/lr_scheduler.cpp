@@ -153,35 +153,71 @@ double SequentialLrScheduler::step() {
     return schedulers_[k].step();
 }
 
-LrSchedulerRecord SequentialLrScheduler::to_record() const {
-    LrSchedulerRecord record{{{"iteration", static_cast<double>(iteration_)}}};
-    for (std::size_t k = 0; k < schedulers_.size(); ++k)
-        for (const auto& [key, v] : schedulers_[k].to_record().scalars)
+namespace {
+
+// The nested schedulers' records: "<index>.<key>" keys (other_key, when set, belongs to the parent).
+std::vector<LrSchedulerRecord> split_nested(const LrSchedulerRecord& record, std::size_t n, const char* who,
+                                            const char* other_key) {
+    std::vector<LrSchedulerRecord> parts(n);
+    for (const auto& [key, v] : record.scalars) {
+        if (other_key && key == other_key) continue;
+        auto dot = key.find('.');
+        std::size_t k = n;
+        if (dot != std::string::npos && dot > 0 && dot < 10 &&
+            std::all_of(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(dot),
+                        [](char c) { return c >= '0' && c <= '9'; }))
+            k = std::stoul(key.substr(0, dot));
+        BURN_CHECK(k < n, "[", who, "::load_record] unexpected key '", key, "' (expected ",
+                   other_key ? "'iteration' or " : "", "'<scheduler index>.<key>' for ", n, " schedulers)");
+        parts[k].scalars[key.substr(dot + 1)] = v;
+    }
+    return parts;
+}
+
+// Loads into copies first so that a bad record leaves the schedulers as they were.
+void load_nested(std::vector<LrSchedulerAny>& schedulers, const std::vector<LrSchedulerRecord>& parts) {
+    std::vector<LrSchedulerAny> loaded = schedulers;
+    for (std::size_t k = 0; k < loaded.size(); ++k) loaded[k].load_record(parts[k]);
+    schedulers = std::move(loaded);
+}
+
+LrSchedulerRecord join_nested(const std::vector<LrSchedulerAny>& schedulers, LrSchedulerRecord record) {
+    for (std::size_t k = 0; k < schedulers.size(); ++k)
+        for (const auto& [key, v] : schedulers[k].to_record().scalars)
             record.scalars[std::to_string(k) + "." + key] = v;
     return record;
 }
 
+}  // namespace
+
+LrSchedulerRecord SequentialLrScheduler::to_record() const {
+    return join_nested(schedulers_, {{{"iteration", static_cast<double>(iteration_)}}});
+}
+
 void SequentialLrScheduler::load_record(const LrSchedulerRecord& record) {
-    std::vector<LrSchedulerRecord> parts(schedulers_.size());
-    for (const auto& [key, v] : record.scalars) {
-        if (key == "iteration") continue;
-        auto dot = key.find('.');
-        std::size_t k = schedulers_.size();
-        if (dot != std::string::npos && dot > 0 &&
-            std::all_of(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(dot),
-                        [](char c) { return c >= '0' && c <= '9'; }))
-            k = std::stoul(key.substr(0, dot));
-        BURN_CHECK(k < schedulers_.size(), "[SequentialLrScheduler::load_record] unexpected key '", key,
-                   "' (expected 'iteration' or '<scheduler index>.<key>' for ", schedulers_.size(),
-                   " schedulers)");
-        parts[k].scalars[key.substr(dot + 1)] = v;
-    }
+    auto parts = split_nested(record, schedulers_.size(), "SequentialLrScheduler", "iteration");
     std::size_t iteration = read_count(record, "iteration", "SequentialLrScheduler");
-    // Load into copies first so that a bad record leaves this scheduler as it was.
-    std::vector<LrSchedulerAny> loaded = schedulers_;
-    for (std::size_t k = 0; k < loaded.size(); ++k) loaded[k].load_record(parts[k]);
-    schedulers_ = std::move(loaded);
+    load_nested(schedulers_, parts);
     iteration_ = iteration;
+}
+
+ChainedLrScheduler::ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers)
+    : schedulers_(std::move(schedulers)) {
+    BURN_CHECK(!schedulers_.empty(), "[ChainedLrScheduler] needs at least one scheduler");
+}
+
+double ChainedLrScheduler::step() {
+    double lr = 1.0;
+    for (auto& s : schedulers_) lr *= s.step();
+    return lr;
+}
+
+LrSchedulerRecord ChainedLrScheduler::to_record() const {
+    return join_nested(schedulers_, {});
+}
+
+void ChainedLrScheduler::load_record(const LrSchedulerRecord& record) {
+    load_nested(schedulers_, split_nested(record, schedulers_.size(), "ChainedLrScheduler", nullptr));
 }
 
 }  // namespace burn::optim

@@ -2,6 +2,8 @@
 // scripts/gen_optim_fixtures.py), state round trips, composition and bad settings.
 #include "burn/optim/lr_scheduler.hpp"
 
+#include "burn/optim/lr_scheduler_cyclic.hpp"
+#include "burn/optim/lr_scheduler_plateau.hpp"
 #include "optim_test_util.hpp"
 
 namespace burn::optim_test {
@@ -15,6 +17,16 @@ LrSchedulerAny make_scheduler(const std::string& kind, const config::Value& cfg)
     if (kind == "exponential") return optim::ExponentialLrSchedulerConfig::from_json(cfg).init();
     if (kind == "step") return optim::StepLrSchedulerConfig::from_json(cfg).init();
     if (kind == "noam") return optim::NoamLrSchedulerConfig::from_json(cfg).init();
+    if (kind == "one_cycle") return optim::OneCycleLrSchedulerConfig::from_json(cfg).init();
+    if (kind == "cyclic") return optim::CyclicLrSchedulerConfig::from_json(cfg).init();
+    if (kind == "chained_linear_exponential")
+        return optim::ChainedLrScheduler(
+            {optim::LinearLrSchedulerConfig::from_json(cfg.at("factor")).init(),
+             optim::ExponentialLrSchedulerConfig::from_json(cfg.at("base")).init()});
+    if (kind == "chained_step_exponential")
+        return optim::ChainedLrScheduler(
+            {optim::StepLrSchedulerConfig::from_json(cfg.at("factor")).init(),
+             optim::ExponentialLrSchedulerConfig::from_json(cfg.at("base")).init()});
     std::size_t milestone = cfg.at("milestone").as_uint64();
     LrSchedulerAny warmup = optim::LinearLrSchedulerConfig::from_json(cfg.at("warmup")).init();
     if (kind == "sequential_linear_cosine")
@@ -29,10 +41,11 @@ LrSchedulerAny make_scheduler(const std::string& kind, const config::Value& cfg)
 TEST(LrScheduler, EveryScheduleMatchesTorchOver100Steps) {
     auto fixture = load_fixture("schedulers.json");
     const auto& cases = fixture.at("cases");
-    ASSERT_EQ(cases.size(), 10u);
+    ASSERT_EQ(cases.size(), 19u);
     for (std::size_t n = 0; n < cases.size(); ++n) {
         const auto& c = cases[n];
         SCOPED_TRACE(c.at("name").as_string());
+        if (c.at("kind").as_string() == "plateau") continue;  // LrScheduler, PlateauMatchesTorch
         auto s = make_scheduler(c.at("kind").as_string(), c.at("config"));
         auto want = doubles(c.at("lrs"));
         ASSERT_EQ(want.size(), 100u);
@@ -49,6 +62,7 @@ TEST(LrScheduler, RecordRoundTripContinuesIdentically) {
     for (std::size_t n = 0; n < cases.size(); ++n) {
         const auto& c = cases[n];
         SCOPED_TRACE(c.at("name").as_string());
+        if (c.at("kind").as_string() == "plateau") continue;
         auto straight = make_scheduler(c.at("kind").as_string(), c.at("config"));
         auto first = make_scheduler(c.at("kind").as_string(), c.at("config"));
         std::vector<double> a, b;
@@ -123,6 +137,76 @@ TEST(LrScheduler, BadSettingsAndRecordsThrow) {
     bad.scalars["1.iteration"] = -1;
     EXPECT_THROW(seq.load_record(bad), Error);
     EXPECT_EQ(seq.to_record().scalars, good.scalars) << "a rejected record leaves the state as it was";
+}
+
+// ReduceLROnPlateau: lrs[k] is the rate during epoch k, read before observe(metrics[k]).
+TEST(LrScheduler, PlateauMatchesTorch) {
+    auto fixture = load_fixture("schedulers.json");
+    const auto& cases = fixture.at("cases");
+    std::size_t seen = 0;
+    for (std::size_t n = 0; n < cases.size(); ++n) {
+        const auto& c = cases[n];
+        if (c.at("kind").as_string() != "plateau") continue;
+        ++seen;
+        SCOPED_TRACE(c.at("name").as_string());
+        auto config = optim::ReduceLrOnPlateauConfig::from_json(c.at("config"));
+        optim::ReduceLrOnPlateau straight(config), first(config), second(config);
+        auto metrics = doubles(c.at("metrics"));
+        std::vector<double> got, resumed;
+        for (std::size_t k = 0; k < metrics.size(); ++k) {
+            got.push_back(straight.step());
+            EXPECT_EQ(straight.step(), got.back()) << "step() does not change the rate";
+            straight.observe(metrics[k]);
+        }
+        expect_close(got, doubles(c.at("lrs")), 1e-12, 1e-15, c.at("name").as_string());
+        EXPECT_LT(got.back(), got.front()) << "the case must reduce the rate";
+        // A record taken mid-run continues identically.
+        for (std::size_t k = 0; k < 45; ++k) resumed.push_back(first.step()), first.observe(metrics[k]);
+        second.load_record(first.to_record());
+        for (std::size_t k = 45; k < metrics.size(); ++k)
+            resumed.push_back(second.step()), second.observe(metrics[k]);
+        EXPECT_EQ(resumed, got);
+        EXPECT_EQ(second.to_record().scalars, straight.to_record().scalars);
+    }
+    EXPECT_EQ(seen, 2u);
+}
+
+TEST(LrScheduler, CyclicAndPlateauSemanticsAndBadSettings) {
+    // One cycle: the peak is max_lr at the end of the warm-up; past total_steps it throws, as torch.
+    auto one = optim::OneCycleLrSchedulerConfig{0.1, 10}.with_pct_start(0.5).init();
+    EXPECT_DOUBLE_EQ(one.lr_at(0), 0.1 / 25);
+    EXPECT_DOUBLE_EQ(one.lr_at(4), 0.1);
+    EXPECT_DOUBLE_EQ(one.lr_at(9), 0.1 / 25 / 1e4);
+    EXPECT_THROW((void)one.lr_at(10), Error);
+    EXPECT_THROW((optim::OneCycleLrSchedulerConfig{0.1, 0}.init()), Error);
+    EXPECT_THROW((optim::OneCycleLrSchedulerConfig{0.1, 10}.with_pct_start(1.5).init()), Error);
+    // Cyclic triangular: a triangle wave between base and max.
+    auto tri = optim::CyclicLrSchedulerConfig{0.0, 1.0, 2}.init();
+    std::vector<double> got;
+    for (std::size_t i = 0; i < 6; ++i) got.push_back(tri.lr_at(i));
+    expect_close(got, {0.0, 0.5, 1.0, 0.5, 0.0, 0.5}, 1e-15, 1e-15, "triangle");
+    EXPECT_THROW((optim::CyclicLrSchedulerConfig{0.1, 1.0, 0}.init()), Error);
+    EXPECT_THROW((optim::CyclicLrSchedulerConfig{0.1, 1.0, 2}.with_gamma(0.0).init()), Error);
+    // Chained: the product, each part advancing.
+    optim::ChainedLrScheduler chained({optim::ExponentialLrSchedulerConfig{2.0, 0.5}.init(), 0.25});
+    EXPECT_EQ(chained.step(), 0.5);
+    EXPECT_EQ(chained.step(), 0.25);
+    EXPECT_EQ(chained.to_record().scalars,
+              (std::map<std::string, double>{{"0.iteration", 2}, {"1.iteration", 2}}));
+    EXPECT_THROW(chained.load_record({{{"iteration", 1}}}), Error);
+    EXPECT_THROW((optim::ChainedLrScheduler({})), Error);
+    // Plateau: patience 1 in mode min (abs threshold 0): a second epoch without improvement reduces.
+    optim::ReduceLrOnPlateau p(
+        optim::ReduceLrOnPlateauConfig{1.0}.with_patience(1).with_threshold(0.0).with_factor(0.5));
+    for (double m : {3.0, 2.0, 2.0}) p.observe(m);
+    EXPECT_EQ(p.step(), 1.0);
+    p.observe(2.5);
+    EXPECT_EQ(p.step(), 0.5);
+    EXPECT_EQ(p.best(), 2.0);
+    EXPECT_THROW(p.observe(std::nan("")), Error);
+    EXPECT_THROW((optim::ReduceLrOnPlateau(optim::ReduceLrOnPlateauConfig{1.0}.with_factor(1.0))), Error);
+    EXPECT_THROW(p.load_record({{{"lr", 0.1}}}), Error);
+    EXPECT_EQ(p.step(), 0.5) << "a rejected record leaves the state as it was";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Every optimizer against torch.optim: one step and ten steps of the fixtures made by
 // scripts/gen_optim_fixtures.py (float64 parameters, given gradients and learning rates), with weight
-// decay, momentum, dampening, Nesterov, AMSGrad, centered RMSProp, clipping and parameter groups; on a
+// decay, momentum, dampening, Nesterov, AMSGrad, centered RMSProp, clipping, parameter groups (one with
+// its own schedule), and burn's Adan and cautious AdamW (float64 references of burn's formulas); on a
 // plain and an autodiff device, in f64 and f32; and through a record round trip mid-run.
 #include "optim_test_util.hpp"
 
@@ -17,6 +18,12 @@ optim::Optimizer make_optimizer(const config::Value& c) {
         if (kind == "rmsprop") return optim::RmsPropConfig::from_json(cfg).init();
         if (kind == "adagrad") return optim::AdaGradConfig::from_json(cfg).init();
         if (kind == "lion") return optim::LionConfig::from_json(cfg).init();
+        if (kind == "adan") return optim::AdanConfig::from_json(cfg).init();
+        if (kind == "adamw_cautious") {
+            auto config = optim::AdamWConfig::from_json(cfg);
+            EXPECT_TRUE(config.cautious_weight_decay);
+            return config.init();
+        }
         ADD_FAILURE() << "unknown optimizer " << kind;
         return optim::SgdConfig{}.init();
     }();
@@ -28,9 +35,10 @@ optim::Optimizer make_optimizer(const config::Value& c) {
                                                    : optim::GradientClipping::GlobalNorm(t));
     }
     if (const config::Value* g = c.find("group")) {
-        opt = opt.with_group(
-            [](const std::string& path) { return path.ends_with("bias"); },
-            optim::GroupSettings{g->at("lr_factor").as_double(), g->at("weight_decay").as_double()});
+        optim::GroupSettings settings{g->at("lr_factor").as_double(), g->at("weight_decay").as_double()};
+        if (const config::Value* schedule = g->find("schedule"))
+            settings.lr_schedule = optim::LinearLrSchedulerConfig::from_json(*schedule).init();
+        opt = opt.with_group([](const std::string& path) { return path.ends_with("bias"); }, settings);
     }
     return opt;
 }
@@ -81,7 +89,7 @@ void run_steps(const config::Value& c, optim::Optimizer& opt, Model& model, std:
 void check_all_cases(const Setting& run) {
     auto fixture = load_fixture("optimizers.json");
     const auto& cases = fixture.at("cases");
-    ASSERT_GE(cases.size(), 20u);
+    ASSERT_GE(cases.size(), 29u);
     for (std::size_t n = 0; n < cases.size(); ++n) {
         const auto& c = cases[n];
         SCOPED_TRACE(c.at("name").as_string());

@@ -2,9 +2,14 @@
 #include "burn/optim/optimizer.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <set>
 
 namespace burn::optim {
+
+namespace {
+constexpr const char* kGroupSchedule = "group_schedule.";
+}  // namespace
 
 std::string OptimizerRecord::key(ParamId id, const std::string& name) {
     return std::to_string(id.value()) + "." + name;
@@ -28,10 +33,10 @@ Optimizer Optimizer::with_group(PathPredicate pred, GroupSettings settings) && {
     return std::move(*this);
 }
 
-const GroupSettings* Optimizer::group_of(const std::string& path) const {
-    for (const auto& g : groups_)
-        if (g.pred(path)) return &g.settings;
-    return nullptr;
+std::size_t Optimizer::group_of(const std::string& path) const {
+    for (std::size_t k = 0; k < groups_.size(); ++k)
+        if (groups_[k].pred(path)) return k;
+    return groups_.size();
 }
 
 namespace {
@@ -77,6 +82,7 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         BURN_CHECK_KIND(is_float(it->second.dtype()), dtype, "[Optimizer::step] ", name,
                         ": gradient of parameter '", s.path, "' is ", it->second.dtype(),
                         ", not a float dtype");
+        rule_->check_param(s.path, s.value.shape());
         auto state = states_.find(s.id.value());
         if (state != states_.end()) check_state(state->second, s.value.shape(), s.id, name);
         active.push_back(&s);
@@ -95,11 +101,17 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
     }
     clipping_.apply_all(gs);
 
+    // Every group schedule advances once per step, whether or not its parameters have gradients.
+    std::vector<double> scheduled(groups_.size(), lr);
+    for (std::size_t k = 0; k < groups_.size(); ++k)
+        if (groups_[k].settings.lr_schedule) scheduled[k] = groups_[k].settings.lr_schedule->step();
+
     std::vector<StepItem> items(active.size());
     for (std::size_t i = 0; i < active.size(); ++i) {
-        const GroupSettings* group = group_of(active[i]->path);
+        const std::size_t k = group_of(active[i]->path);
+        const GroupSettings* group = k < groups_.size() ? &groups_[k].settings : nullptr;
         StepItem& it = items[i];
-        it.lr = group ? lr * group->lr_factor : lr;
+        it.lr = group ? scheduled[k] * group->lr_factor : lr;
         it.weight_decay = group && group->weight_decay ? *group->weight_decay : rule_->weight_decay();
         it.param = &inner[i];
         it.grad = std::move(gs[i]);
@@ -132,10 +144,28 @@ OptimizerRecord Optimizer::to_record() const {
         for (const auto& [name, v] : state.scalars)
             record.scalars[OptimizerRecord::key(ParamId(id), name)] = v;
     }
+    for (std::size_t k = 0; k < groups_.size(); ++k)
+        if (groups_[k].settings.lr_schedule)
+            for (const auto& [key, v] : groups_[k].settings.lr_schedule->to_record().scalars)
+                record.scalars[std::string(kGroupSchedule) + std::to_string(k) + "." + key] = v;
     return record;
 }
 
 namespace {
+
+// The group index and the schedule's key of a "group_schedule.<k>.<key>" record key.
+std::pair<std::size_t, std::string> split_group_key(const std::string& key, std::size_t groups) {
+    const std::string rest = key.substr(std::strlen(kGroupSchedule));
+    auto dot = rest.find('.');
+    bool ok = dot != std::string::npos && dot > 0 && dot < 10 && dot + 1 < rest.size();
+    for (std::size_t i = 0; ok && i < dot; ++i) ok = rest[i] >= '0' && rest[i] <= '9';
+    const std::size_t k = ok ? std::stoul(rest.substr(0, dot)) : groups;
+    BURN_CHECK(
+        k < groups, "[Optimizer::load_record] key '", key,
+        "' names no group with a learning-rate schedule (expected 'group_schedule.<group index>.<key>' ",
+        "for one of ", groups, " groups); add the same groups before loading");
+    return {k, rest.substr(dot + 1)};
+}
 
 std::pair<uint64_t, std::string> split_key(const std::string& key) {
     auto dot = key.find('.');
@@ -156,6 +186,20 @@ void Optimizer::load_record(const OptimizerRecord& record) {
                    "'); was the record saved by another optimizer?");
     };
     std::unordered_map<uint64_t, ParamState> states;
+    std::vector<LrSchedulerRecord> schedules(groups_.size());
+    for (const auto& [key, v] : record.scalars) {
+        if (!key.starts_with(kGroupSchedule)) continue;
+        auto [k, name] = split_group_key(key, groups_.size());
+        BURN_CHECK(groups_[k].settings.lr_schedule.has_value(), "[Optimizer::load_record] key '", key,
+                   "' is for a schedule of group ", k, ", which has none");
+        schedules[k].scalars[name] = v;
+    }
+    std::vector<LrSchedulerAny> loaded;  // copies: a bad record changes nothing
+    for (std::size_t k = 0; k < groups_.size(); ++k) {
+        if (!groups_[k].settings.lr_schedule) continue;
+        loaded.push_back(*groups_[k].settings.lr_schedule);
+        if (!schedules[k].scalars.empty()) loaded.back().load_record(schedules[k]);
+    }
     for (const auto& [key, t] : record.tensors) {
         auto [id, name] = split_key(key);
         check_name(key, name);
@@ -163,11 +207,15 @@ void Optimizer::load_record(const OptimizerRecord& record) {
         states[id].tensors[name] = ops::inner_of(t);
     }
     for (const auto& [key, v] : record.scalars) {
+        if (key.starts_with(kGroupSchedule)) continue;
         auto [id, name] = split_key(key);
         check_name(key, name);
         states[id].scalars[name] = v;
     }
     states_ = std::move(states);
+    std::size_t next = 0;
+    for (auto& g : groups_)
+        if (g.settings.lr_schedule) g.settings.lr_schedule = std::move(loaded[next++]);
 }
 
 void Optimizer::to_device(const Device& device) {

@@ -233,4 +233,26 @@ class SequentialLrScheduler final : public LrScheduler {
     std::size_t iteration_ = 0;
 };
 
+/// Multiplies schedules (torch ChainedScheduler of multiplicative schedules): the learning rate is the
+/// product of every scheduler's, each advanced once per step. Give one of them the base learning rate
+/// and make the others factors (initial_lr 1), e.g. torch's ChainedScheduler([LinearLR(start_factor
+/// 0.25, total_iters 8), ExponentialLR(gamma 0.95)]) at lr 0.1 is
+///     ChainedLrScheduler({LinearLrSchedulerConfig{0.25, 1.0, 8}.init(),
+///                         ExponentialLrSchedulerConfig{0.1, 0.95}.init()})
+/// State: "<index>.<key>" per scheduler.
+class ChainedLrScheduler final : public LrScheduler {
+  public:
+    explicit ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers);
+    double step() override;
+    LrSchedulerRecord to_record() const override;
+    void load_record(const LrSchedulerRecord& record) override;
+    std::unique_ptr<LrScheduler> clone() const override {
+        return std::make_unique<ChainedLrScheduler>(*this);
+    }
+    const char* name() const override { return "ChainedLrScheduler"; }
+
+  private:
+    std::vector<LrSchedulerAny> schedulers_;
+};
+
 }  // namespace burn::optim

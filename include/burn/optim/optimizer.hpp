@@ -19,6 +19,7 @@
 
 #include "burn/optim/clipping.hpp"
 #include "burn/optim/gradients_params.hpp"
+#include "burn/optim/lr_scheduler.hpp"
 
 namespace burn::optim {
 
@@ -48,6 +49,12 @@ class Rule {
     /// The names of the state entries (tensors and scalars) the rule keeps; load_record rejects others.
     /// Empty: anything is accepted.
     virtual std::vector<std::string> state_names() const { return {}; }
+    /// Throws when the rule cannot update a parameter of this shape (Muon: 2-D only); called for every
+    /// parameter a step updates before anything changes. The default accepts any shape.
+    virtual void check_param(const std::string& path, const Dims& shape) const {
+        (void)path;
+        (void)shape;
+    }
     /// The updated parameter from param, its gradient and its state (updated in place), with the
     /// learning rate and weight decay in effect for this parameter.
     virtual TensorAny step(double lr, double weight_decay, const TensorAny& param, TensorAny grad,
@@ -63,10 +70,13 @@ class Rule {
 };
 
 /// Settings of a parameter group: its learning rate is lr * lr_factor, and weight_decay (when set)
-/// replaces the rule's.
+/// replaces the rule's. With lr_schedule, the group follows its own schedule instead of the step's lr:
+/// lr_schedule.step() * lr_factor, advanced once per Optimizer::step (torch: a scheduler with one
+/// lambda per param group).
 struct GroupSettings {
     double lr_factor = 1.0;
-    std::optional<double> weight_decay;
+    std::optional<double> weight_decay{};
+    std::optional<LrSchedulerAny> lr_schedule{};
 };
 
 /// Optimizer state as named tensors and scalars, keyed "<param id>.<state name>" ("12.exp_avg",
@@ -142,7 +152,8 @@ class Optimizer {
     const std::unordered_map<uint64_t, ParamState>& states() const { return states_; }
 
     /// The state as named tensors and scalars (tensors are shared, not copied: the optimizer never
-    /// writes into a tensor someone else holds).
+    /// writes into a tensor someone else holds). Groups' schedules add "group_schedule.<group index>.<key>"
+    /// scalars.
     OptimizerRecord to_record() const;
     /// Replaces the state by a record from to_record(). Throws on keys that are not
     /// "<param id>.<name>" or name state this rule does not keep. Tensors move to each parameter's
@@ -164,7 +175,8 @@ class Optimizer {
         GroupSettings settings;
     };
     void apply(double lr, std::vector<Slot>& slots, GradientsParams& grads);
-    const GroupSettings* group_of(const std::string& path) const;
+    /// The index of the first group whose predicate accepts path; groups_.size() when none does.
+    std::size_t group_of(const std::string& path) const;
 
     std::shared_ptr<const Rule> rule_;
     GradientClipping clipping_;
