@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "burn/core/error.hpp"
+#include "store/burnpack_dtype.hpp"
 
 namespace burn::embed {
 
@@ -21,14 +22,6 @@ uint64_t read_le(const uint8_t* p, int n) {
     return v;
 }
 
-bool dtype_named(const std::string& s, DType& out) {
-    for (int i = 0; i < kNumDTypes; ++i)
-        if (name(static_cast<DType>(i)) == s) {
-            out = static_cast<DType>(i);
-            return true;
-        }
-    return false;
-}
 }  // namespace
 
 BurnpackView::BurnpackView(const void* data, std::size_t size, std::string_view what) : what_(what) {
@@ -63,8 +56,10 @@ BurnpackView::BurnpackView(const void* data, std::size_t size, std::string_view 
         Entry e;
         e.name = n;
         auto dt = t.find("dtype");
-        BURN_CHECK(dt != t.end() && dt->is_string() && dtype_named(dt->get<std::string>(), e.dtype),
-                   "[BurnpackView] ", w, ": tensor '", n, "' has no valid dtype (corrupt)");
+        const auto d = dt != t.end() ? store::detail::burnpack_dtype(*dt) : std::nullopt;
+        BURN_CHECK(d.has_value(), "[BurnpackView] ", w, ": tensor '", n, "' has no dtype this build reads ",
+                   dt != t.end() ? dt->dump() : std::string("(none)"), " (corrupt, or a dtype left out)");
+        e.dtype = *d;
         auto sh = t.find("shape");
         BURN_CHECK(sh != t.end() && sh->is_array() && sh->size() <= static_cast<std::size_t>(kMaxRank),
                    "[BurnpackView] ", w, ": tensor '", n, "' has no shape of rank at most ", kMaxRank);

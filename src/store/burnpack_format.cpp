@@ -4,6 +4,7 @@
 
 #include "burn/core/error.hpp"
 #include "burn/store/burnpack.hpp"
+#include "store/burnpack_dtype.hpp"
 #include "store/format.hpp"
 #include "store/json_guard.hpp"
 
@@ -32,57 +33,20 @@ const char* scalar_key(Scalar::Kind k) {
     return "Int";
 }
 
-/// Rust burn's DType as serde writes it to CBOR: a unit variant is its name ("F32"), Bool carries its
-/// storage ({"Bool": "Native"}, one byte per element).
-ordered_json dtype_value(DType d) {
-    switch (d) {
-        case DType::f32:
-            return "F32";
-        case DType::f64:
-            return "F64";
-        case DType::f16:
-            return "F16";
-        case DType::bf16:
-            return "BF16";
-        case DType::i64:
-            return "I64";
-        case DType::i32:
-            return "I32";
-        case DType::i16:
-            return "I16";
-        case DType::i8:
-            return "I8";
-        case DType::u8:
-            return "U8";
-        case DType::boolean:
-            return ordered_json{{"Bool", "Native"}};
-    }
-    return "F32";
-}
-
-/// A tensor's dtype in a file: Rust burn's spellings ("F32", "Flex32" read as f32, "Bool" or
-/// {"Bool": "Native" | "U8"}), or this project's earlier lowercase names ("f32").
+/// A tensor's dtype in a file (burnpack_dtype.hpp's spellings), or an error naming what is wrong.
 DType parse_dtype(const std::string& name, const json& v) {
-    if (v.is_object() && v.size() == 1 && v.begin().key() == "Bool") {
-        const json& store = v.begin().value();
-        BURN_CHECK(store.is_string() && (store == "Native" || store == "U8"), "[", kBurnpackOp, "] tensor '",
-                   name, "' is a Bool tensor stored as ", store.dump(),
+    if (auto d = burnpack_dtype(v)) return *d;
+    if (v.is_object() && v.size() == 1 && v.begin().key() == "Bool")
+        BURN_THROW("[", kBurnpackOp, "] tensor '", name, "' is a Bool tensor stored as ",
+                   v.begin().value().dump(),
                    "; only one byte per element (Native, U8) is supported: save it from a CPU backend");
-        return DType::boolean;
-    }
     BURN_CHECK(v.is_string(), "[", kBurnpackOp, "] tensor '", name, "' has no dtype");
     const std::string t = v.get<std::string>();
-    static const std::pair<const char*, DType> kBurn[] = {
-        {"F32", DType::f32},   {"Flex32", DType::f32}, {"F64", DType::f64},     {"F16", DType::f16},
-        {"BF16", DType::bf16}, {"I64", DType::i64},    {"I32", DType::i32},     {"I16", DType::i16},
-        {"I8", DType::i8},     {"U8", DType::u8},      {"Bool", DType::boolean}};
-    for (const auto& [n, d] : kBurn)
-        if (t == n) return d;
     BURN_CHECK(t != "U64" && t != "U32" && t != "U16", "[", kBurnpackOp, "] tensor '", name, "' has dtype ",
                t, ", which this build has no tensors of; convert it to I64 (or I32) before saving");
     BURN_CHECK(t.rfind("QFloat", 0) != 0, "[", kBurnpackOp, "] tensor '", name,
                "' is quantized (QFloat), which this build does not read yet; dequantize before saving");
-    return dtype_from_name(t);  // the lowercase names; throws naming the accepted ones
+    return dtype_from_name(t);  // throws naming the accepted names
 }
 
 Scalar parse_scalar(const std::string& name, const json& v) {
@@ -230,7 +194,7 @@ std::string write_burnpack(const std::vector<TensorEntry>& entries,
         offset = align_up(offset, kBurnpackAlignment);
         starts.push_back(offset);
         ordered_json t;
-        t["dtype"] = dtype_value(e.dtype);
+        t["dtype"] = burnpack_dtype_value(e.dtype);
         t["shape"] = ordered_json::array();
         for (int64_t d : e.shape) t["shape"].push_back(static_cast<uint64_t>(d));
         t["data_offsets"] = {offset, offset + n};
