@@ -153,15 +153,7 @@ std::pair<Tensor<3>, LstmState<2>> run_lstm(const Lstm& m, const Tensor<3>& inpu
 }  // namespace
 
 Lstm LstmConfig::init(const Device& device) const {
-    RnnParams p = init_rnn("LstmConfig", 4, d_input, d_hidden, bias, initializer, device);
-    Lstm m;
-    m.weight_ih = std::move(p.w_ih);
-    m.weight_hh = std::move(p.w_hh);
-    m.bias_ih = std::move(p.b_ih);
-    m.bias_hh = std::move(p.b_hh);
-    m.d_hidden = d_hidden;
-    m.batch_first = batch_first;
-    return m;
+    return make_layer<Lstm>("LstmConfig", 4, *this, device);
 }
 
 std::pair<Tensor<3>, LstmState<2>> Lstm::forward(const Tensor<3>& input,
@@ -201,14 +193,7 @@ std::pair<Tensor<3>, LstmState<3>> BiLstm::forward(const Tensor<3>& input,
 }
 
 Gru GruConfig::init(const Device& device) const {
-    RnnParams p = init_rnn("GruConfig", 3, d_input, d_hidden, bias, initializer, device);
-    Gru m;
-    m.weight_ih = std::move(p.w_ih);
-    m.weight_hh = std::move(p.w_hh);
-    m.bias_ih = std::move(p.b_ih);
-    m.bias_hh = std::move(p.b_hh);
-    m.d_hidden = d_hidden;
-    m.batch_first = batch_first;
+    Gru m = make_layer<Gru>("GruConfig", 3, *this, device);
     m.reset_after = reset_after;
     return m;
 }

@@ -42,15 +42,7 @@ std::pair<Tensor<3>, Tensor<2>> run_rnn(const Rnn& m, const Tensor<3>& input,
 }  // namespace
 
 Rnn RnnConfig::init(const Device& device) const {
-    rnn_detail::RnnParams p =
-        rnn_detail::init_rnn("RnnConfig", 1, d_input, d_hidden, bias, initializer, device);
-    Rnn m;
-    m.weight_ih = std::move(p.w_ih);
-    m.weight_hh = std::move(p.w_hh);
-    m.bias_ih = std::move(p.b_ih);
-    m.bias_hh = std::move(p.b_hh);
-    m.d_hidden = d_hidden;
-    m.batch_first = batch_first;
+    Rnn m = rnn_detail::make_layer<Rnn>("RnnConfig", 1, *this, device);
     m.nonlinearity = nonlinearity;
     return m;
 }

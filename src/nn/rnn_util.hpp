@@ -21,6 +21,20 @@ struct RnnParams {
 RnnParams init_rnn(const char* config, std::size_t gates, std::size_t d_input, std::size_t d_hidden,
                    bool bias, const std::optional<Initializer>& initializer, const Device& device);
 
+/// A recurrent layer M (Lstm, Gru, Rnn) holding the weights init_rnn made for its config C.
+template <class M, class C>
+M make_layer(const char* config, std::size_t gates, const C& c, const Device& device) {
+    RnnParams p = init_rnn(config, gates, c.d_input, c.d_hidden, c.bias, c.initializer, device);
+    M m;
+    m.weight_ih = std::move(p.w_ih);
+    m.weight_hh = std::move(p.w_hh);
+    m.bias_ih = std::move(p.b_ih);
+    m.bias_hh = std::move(p.b_hh);
+    m.d_hidden = c.d_hidden;
+    m.batch_first = c.batch_first;
+    return m;
+}
+
 /// Checks input [batch, seq, d_input] (after making it batch-first) and returns it batch-first.
 TensorAny batch_major(const TensorAny& input, bool batch_first, int64_t d_input, const char* layer);
 

@@ -35,10 +35,6 @@ std::vector<std::vector<int64_t>> words(const std::vector<int64_t>& tokens, int6
     return out;
 }
 
-double ratio(double a, double b) {
-    return b > 0 ? 100.0 * a / b : kNaN;
-}
-
 }  // namespace metrics_sequence_impl
 
 namespace msi = metrics_sequence_impl;
@@ -89,45 +85,14 @@ void PerplexityMetric::clear() {
     last_ = msi::kNaN;
 }
 
-void CharErrorRate::update(const MetricInput& in, const MetricMetadata&) {
-    double edits = 0, length = 0;
-    for (const auto& p : sequences(in, "CharErrorRate")) {
-        edits += static_cast<double>(edit_distance(p.predicted, p.target));
-        length += static_cast<double>(p.target.size());
-    }
-    edits_ += edits;
-    length_ += length;
-    last_ = msi::ratio(edits, length);
+std::vector<std::vector<int64_t>> CharErrorRate::units(const std::vector<int64_t>& tokens) const {
+    std::vector<std::vector<int64_t>> out;
+    for (int64_t t : tokens) out.push_back({t});
+    return out;
 }
 
-double CharErrorRate::value() const {
-    return msi::ratio(edits_, length_);
-}
-
-void CharErrorRate::clear() {
-    edits_ = length_ = 0;
-    last_ = msi::kNaN;
-}
-
-void WordErrorRate::update(const MetricInput& in, const MetricMetadata&) {
-    double edits = 0, length = 0;
-    for (const auto& p : sequences(in, "WordErrorRate")) {
-        const auto ref = msi::words(p.target, separator_);
-        edits += static_cast<double>(edit_distance(msi::words(p.predicted, separator_), ref));
-        length += static_cast<double>(ref.size());
-    }
-    edits_ += edits;
-    length_ += length;
-    last_ = msi::ratio(edits, length);
-}
-
-double WordErrorRate::value() const {
-    return msi::ratio(edits_, length_);
-}
-
-void WordErrorRate::clear() {
-    edits_ = length_ = 0;
-    last_ = msi::kNaN;
+std::vector<std::vector<int64_t>> WordErrorRate::units(const std::vector<int64_t>& tokens) const {
+    return msi::words(tokens, separator_);
 }
 
 double BleuMetric::score(const std::vector<double>& matches, const std::vector<double>& totals,

@@ -61,39 +61,45 @@ class PerplexityMetric final : public SequenceMetric<PerplexityMetric> {
     double last_ = std::numeric_limits<double>::quiet_NaN();
 };
 
-/// Edit operations per target token over the epoch, in % (burn's CharErrorRate: the tokens are
-/// characters): the Levenshtein distance of each predicted sequence to its target, summed, over the
-/// targets' total length.
-class CharErrorRate final : public SequenceMetric<CharErrorRate> {
+/// Edit operations per reference unit over the epoch, in %: the Levenshtein distance of each predicted
+/// sequence's units to its target's, summed, over the targets' total length. Derived::units splits a
+/// token sequence into the units compared (tokens for CER, words for WER).
+template <class Derived>
+class EditRateMetric : public SequenceMetric<Derived> {
   public:
-    std::string name() const override { return "CER"; }
     std::string unit() const override { return "%"; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override;
+    double value() const override { return rate(edits_, length_); }
     double last() const override { return last_; }
-    void clear() override;
+    void clear() override {
+        edits_ = length_ = 0;
+        last_ = std::numeric_limits<double>::quiet_NaN();
+    }
 
   private:
+    static double rate(double edits, double length) {
+        return length > 0 ? 100.0 * edits / length : std::numeric_limits<double>::quiet_NaN();
+    }
     double edits_ = 0, length_ = 0;
     double last_ = std::numeric_limits<double>::quiet_NaN();
 };
 
-/// The same over words, in % (burn's WordErrorRate): a word is a run of tokens between separator tokens
-/// (a space), compared whole.
-class WordErrorRate final : public SequenceMetric<WordErrorRate> {
+/// burn's CharErrorRate: the tokens are characters.
+class CharErrorRate final : public EditRateMetric<CharErrorRate> {
+  public:
+    std::string name() const override { return "CER"; }
+    std::vector<std::vector<int64_t>> units(const std::vector<int64_t>& tokens) const;
+};
+
+/// burn's WordErrorRate: a word is a run of tokens between separator tokens (a space), compared whole.
+class WordErrorRate final : public EditRateMetric<WordErrorRate> {
   public:
     explicit WordErrorRate(int64_t separator_token) : separator_(separator_token) {}
     std::string name() const override { return "WER"; }
-    std::string unit() const override { return "%"; }
-    void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override;
-    double last() const override { return last_; }
-    void clear() override;
+    std::vector<std::vector<int64_t>> units(const std::vector<int64_t>& tokens) const;
 
   private:
     int64_t separator_;
-    double edits_ = 0, length_ = 0;
-    double last_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Corpus BLEU over the epoch, in % (Papineni et al.): the geometric mean of the clipped 1- to
@@ -152,6 +158,20 @@ std::size_t edit_distance(const std::vector<T>& a, const std::vector<T>& b) {
         }
     }
     return row[b.size()];
+}
+
+template <class Derived>
+void EditRateMetric<Derived>::update(const MetricInput& input, const MetricMetadata&) {
+    const auto& self = static_cast<const Derived&>(*this);
+    double edits = 0, length = 0;
+    for (const auto& p : this->sequences(input, self.name().c_str())) {
+        const auto ref = self.units(p.target);
+        edits += static_cast<double>(edit_distance(self.units(p.predicted), ref));
+        length += static_cast<double>(ref.size());
+    }
+    edits_ += edits;
+    length_ += length;
+    last_ = rate(edits, length);
 }
 
 }  // namespace burn::train
