@@ -215,6 +215,7 @@ const std::vector<OpEntry>& op_db() {
         add_api_signal_entries(v);
         add_api_fft_entries(v);
         add_api_grid_entries(v);
+        add_api_take_entries(v);
         add_api_update_entries(v);
         std::set<std::string> names;
         for (const auto& e : v)

@@ -182,6 +182,7 @@ void add_api_window_entries(std::vector<OpEntry>& db);  // op_db_api_window.cpp:
 void add_api_select_entries(std::vector<OpEntry>& db);  // op_db_api_select.cpp: argwhere, nonzero
 void add_api_solve_entries(std::vector<OpEntry>& db);   // op_db_api_solve.cpp: det, inv, solve, qr, ...
 void add_api_signal_entries(std::vector<OpEntry>& db);  // op_db_api_signal.cpp: windows, multinomial
+void add_api_take_entries(std::vector<OpEntry>& db);    // op_db_api_take.cpp: take, repeat
 void add_api_grid_entries(std::vector<OpEntry>& db);    // op_db_api_grid.cpp: grid_sample_2d, affine_grid_2d
 void add_api_fft_entries(std::vector<OpEntry>& db);     // op_db_api_fft.cpp: rfft, irfft, cfft, stft
 void add_api_update_entries(std::vector<OpEntry>& db);  // op_db_api_scatter.cpp: IndexingUpdateOp modes

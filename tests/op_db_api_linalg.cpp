@@ -206,10 +206,93 @@ void add_entries(std::vector<OpEntry>& db) {
     }
 }
 
+/// cross along dim (ints {dim}) and cosine_similarity (ints {dim}, reals {eps}): per-lane references.
+void add_vector_products(std::vector<OpEntry>& db) {
+    {
+        OpEntry e = entry("cross", {}, kNumeric);
+        e.samples = [](DType dt) {
+            InputGen g{"cross", dt};
+            return std::vector<Sample>{
+                sample(Tag::basic, {g({3}, Domain::small), g({3}, Domain::small)}, {0}),
+                sample(Tag::basic, {g({2, 3}, Domain::small), g({2, 3}, Domain::small)}, {-1}),
+                sample(Tag::broadcast, {g({3, 1, 2}, Domain::small), g({3, 4, 2}, Domain::small)}, {0}),
+                sample(Tag::empty, {g({0, 3}), g({0, 3})}, {1})};
+        };
+        e.forward = [](V in, A a) { return ops::cross(in[0], in[1], a.ints[0]); };
+        e.reference = [](In in, A a) {
+            ref::Host x = ref::host(in[0]), y = ref::host(in[1]);
+            const Dims s = ref::broadcast(x.shape, y.shape);
+            const int d = ref::norm_dim(a.ints[0], s.rank());
+            ref::Host o = ref::filled(s, 0);
+            for (int64_t i = 0; i < s.numel(); ++i) {
+                auto idx = ref::unravel(i, s);
+                const int64_t c = idx[static_cast<std::size_t>(d)];
+                auto get = [&](const ref::Host& h, int64_t k) {
+                    auto j = idx;
+                    j[static_cast<std::size_t>(d)] = k;
+                    return ref::at_broadcast(h, j);
+                };
+                const int64_t p = (c + 1) % 3, q = (c + 2) % 3;  // (a x b)_c = a_p b_q - a_q b_p
+                o.v[static_cast<std::size_t>(i)] = get(x, p) * get(y, q) - get(x, q) * get(y, p);
+            }
+            return out(o, in[0].dtype());
+        };
+        e.bad.push_back(bad("dim of size 2", "[cross]",
+                            [](const Device& d) { ops::cross(f32({2}, d), f32({2}, d), 0); }));
+        e.differentiable = true;
+        e.grad_inputs = {0, 1};
+        db.push_back(std::move(e));
+    }
+    {
+        OpEntry e = entry("cosine_similarity", {}, kFloat);
+        e.samples = [](DType dt) {
+            InputGen g{"cosine_similarity", dt};
+            return std::vector<Sample>{
+                sample(Tag::basic, {g({2, 5}), g({2, 5})}, {1}, {1e-8}),
+                sample(Tag::basic, {g({3, 2, 4}), g({3, 2, 4})}, {0}, {1e-8}),
+                sample(Tag::special, {data_of({2, 2}, {0, 0, 1, 2}, dt), data_of({2, 2}, {1, 1, 3, 4}, dt)},
+                       {-1}, {1e-3}, "a zero row gives 0")};
+        };
+        e.forward = [](V in, A a) { return ops::cosine_similarity(in[0], in[1], a.ints[0], a.reals[0]); };
+        e.reference = [](In in, A a) {
+            ref::Host x = ref::host(in[0]), y = ref::host(in[1]);
+            const int d = ref::norm_dim(a.ints[0], x.rank());
+            const double eps = a.reals[0];
+            ref::Host o = ref::filled(
+                [&] {
+                    Dims s = x.shape;
+                    s[d] = 1;
+                    return s;
+                }(),
+                0);
+            for (int64_t i = 0; i < o.numel(); ++i) {
+                auto idx = ref::unravel(i, o.shape);
+                double xy = 0, xx = 0, yy = 0;
+                for (int64_t k = 0; k < x.shape[d]; ++k) {
+                    idx[static_cast<std::size_t>(d)] = k;
+                    const double u = x.v[static_cast<std::size_t>(ref::ravel(idx, x.shape))];
+                    const double v = y.v[static_cast<std::size_t>(ref::ravel(idx, y.shape))];
+                    xy += u * v, xx += u * u, yy += v * v;
+                }
+                o.v[static_cast<std::size_t>(i)] =
+                    xy / (std::max(std::sqrt(xx), eps) * std::max(std::sqrt(yy), eps));
+            }
+            return out(o, in[0].dtype());
+        };
+        e.bad.push_back(bad("shapes differ", "[cosine_similarity]", [](const Device& d) {
+            ops::cosine_similarity(f32({2, 3}, d), f32({2, 4}, d), 1, 1e-8);
+        }));
+        e.differentiable = true;
+        e.grad_inputs = {0, 1};
+        db.push_back(std::move(e));
+    }
+}
+
 }  // namespace api_linalg
 
 void add_api_linalg_entries(std::vector<OpEntry>& db) {
     api_linalg::add_entries(db);
+    api_linalg::add_vector_products(db);
 }
 
 }  // namespace burn::opdb

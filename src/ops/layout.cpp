@@ -263,6 +263,31 @@ TensorAny contiguous(TensorAny x) {
     return run1(c, take(std::move(x)));
 }
 
+TensorAny repeat(TensorAny x, const std::vector<int64_t>& times) {
+    check_defined(x, "repeat");
+    BURN_CHECK_KIND(static_cast<int>(times.size()) == x.rank(), shape,
+                    "[repeat] needs one count per dim: ", times.size(), " counts for ", describe(x),
+                    "; use repeat_dim for a single dim");
+    for (int d = 0; d < x.rank(); ++d)
+        if (times[static_cast<std::size_t>(d)] != 1)
+            x = repeat_dim(std::move(x), d, times[static_cast<std::size_t>(d)]);
+    return x;
+}
+
+TensorAny take(TensorAny x, int64_t dim, TensorAny indices) {
+    check_defined(x, "take");
+    check_defined(indices, "take");
+    const int d = normalize_dim(dim, x.rank(), "take");
+    Dims out;
+    for (int k = 0; k < d; ++k) out.push_back(x.shape()[k]);
+    for (int64_t n : indices.shape()) out.push_back(n);
+    for (int k = d + 1; k < x.rank(); ++k) out.push_back(x.shape()[k]);
+    BURN_CHECK_KIND(out.rank() <= kMaxRank, shape, "[take] the result of ", describe(x), " taken at ",
+                    describe(indices), " would have rank ", out.rank(), ", over ", kMaxRank);
+    const int64_t n = indices.numel();
+    return reshape(select(std::move(x), d, reshape(std::move(indices), Dims{n})), out);
+}
+
 TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times) {
     check_defined(x, "repeat_dim");
     int d = normalize_dim(dim, x.rank(), "repeat_dim");

@@ -1,6 +1,7 @@
 // Composite linear algebra (burn::linalg; no rows of their own): dot, outer, matvec, diag, trace and
 // vector_norm, written with elementwise, reduce, matmul and view rows.
 #include <cmath>
+#include <limits>
 
 #include "ops/common.hpp"
 
@@ -33,6 +34,35 @@ TensorAny dot(TensorAny a, TensorAny b) {
                     "[dot] needs two vectors of one length, got ", a.shape(), " and ", b.shape(),
                     "; flatten them or use matmul for matrices");
     return sum(mul(std::move(a), std::move(b)));
+}
+
+TensorAny cosine_similarity(TensorAny x1, TensorAny x2, int64_t dim, double eps) {
+    BURN_CHECK(x1.defined() && x2.defined(), "[cosine_similarity] got an undefined tensor");
+    BURN_CHECK_KIND(is_float(x1.dtype()) && is_float(x2.dtype()), dtype,
+                    "[cosine_similarity] inputs must be Float, got ", x1.dtype(), " and ", x2.dtype());
+    BURN_CHECK_KIND(x1.shape() == x2.shape(), shape, "[cosine_similarity] x1 ", x1.shape(), " and x2 ",
+                    x2.shape(), " must have one shape");
+    const auto rank = static_cast<int64_t>(x1.rank());
+    BURN_CHECK_KIND(rank > 0 && dim >= -rank && dim < rank, shape, "[cosine_similarity] dim ", dim,
+                    " is out of range for ", x1.shape(), "; pass a dim in [", -rank, ", ", rank, ")");
+    BURN_CHECK(eps > 0.0, "[cosine_similarity] eps must be positive, got ", eps);
+    const int64_t d = dim < 0 ? dim + rank : dim;
+    // the norms clamped before the square root: an all-zero row gives 0 with a finite gradient
+    const double inf = std::numeric_limits<double>::infinity();
+    auto norm = [&](const TensorAny& x) { return sqrt(clamp(sum_dim(square(x), d), eps * eps, inf)); };
+    return div(sum_dim(mul(x1, x2), d), mul(norm(x1), norm(x2)));
+}
+
+TensorAny cross(TensorAny a, TensorAny b, int64_t dim) {
+    check_pair(a, b, "cross");
+    BURN_CHECK_KIND(a.rank() == b.rank(), shape, "[cross] a ", a.shape(), " and b ", b.shape(),
+                    " must have one rank (unsqueeze one first)");
+    const int d = normalize_dim(dim, a.rank(), "cross");
+    BURN_CHECK_KIND(a.shape()[d] == 3 && b.shape()[d] == 3, shape, "[cross] dim ", d,
+                    " must have size 3 in both, got ", a.shape(), " and ", b.shape());
+    auto at = [d](const TensorAny& x, int64_t i) { return narrow(x, d, i, 1); };
+    auto term = [&](int64_t i, int64_t j) { return sub(mul(at(a, i), at(b, j)), mul(at(a, j), at(b, i))); };
+    return cat({term(1, 2), term(2, 0), term(0, 1)}, d);
 }
 
 TensorAny outer(TensorAny a, TensorAny b) {

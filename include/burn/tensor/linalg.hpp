@@ -53,6 +53,16 @@ template <class K>
 Tensor<2, K> outer(const Tensor<1, K>& a, const Tensor<1, K>& b) {
     return Tensor<2, K>(ops::outer(a.handle(), b.handle()));
 }
+/// x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, kept with size 1 (burn's cosine_similarity).
+template <std::size_t D>
+Tensor<D> cosine_similarity(const Tensor<D>& x1, const Tensor<D>& x2, int64_t dim = -1, double eps = 1e-8) {
+    return Tensor<D>(ops::cosine_similarity(x1.handle(), x2.handle(), dim, eps));
+}
+/// The cross product of 3-vectors along dim (size 3; the other dims broadcast).
+template <std::size_t D, class K>
+Tensor<D, K> cross(const Tensor<D, K>& a, const Tensor<D, K>& b, int64_t dim = -1) {
+    return Tensor<D, K>(ops::cross(a.handle(), b.handle(), dim));
+}
 /// m [..., r, c] times v [..., c] -> [..., r].
 template <std::size_t D, class K>
 Tensor<D - 1, K> matvec(const Tensor<D, K>& m, const Tensor<D - 1, K>& v) requires(D >= 2) {

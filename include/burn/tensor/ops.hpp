@@ -152,6 +152,11 @@ std::vector<TensorAny> split(TensorAny x, int64_t split_size, int64_t dim);
 TensorAny cat(const std::vector<TensorAny>& xs, int64_t dim);
 TensorAny stack(const std::vector<TensorAny>& xs, int64_t dim);
 TensorAny repeat_dim(TensorAny x, int64_t dim, int64_t times);
+/// x tiled times[d] times along every dim d (burn's repeat; one count per dim).
+TensorAny repeat(TensorAny x, const std::vector<int64_t>& times);
+/// The slices of x along dim at indices (Int, any rank): dim becomes indices' dims (burn's take,
+/// numpy.take along an axis): rank x.rank() - 1 + indices.rank().
+TensorAny take(TensorAny x, int64_t dim, TensorAny indices);
 TensorAny unsqueeze_dim(TensorAny x, int64_t dim);
 TensorAny squeeze_dim(TensorAny x, int64_t dim);
 TensorAny flatten(TensorAny x, int64_t start_dim, int64_t end_dim);
@@ -184,6 +189,12 @@ TensorAny triu(TensorAny x, int64_t diagonal);
 TensorAny dot(TensorAny a, TensorAny b);
 /// Rank-1 a [m], b [n] -> [m, n] with a[i] * b[j].
 TensorAny outer(TensorAny a, TensorAny b);
+/// x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, which is kept with size 1 (burn's
+/// linalg::cosine_similarity, PyTorch's F.cosine_similarity before the squeeze). Float, one shape.
+TensorAny cosine_similarity(TensorAny x1, TensorAny x2, int64_t dim, double eps);
+/// The cross product of 3-vectors along dim (size 3 in both; the other dims broadcast; burn's cross,
+/// torch.linalg.cross).
+TensorAny cross(TensorAny a, TensorAny b, int64_t dim);
 /// m [..., r, c] times v [..., c] -> [..., r] (batch dims broadcast as matmul's).
 TensorAny matvec(TensorAny m, TensorAny v);
 /// The diagonal of the last two dims: [..., r, c] -> [..., min(r, c)].
