@@ -239,7 +239,7 @@ CodegenResult generate_code(const std::string& model_path, const std::string& ou
     std::vector<store::TensorSnapshot> snaps;
     for (const Field& f : u.fields) {
         const std::string path = f.group == kNoGroup ? f.name : u.groups[f.group].member + "." + f.name;
-        snaps.push_back({path, *f.value, 0, f.kind == Field::Kind::buffer});
+        snaps.push_back({path, *f.value, 0, f.kind == Field::Kind::buffer, ""});
         (f.kind == Field::Kind::param ? r.params : r.buffers)++;
     }
     r.literals = u.literals.size();

@@ -130,7 +130,16 @@ void BurnpackStore::write(std::vector<TensorEntry> entries, const std::map<std::
 }
 
 void BurnpackStore::write_entries(std::vector<TensorEntry> entries) {
-    write(std::move(entries), scalars_, metadata_);
+    auto metadata = metadata_;
+    if (opts_.burn_linear_layout) metadata["linear_layout"] = "in_out";  // read back as Rust burn's
+    write(std::move(entries), scalars_, metadata);
+}
+
+bool BurnpackStore::file_has_burn_linear_layout() {
+    const auto& md = source().contents->metadata;
+    auto producer = md.find("producer"), layout = md.find("linear_layout");
+    return (producer != md.end() && producer->second == "burn") ||
+           (layout != md.end() && layout->second == "in_out");
 }
 
 void BurnpackStore::save_record(const Record& record) {

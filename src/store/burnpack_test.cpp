@@ -430,5 +430,38 @@ TEST(BurnpackStore, RejectsRustDtypesThisBuildLacksByName) {
     EXPECT_NE(one("Q8").find("unknown dtype 'Q8'"), std::string::npos) << one("Q8");
 }
 
+struct RustHead {
+    nn::Linear head;
+    BURN_MODULE(RustHead, head)
+};
+
+// Rust burn's Linear weight is [d_input, d_output]: a file it wrote (producer "burn") loads transposed
+// into this project's [d_output, d_input] without asking; burn_linear_layout(true) writes that layout
+// (and marks the file so this reader transposes it back).
+TEST(BurnpackStore, RustBurnsLinearLayoutLoadsAndSavesTransposed) {
+    RustHead m{nn::LinearConfig{3, 2}.init()};
+    ApplyResult r = m.load_from(BurnpackStore(testing::fixture("rust_burn.bpk")).with_regex("^head\\."));
+    ASSERT_TRUE(r.is_success()) << r;
+    EXPECT_EQ(m.head.weight.val().shape(), (Dims{2, 3}));
+    EXPECT_EQ(m.head.weight.val().to_vec<float>(), (std::vector<float>{1, 3, 5, 2, 4, 6}));
+    EXPECT_EQ(m.head.bias->val().to_vec<float>(), (std::vector<float>{0.5f, -1.5f}));
+
+    auto rust = BurnpackStore::in_memory().burn_linear_layout(true);
+    m.save_into(rust);
+    auto rec = BurnpackStore::from_bytes(rust.bytes()).load_record();
+    EXPECT_EQ(rec.tensors.at("head.weight").shape(), (Dims{3, 2}));
+    EXPECT_EQ(ops::into_data(rec.tensors.at("head.weight")).to_vec<float>(),
+              (std::vector<float>{1, 2, 3, 4, 5, 6}));
+    RustHead back{nn::LinearConfig{3, 2}.init()};
+    auto again = BurnpackStore::from_bytes(rust.bytes());
+    ASSERT_TRUE(back.load_from(again).is_success());
+    EXPECT_EQ(back.head.weight.val().to_vec<float>(), m.head.weight.val().to_vec<float>());
+
+    auto plain = BurnpackStore::in_memory();  // the default keeps this project's layout
+    m.save_into(plain);
+    EXPECT_EQ(BurnpackStore::from_bytes(plain.bytes()).load_record().tensors.at("head.weight").shape(),
+              (Dims{2, 3}));
+}
+
 }  // namespace
 }  // namespace burn::store

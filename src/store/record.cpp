@@ -1,5 +1,6 @@
 #include "burn/store/record.hpp"
 
+#include <cstring>
 #include <ostream>
 
 #include "burn/store/tensor_entry.hpp"
@@ -82,6 +83,26 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s) {
             return os << "bool " << (s.as_bool() ? "true" : "false");
     }
     return os;
+}
+
+TensorData transpose_2d(const TensorData& data) {
+    const Dims& s = data.shape();
+    BURN_CHECK_KIND(s.rank() == 2, shape, "[transpose_2d] needs a matrix, got shape ", s);
+    const int64_t r = s[0], c = s[1];
+    const std::size_t n = size_of(data.dtype());
+    std::vector<uint8_t> out(data.bytes().size());
+    const uint8_t* in = data.bytes().data();
+    for (int64_t i = 0; i < r; ++i)
+        for (int64_t j = 0; j < c; ++j)
+            std::memcpy(out.data() + static_cast<std::size_t>(j * r + i) * n,
+                        in + static_cast<std::size_t>(i * c + j) * n, n);
+    return TensorData(std::move(out), Dims{c, r}, data.dtype());
+}
+
+TensorEntry transposed(TensorEntry e) {
+    e.shape = Dims{e.shape[1], e.shape[0]};
+    e.read = [read = std::move(e.read)] { return transpose_2d(read()); };
+    return e;
 }
 
 TensorData slice_rows(const TensorData& data, int64_t row_begin, int64_t row_end) {

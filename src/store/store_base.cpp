@@ -16,6 +16,12 @@ std::string describe(const TensorEntry& e) {
     return burn::detail::msg(e.dtype, " ", e.shape);
 }
 
+/// A Linear layer's weight: the matrix Rust burn keeps as [d_input, d_output].
+bool is_linear_weight(const std::string& module_type, const std::string& path) {
+    return module_type == "Linear" &&
+           (path == "weight" || (path.size() > 7 && path.compare(path.size() - 7, 7, ".weight") == 0));
+}
+
 }  // namespace
 
 std::vector<std::string> StoreBase::keys() {
@@ -37,6 +43,13 @@ std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vec
     std::set<std::string> paths;
     for (const auto& s : slots) paths.insert(s.path);
     if (opts_.load_adapter) source = opts_.load_adapter->adapt_load(std::move(source), paths, result);
+    if (opts_.burn_linear_layout || file_has_burn_linear_layout()) {
+        std::set<std::string> linear;
+        for (const auto& s : slots)
+            if (is_linear_weight(s.module_type, s.path)) linear.insert(s.path);
+        for (auto& e : source)
+            if (e.shape.rank() == 2 && linear.count(e.name)) e = transposed(std::move(e));
+    }
 
     std::map<std::string, std::size_t> by_name;
     for (std::size_t i = 0; i < source.size(); ++i) {
@@ -135,6 +148,8 @@ void StoreBase::save(const std::vector<TensorSnapshot>& snapshots) {
         e.shape = s.tensor.shape();
         e.param_id = s.param_id;
         e.read = [t = s.tensor] { return ops::into_data(t); };
+        if (opts_.burn_linear_layout && e.shape.rank() == 2 && is_linear_weight(s.module_type, s.path))
+            e = transposed(std::move(e));
         entries.push_back(std::move(e));
     }
     if (opts_.save_adapter) entries = opts_.save_adapter->adapt_save(std::move(entries));

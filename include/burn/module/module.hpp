@@ -225,17 +225,22 @@ void set_require_grad_where(M& m, bool on, Pred&& pred) {
     });
 }
 
-/// The module's tensors as store snapshots.
+/// The module's tensors as store snapshots, each with the type of the module holding it.
 template <class M>
 std::vector<store::TensorSnapshot> snapshots(const M& m) {
     std::vector<store::TensorSnapshot> out;
-    auto v = visitor(
-        [&](const std::string& path, const auto& p) {
-            out.push_back({path, p.val().handle(), p.id().value(), false});
-        },
-        [&](const std::string& path, const auto& b) {
-            out.push_back({path, b.val().handle(), b.id().value(), true});
-        });
+    std::vector<const char*> types;  // the enclosing modules, innermost last
+    auto type = [&] { return types.empty() ? std::string() : std::string(types.back()); };
+    Visitor v{[&](const std::string& path, const auto& p) {
+                  out.push_back({path, p.val().handle(), p.id().value(), false, type()});
+              },
+              [&](const std::string& path, const auto& b) {
+                  out.push_back({path, b.val().handle(), b.id().value(), true, type()});
+              },
+              [&](const std::string&, const auto& x) {
+                  types.push_back(std::remove_cv_t<std::remove_reference_t<decltype(x)>>::burn_module_name);
+              },
+              [&](const std::string&, const auto&) { types.pop_back(); }};
     walk(m, "", v);
     return out;
 }
@@ -263,7 +268,7 @@ store::ApplyResult load_from(M& m, store::ModuleStore& s) {
     check_defined(snaps);
     for (const auto& snap : snaps)
         slots.push_back({snap.path, snap.tensor.shape(), snap.tensor.dtype(), snap.tensor.device(),
-                         snap.param_id, snap.is_buffer});
+                         snap.param_id, snap.is_buffer, snap.module_type});
     auto [result, values] = s.load(slots);
     check_load(result, s.partial_allowed());
     std::vector<store::LoadedTensor> by_slot(slots.size());

@@ -70,6 +70,7 @@ class BurnpackStore : public StoreBuilder<BurnpackStore> {
     std::vector<TensorEntry> read_entries() override;
     void write_entries(std::vector<TensorEntry> entries) override;
     const char* store_name() const override { return "BurnpackStore"; }
+    bool file_has_burn_linear_layout() override;
 
   private:
     BurnpackStore() = default;

@@ -17,6 +17,9 @@ struct TensorSnapshot {
     TensorAny tensor;  // on the module's device
     uint64_t param_id = 0;
     bool is_buffer = false;
+    /// The BURN_MODULE type holding the tensor ("Linear"), empty at the top level: layout rules that
+    /// depend on the layer (Rust burn's [in, out] Linear weight) read it.
+    std::string module_type;
 };
 
 /// One tensor a module can receive.
@@ -27,6 +30,7 @@ struct TensorSlot {
     Device device;
     uint64_t param_id = 0;
     bool is_buffer = false;
+    std::string module_type;  // as TensorSnapshot's
 };
 
 struct ApplyError {

@@ -41,6 +41,10 @@ struct StoreOptions {
     bool mmap = false;         // read through a memory map (the file must not change while it is read)
     DTypePolicy dtype_policy = DTypePolicy::cast_same_kind;
     Limits limits;
+    /// The file keeps Linear weights as Rust burn does, [d_input, d_output] (this project and PyTorch
+    /// keep [d_output, d_input]): loads and saves transpose them. BurnpackStore turns it on by itself
+    /// for files Rust burn wrote.
+    bool burn_linear_layout = false;
 };
 
 class StoreBase : public ModuleStore {
@@ -64,6 +68,9 @@ class StoreBase : public ModuleStore {
     virtual void write_entries(std::vector<TensorEntry> entries) = 0;
     /// The op name used in error messages ("BurnpackStore").
     virtual const char* store_name() const = 0;
+    /// Whether the source says its Linear weights are Rust burn's [d_input, d_output] (a Burnpack file
+    /// Rust burn wrote); loads then transpose them without burn_linear_layout(true).
+    virtual bool file_has_burn_linear_layout() { return false; }
 
     StoreOptions opts_;
 };
@@ -123,6 +130,11 @@ class StoreBuilder : public StoreBase {
     }
     Derived& with_save_adapter(std::shared_ptr<const Adapter> adapter) {
         opts_.save_adapter = std::move(adapter);
+        return self();
+    }
+    /// Linear weights in the file are Rust burn's [d_input, d_output] (transposed on load and save).
+    Derived& burn_linear_layout(bool on = true) {
+        opts_.burn_linear_layout = on;
         return self();
     }
     Derived& dtype_policy(DTypePolicy policy) {

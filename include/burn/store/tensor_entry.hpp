@@ -28,5 +28,9 @@ struct TensorEntry {
 
 /// Reads rows [row_begin, row_end) of dim 0 of a contiguous entry (used to split fused weights).
 TensorData slice_rows(const TensorData& data, int64_t row_begin, int64_t row_end);
+/// The [c, r] transpose of a [r, c] entry's data (Rust burn's Linear layout and this project's).
+TensorData transpose_2d(const TensorData& data);
+/// e with its shape swapped and its data transposed when read.
+TensorEntry transposed(TensorEntry e);
 
 }  // namespace burn::store
