@@ -1,6 +1,10 @@
 // CSV (RFC 4180) parsing for from_csv: quoted fields, doubled quotes, \n or \r\n line ends.
 #include "burn/data/csv.hpp"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
 #include "platform/files.hpp"
 
 namespace burn::data {
@@ -120,6 +124,15 @@ std::string_view CsvRow::trimmed(std::string_view s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     if (s.starts_with('+')) s.remove_prefix(1);  // from_chars takes no '+'
     return s;
+}
+
+bool CsvRow::parse_real(std::string_view s, double& out) {
+    const std::string text(s);  // strtod needs a terminated string
+    char* end = nullptr;
+    errno = 0;
+    out = std::strtod(text.c_str(), &end);
+    const bool overflow = errno == ERANGE && std::isinf(out);
+    return end == text.c_str() + text.size() && !overflow;
 }
 
 std::string CsvRow::column_name(std::size_t column) const {

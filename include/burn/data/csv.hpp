@@ -13,8 +13,10 @@
 /// lines end in \n or \r\n, and empty lines are skipped. Every record must have as many fields as the
 /// header. Errors are burn::IoError naming the file, the line and the column.
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -75,8 +77,17 @@ class CsvRow {
             static_assert(std::is_arithmetic_v<T>, "CsvRow::get<T>: T is a number, bool or std::string");
             std::string_view s = trimmed(text);
             T value{};
-            auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-            if (ec != std::errc() || end != s.data() + s.size() || s.empty())
+            bool ok = !s.empty();
+            if constexpr (std::is_integral_v<T>) {
+                auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+                ok = ok && ec == std::errc() && end == s.data() + s.size();
+            } else {  // libc++ 13 (emscripten) has no floating-point from_chars
+                double d = 0;
+                ok = ok && parse_real(s, d) &&
+                     (!std::isfinite(d) || std::fabs(d) <= std::numeric_limits<T>::max());
+                value = static_cast<T>(d);
+            }
+            if (!ok)
                 bad_value(column_name(column), text,
                           std::is_integral_v<T> ? "an integer in range" : "a number");
             return value;
@@ -87,6 +98,9 @@ class CsvRow {
 
   private:
     static std::string_view trimmed(std::string_view s);
+    /// s as a double (strtod in the "C" locale's syntax: inf, nan, hex floats too); false unless all of
+    /// s parses and the value is in double's range.
+    static bool parse_real(std::string_view s, double& out);
     std::string column_name(std::size_t column) const;
     std::string column_name(std::string_view column) const { return std::string(column); }
     std::string column_name(const char* column) const { return column; }
