@@ -31,7 +31,7 @@ TensorAny table(std::vector<double> v, int64_t rows, int64_t cols, DType dtype, 
 TensorAny last_dim_of(TensorAny x, int d, int64_t n) {
     const int last = x.rank() - 1;
     x = movedim(std::move(x), Dims{d}, Dims{last});
-    if (x.dtype() != work_dtype(x.dtype())) x = cast(std::move(x), work_dtype(x.dtype()));
+    if (const DType w = work_dtype(x.dtype()); x.dtype() != w) x = cast(std::move(x), w);
     const int64_t len = x.shape()[x.rank() - 1];
     if (n < len) return narrow(std::move(x), -1, 0, n);
     if (n > len) return pad(std::move(x), Dims{0, n - len}, PadMode::Constant(0));

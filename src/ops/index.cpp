@@ -111,7 +111,8 @@ TensorAny one_hot_fill(TensorAny x, int64_t num_classes, double on_value, double
     const Dims ones = Dims::filled(hot.rank(), 1);
     const Device device = hot.device();
     TensorAny y = where(std::move(hot), full(ones, on_value, dt, device), full(ones, off_value, dt, device));
-    return d == y.rank() - 1 ? y : movedim(std::move(y), Dims{y.rank() - 1}, Dims{d});
+    const int last = y.rank() - 1;  // before y is moved: the argument order is unspecified
+    return d == last ? y : movedim(std::move(y), Dims{last}, Dims{d});
 }
 
 TensorAny one_hot(TensorAny x, int64_t num_classes) {
