@@ -111,7 +111,7 @@ void add_one_hot_fill(std::vector<OpEntry>& db) {
         const bool neg = dt != DType::u8;
         return std::vector<Sample>{
             sample(Tag::basic, {classes({2, 3}, 4, neg)}, {4, -1}, {1, 0}),
-            sample(Tag::basic, {classes({2, 3}, 5, neg)}, {5, 0}, {3, -1}, "axis 0"),
+            sample(Tag::basic, {classes({2, 3}, 5, neg)}, {5, 0}, {3, neg ? -1.0 : 7.0}, "axis 0"),
             sample(Tag::basic, {classes({2, 3}, 3, false)}, {3, 1}, {2, 0.5}, "axis 1"),
             sample(Tag::scalar, {classes({1}, 2, false)}, {2, -1}, {1, 0}),
             sample(Tag::empty, {classes({0, 2}, 3, false)}, {3, -1}, {1, 0})};
