@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 namespace bench {
@@ -30,15 +32,23 @@ double time_median_ms(const Case& c, const burn::Device& device, int warmup, int
     using clock = std::chrono::steady_clock;
     for (int i = 0; i < warmup; ++i) c.step();
     device.sync();
-    std::vector<double> ms;
+    std::vector<double> ms, host;
     ms.reserve(static_cast<std::size_t>(reps));
     for (int i = 0; i < reps; ++i) {
         auto t0 = clock::now();
         c.step();
+        host.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
         device.sync();
         ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
     }
     std::sort(ms.begin(), ms.end());
+    if (const char* e = std::getenv("BURN_BENCH_HOST"); e && std::strcmp(e, "1") == 0 && !host.empty()) {
+        // How long the host takes to issue a step, before waiting for the device: a step whose issue
+        // time is its whole time is bound by the host (op overhead), not by the device.
+        std::sort(host.begin(), host.end());
+        std::fprintf(stderr, "burn-bench: issue time per step (median of %d): %.3f ms of %.3f ms\n", reps,
+                     host[host.size() / 2], ms[ms.size() / 2]);
+    }
     std::size_t n = ms.size();
     if (n == 0) return 0.0;
     return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);  // as Python's statistics.median

@@ -8,7 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 DIR=${1:-$BURN_BUILD_DIR/onnx-node}
 if [ ! -f "$DIR/node/test_add/model.onnx" ]; then
-    burn_install_packages python3-onnx
+    burn_install_packages python3-onnx >&2  # stdout is the folder alone (scripts/test.sh reads it)
     rm -rf "$DIR.tmp"
     /usr/bin/python3 - "$DIR.tmp" >/dev/null 2>&1 <<'PY'
 import sys

@@ -10,7 +10,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 DIR=${1:-$BURN_BUILD_DIR/onnx-real}
 if [ ! -f "$DIR/manifest.txt" ]; then
-    burn_install_packages python3-torch python3-torchvision python3-onnx
+    burn_install_packages python3-torch python3-torchvision python3-onnx >&2  # stdout is the folder alone (scripts/test.sh reads it)
     rm -rf "$DIR.tmp"
     /usr/bin/python3 "$BURN_ROOT/tests/fixtures/onnx/make_real_models.py" "$DIR.tmp" >"$DIR.log" 2>&1 ||
         { echo "onnx_real_models.sh: the export failed; its log:" >&2; tail -n 40 "$DIR.log" >&2; exit 1; }

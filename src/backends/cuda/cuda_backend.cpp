@@ -45,11 +45,30 @@ bool env_on(const char* name) {
     return v && *v && std::string(v) != "0";
 }
 bool g_profile = env_on("BURN_CUDA_PROFILE");
+/// BURN_CUDA_PROFILE=2: rows per op, dtypes and shapes ("cast f32[8192,768]->bf16").
+bool g_profile_shapes = [] {
+    const char* v = std::getenv("BURN_CUDA_PROFILE");
+    return v && std::string(v) == "2";
+}();
+
+/// The row name of a call in BURN_CUDA_PROFILE=2's table.
+std::string profile_key(const OpCall& call, const TensorRefs& inputs, const TensorRefs& outputs) {
+    std::string key(op_name(call.op));
+    auto shape = [](const TensorRef& t) {
+        std::string s = std::string(burn::name(t->dtype)) + "[";
+        for (int i = 0; i < t->shape.rank(); ++i) s += (i ? "," : "") + std::to_string(t->shape[i]);
+        return s + "]";
+    };
+    for (std::size_t i = 0; i < inputs.size() && i < 2; ++i)
+        if (inputs[i]) key += " " + shape(inputs[i]);
+    if (!outputs.empty() && outputs[0]) key += " -> " + shape(outputs[0]);
+    return key;
+}
 
 /// BURN_CUDA_PROFILE=1: device time per op (events around each execute), printed at exit.
 struct Profile {
     struct Pending {
-        OpId op;
+        std::string key;
         cudaEvent_t start, end;
     };
     std::mutex mutex;
@@ -60,7 +79,7 @@ struct Profile {
             float ms = 0;
             if (cudaEventSynchronize(p.end) == cudaSuccess &&
                 cudaEventElapsedTime(&ms, p.start, p.end) == cudaSuccess) {
-                auto& t = totals[std::string(op_name(p.op))];
+                auto& t = totals[p.key];
                 t.first++;
                 t.second += ms;
             }
@@ -80,13 +99,36 @@ struct Profile {
         std::sort(rows.rbegin(), rows.rend());
         std::fprintf(stderr, "burn cuda profile: %.3f ms of device time in ops\n", all);
         for (auto& [ms, op] : rows)
-            std::fprintf(stderr, "  %-28s %8lld calls %10.3f ms %5.1f%%\n", op.c_str(),
+            std::fprintf(stderr, "  %-60s %8lld calls %10.3f ms %5.1f%%\n", op.c_str(),
                          static_cast<long long>(totals[op].first), ms, all > 0 ? 100 * ms / all : 0.0);
     }
 };
 Profile& profile() {
     static Profile p;  // destroyed at exit: prints the table
     return p;
+}
+/// BURN_CUDA_MEMSTATS=1: the caching allocator's statistics of each device used, printed at exit.
+struct MemStatsAtExit {
+    std::mutex mutex;
+    std::vector<int> devices;
+    ~MemStatsAtExit() {
+        for (int d : devices) {
+            const MemoryStats m = memory_stats(d);
+            std::fprintf(stderr,
+                         "burn cuda memory cuda:%d: peak %.3f GiB, allocated %.3f GiB, reserved %.3f GiB, "
+                         "%lld cudaMalloc calls, %lld cache hits, %lld out-of-memory retries\n",
+                         d, double(m.peak) / (1 << 30), double(m.allocated) / (1 << 30),
+                         double(m.reserved) / (1 << 30), static_cast<long long>(m.device_mallocs),
+                         static_cast<long long>(m.cache_hits), static_cast<long long>(m.oom_retries));
+        }
+    }
+};
+void note_memstats(int device) {
+    static const bool on = env_on("BURN_CUDA_MEMSTATS");
+    if (!on) return;
+    static MemStatsAtExit m;
+    std::lock_guard<std::mutex> lock(m.mutex);
+    m.devices.push_back(device);
 }
 bool g_tf32 = env_on("BURN_CUDA_TF32");
 thread_local Context t_ctx;
@@ -95,6 +137,7 @@ class CudaBackend final : public Backend {
   public:
     explicit CudaBackend(int index) : index_(index), device_(Device::cuda(index)) {
         BURN_CUDA_CHECK(cudaSetDevice(index));
+        note_memstats(index);
         BURN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         cublasStatus_t st = cublasCreate(&blas_);
         BURN_CHECK_KIND(st == CUBLAS_STATUS_SUCCESS, device, "[cuda] cublasCreate failed on cuda:", index,
@@ -177,10 +220,13 @@ class CudaBackend final : public Backend {
             cudaEventCreate(&a);
             cudaEventCreate(&b);
             cudaEventRecord(a, stream_);
+            std::string key = g_profile_shapes ? std::string() : std::string(op_name(call.op));
+            TensorRefs shapes_in = g_profile_shapes ? inputs : TensorRefs{};
             TensorRefs out = k.run(call, inputs);
             cudaEventRecord(b, stream_);
+            if (g_profile_shapes) key = profile_key(call, shapes_in, out);
             std::lock_guard<std::mutex> lock(p.mutex);
-            p.pending.push_back({call.op, a, b});
+            p.pending.push_back({std::move(key), a, b});
             if (p.pending.size() > 4096) p.drain();
             return out;
         }
