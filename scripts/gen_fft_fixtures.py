@@ -2,7 +2,8 @@
 """Writes tests/fixtures/nn_layers/fft.json: torch 1.13's rfft, irfft, fft, ifft and stft on fixed
 inputs, pinning the conventions of burn/tensor/fft.hpp (torch.fft's unnormalised forward transform,
 irfft's n and its disregard of the imaginary DC and Nyquist parts, stft's centred reflect-padded
-frames, its window centred in n_fft, normalized and onesided).
+frames, its window centred in n_fft, normalized and onesided; istft's overlap-add, window envelope,
+centring and length, on spectra that are not any signal's stft).
 
 Run once with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/gen_fft_fixtures.py
 
@@ -50,6 +51,20 @@ def main():
         y = torch.stft(sig, return_complex=True, **kw)
         put(t, name + ".re", y.real)
         put(t, name + ".im", y.imag)
+    # istft of perturbed spectra (no signal has them as its stft, so the inverse is a least-squares fit,
+    # not the round trip), torch 1.13's rules: the window envelope, the centring cut, length.
+    icases = {
+        "istft": (dict(n_fft=16, hop_length=4, window=win, win_length=12), dict(length=50)),
+        "istft_norm": (dict(n_fft=16, hop_length=5, normalized=True), dict()),
+        "istft_short": (dict(n_fft=10, hop_length=4), dict(length=37)),
+        "istft_long": (dict(n_fft=10, hop_length=4), dict(length=60)),
+    }
+    for name, (kw, extra) in icases.items():
+        y = torch.stft(sig, return_complex=True, **kw)
+        y = y * (1 + 0.3 * torch.randn(y.shape, generator=g, dtype=torch.float64))
+        put(t, name + ".in.re", y.real)
+        put(t, name + ".in.im", y.imag)
+        put(t, name, torch.istft(y, **kw, **extra))
     with open(os.path.join(OUT, "fft.json"), "w") as f:
         json.dump({"config": {}, "tensors": t}, f)
 

@@ -81,7 +81,7 @@ fi
 # The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 10 s per fuzz
 # target here; long campaigns run elsewhere): docs/reliability.md. BURN_SANITIZERS=0 skips them.
 if [ "${BURN_SANITIZERS:-1}" != "0" ]; then
-    # Fuzzing gets what is left of CI's 30 minutes (29 minutes from this script's start), between 2 and
+    # Fuzzing gets what is left of CI's 30 minutes (29 minutes from this script's start), between 1 and
     # 10 s per target: scripts/sanitize.sh decides when it gets there. BURN_FUZZ_SECONDS, when set, wins.
     export BURN_FUZZ_DEADLINE=$(($(date +%s) - SECONDS + 1740))
     bash "$BURN_ROOT/scripts/sanitize.sh"

@@ -1,8 +1,8 @@
 // The Fourier transforms against torch 1.13 (tests/fixtures/nn_layers/fft.json, written by
 // scripts/gen_fft_fixtures.py): rfft with n and along dim 0, the complex fft and ifft, irfft (its n,
-// the ignored imaginary DC and Nyquist parts) and stft with torch's centring, padding, window
-// placement, normalisation and two-sided output. The op database checks the same ops against naive
-// sums on every dtype and device; this file pins the conventions to torch's.
+// the ignored imaginary DC and Nyquist parts), stft with torch's centring, padding, window placement,
+// normalisation and two-sided output, and istft (envelope, centring, length). The op database checks
+// the same ops against naive sums on every dtype and device; this file pins the conventions to torch's.
 #include <gtest/gtest.h>
 
 #include <burn/burn.hpp>
@@ -65,6 +65,47 @@ TEST(FftTorch, StftMatchesTorch) {
     constant.hop_length = 4;
     constant.pad_mode = PadMode::Constant(0);
     check("stft_constant", 10, constant);
+}
+
+TEST(FftTorch, IstftMatchesTorch) {
+    auto f = load_fixture("fft");
+    auto check = [&](const std::string& key, int64_t n_fft, const ops::IstftOptions& o) {
+        auto y = istft(f.floats<3>(key + ".in.re"), f.floats<3>(key + ".in.im"), n_fft, o);
+        EXPECT_TRUE(close(y, f.at(key), 1e-4, 1e-4)) << key;
+    };
+    ops::IstftOptions windowed;
+    windowed.hop_length = 4;
+    windowed.win_length = 12;
+    windowed.window = hann_window(12).handle();
+    windowed.length = 50;
+    check("istft", 16, windowed);
+    ops::IstftOptions norm;
+    norm.hop_length = 5;
+    norm.normalized = true;
+    check("istft_norm", 16, norm);
+    ops::IstftOptions cut;
+    cut.hop_length = 4;
+    cut.length = 37;
+    check("istft_short", 10, cut);
+    cut.length = 60;  // longer than the frames reach: zeros
+    check("istft_long", 10, cut);
+}
+
+TEST(FftTorch, IstftInvertsStft) {
+    // A Hann window with hop n_fft / 4 satisfies NOLA: the round trip is the signal, batched or not.
+    auto sig = load_fixture("fft").floats<2>("sig");
+    ops::StftOptions so;
+    so.hop_length = 4;
+    so.window = hann_window(16).handle();
+    ops::IstftOptions io;
+    io.hop_length = 4;
+    io.window = so.window;
+    io.length = 50;
+    auto [re, im] = stft(sig, 16, so);
+    EXPECT_TRUE(close(istft(re, im, 16, io), sig.into_data(), 1e-5, 1e-5));
+    auto one = sig.slice({{1, 2}, {0, 50}}).reshape<1>({50});
+    auto [r1, i1] = stft(one, 16, so);
+    EXPECT_TRUE(close(istft(r1, i1, 16, io), one.into_data(), 1e-5, 1e-5));
 }
 
 TEST(FftTorch, GradientsFlowThroughTheTransform) {

@@ -1,5 +1,5 @@
 // Op-database entries of the Fourier transforms (burn/tensor/fft.hpp; composites, `ops` = {}): rfft,
-// irfft, cfft forward and inverse, and stft, each output of a pair its own entry, against naive
+// irfft, cfft forward and inverse, stft, each output of a pair its own entry, and istft, against naive
 // float64 sums over the definition (no table, no matmul), with gradcheck. torch's conventions (the
 // centred, reflect-padded frames of stft, irfft ignoring the imaginary DC and Nyquist parts) are
 // pinned by tests/fft_torch_test.cpp against torch 1.13's own numbers.
@@ -265,6 +265,100 @@ void add_stft(std::vector<OpEntry>& db, int part) {
     db.push_back(std::move(e));
 }
 
+/// istft's reference: each frame's inverse DFT (one-sided: the Hermitian extension, imaginary DC and
+/// Nyquist parts dropped; two-sided: the real part), times the centred window, overlap-added and divided
+/// by the summed squared window, then cut past the centring and to length. ints: n_fft, hop, win_length,
+/// center, onesided, normalized, length; inputs: re, im, and the window when win_length > 0.
+ref::Host istft_reference(const ref::Host& re, const ref::Host& im, const std::vector<double>* window, A a) {
+    const int64_t n_fft = a.ints[0], hop = a.ints[1], win = a.ints[2] > 0 ? a.ints[2] : n_fft;
+    const bool center = a.ints[3] != 0, onesided = a.ints[4] != 0, normalized = a.ints[5] != 0;
+    const int64_t length = a.ints[6];
+    const int r = re.rank();
+    const int64_t batch = r == 3 ? re.shape[0] : 1, bins = re.shape[r - 2], frames = re.shape[r - 1];
+    std::vector<double> w(static_cast<std::size_t>(n_fft), 0.0);
+    for (int64_t k = 0; k < win; ++k)
+        w[static_cast<std::size_t>((n_fft - win) / 2 + k)] =
+            window ? (*window)[static_cast<std::size_t>(k)] : 1.0;
+    const int64_t total = n_fft + hop * (frames - 1), start = center ? n_fft / 2 : 0;
+    const int64_t end = length > 0 ? start + length : total - start;
+    const double scale = normalized ? std::sqrt(static_cast<double>(n_fft)) : 1.0;
+    Dims s = r == 3 ? Dims{batch, end - start} : Dims{end - start};
+    ref::Host o = ref::filled(s, 0);
+    for (int64_t b = 0; b < batch; ++b) {
+        Lane sum(static_cast<std::size_t>(total), 0.0), env(static_cast<std::size_t>(total), 0.0);
+        for (int64_t f = 0; f < frames; ++f) {
+            Lane fr(static_cast<std::size_t>(n_fft)), fi(static_cast<std::size_t>(n_fft));
+            for (int64_t k = 0; k < n_fft; ++k) {
+                int64_t src = k;
+                double sign = 1;
+                if (onesided && k >= bins) src = n_fft - k, sign = -1;  // X[n - k] = conj(X[k])
+                const bool edge = onesided && (src == 0 || 2 * src == n_fft);
+                const std::size_t at = static_cast<std::size_t>((b * bins + src) * frames + f);
+                fr[static_cast<std::size_t>(k)] = scale * re.v[at];
+                fi[static_cast<std::size_t>(k)] = edge ? 0.0 : sign * scale * im.v[at];
+            }
+            Lane y = dft(fr, fi, 0, 1, 1.0 / static_cast<double>(n_fft));
+            for (int64_t t = 0; t < n_fft; ++t) {
+                const double wt = w[static_cast<std::size_t>(t)];
+                sum[static_cast<std::size_t>(f * hop + t)] += y[static_cast<std::size_t>(t)] * wt;
+                env[static_cast<std::size_t>(f * hop + t)] += wt * wt;
+            }
+        }
+        for (int64_t i = start; i < end; ++i)
+            o.v[static_cast<std::size_t>(b * (end - start) + i - start)] =
+                i < total ? sum[static_cast<std::size_t>(i)] / env[static_cast<std::size_t>(i)] : 0.0;
+    }
+    return o;
+}
+
+void add_istft(std::vector<OpEntry>& db) {
+    OpEntry e = entry("istft", {}, kFloat);
+    e.samples = [](DType dt) {
+        InputGen g{"istft", dt};
+        // ints: n_fft, hop, win_length (0: no window), center, onesided, normalized, length (0: all)
+        return std::vector<Sample>{
+            sample(Tag::basic, {g({5, 6}), g({5, 6})}, {8, 2, 0, 1, 1, 0, 0}, {}, "centred, no window"),
+            sample(Tag::basic, {g({2, 5, 4}), g({2, 5, 4}), g({6}, Domain::nonzero)}, {8, 3, 6, 1, 1, 1, 11},
+                   {}, "batch, window 6 of 8, normalized, length"),
+            sample(Tag::basic, {g({4, 3}), g({4, 3})}, {4, 2, 0, 0, 0, 0, 0}, {}, "not centred, two-sided"),
+            sample(Tag::basic, {g({3, 4}), g({3, 4}), g({5}, Domain::nonzero)}, {5, 2, 5, 1, 1, 0, 11}, {},
+                   "odd n_fft, zero-padded past the frames")};
+    };
+    e.forward = [](V in, A a) {
+        ops::IstftOptions o;
+        o.hop_length = a.ints[1];
+        o.win_length = a.ints[2];
+        if (in.size() > 2) o.window = in[2];
+        o.center = a.ints[3] != 0;
+        o.onesided = a.ints[4] != 0;
+        o.normalized = a.ints[5] != 0;
+        o.length = a.ints[6];
+        return ops::istft(in[0], in[1], a.ints[0], o);
+    };
+    e.reference = [](In in, A a) {
+        std::vector<double> w;
+        if (in.size() > 2) w = ref::host(in[2]).v;
+        return out(istft_reference(ref::host(in[0]), ref::host(in[1]), in.size() > 2 ? &w : nullptr, a),
+                   in[0].dtype());
+    };
+    e.tol = fft_tol;
+    e.bad.push_back(bad("wrong number of bins", "[istft]", [](const Device& d) {
+        ops::istft(f32({4, 3}, d), f32({4, 3}, d), 8);
+    }));
+    e.bad.push_back(bad("parts differ", "[istft", [](const Device& d) {
+        ops::istft(f32({5, 3}, d), f32({5, 2}, d), 8);
+    }));
+    e.bad.push_back(bad("windows sum to zero (NOLA)", "[istft]", [](const Device& d) {
+        ops::IstftOptions o;
+        o.hop_length = 8;
+        o.win_length = 4;  // a window of 4 in frames of 8, 8 apart: samples between the windows are lost
+        ops::istft(f32({5, 3}, d), f32({5, 3}, d), 8, o);
+    }));
+    e.differentiable = true;
+    e.grad_inputs = {0, 1};
+    db.push_back(std::move(e));
+}
+
 }  // namespace api_fft
 
 void add_api_fft_entries(std::vector<OpEntry>& db) {
@@ -276,6 +370,7 @@ void add_api_fft_entries(std::vector<OpEntry>& db) {
         add_stft(db, part);
     }
     add_irfft(db);
+    add_istft(db);
 }
 
 }  // namespace burn::opdb

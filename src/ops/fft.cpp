@@ -1,8 +1,9 @@
-// Discrete Fourier transforms (burn/tensor/fft.hpp): rfft, irfft, cfft and stft, each one matmul of the
-// signal's rows with a table of twiddle factors built on the host in float64. No rows of their own, so
+// Discrete Fourier transforms (burn/tensor/fft.hpp): rfft, irfft, cfft, stft and istft, each one matmul of
+// the signal's rows with a table of twiddle factors built on the host in float64. No rows of their own, so
 // every device runs them and autodiff differentiates them through matmul.
 #include "burn/tensor/fft.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -69,6 +70,18 @@ void check_pair(const TensorAny& re, const TensorAny& im, const char* op) {
                     describe(im));
     BURN_CHECK_KIND(re.device() == im.device(), device, "[", op, "] the real part is on ", re.device(),
                     ", the imaginary part on ", im.device());
+}
+
+/// The window of stft/istft as n_fft values in dtype on device: ones where none is given, a shorter one
+/// centred with zeros on both sides.
+TensorAny frame_window(const std::optional<TensorAny>& window, int64_t win, int64_t n_fft, DType dtype,
+                       const Device& device, const char* op) {
+    TensorAny w = window ? *window : full(Dims{win}, 1.0, dtype, device);
+    BURN_CHECK_KIND(w.rank() == 1 && w.shape()[0] == win, shape, "[", op, "] the window must be [", win,
+                    "] (win_length), got ", describe(w));
+    const int64_t left = (n_fft - win) / 2;
+    if (win < n_fft) w = pad(std::move(w), Dims{left, n_fft - win - left}, PadMode::Constant(0));
+    return w.dtype() == dtype ? w : cast(std::move(w), dtype);
 }
 
 }  // namespace fft_impl
@@ -175,15 +188,10 @@ Complex stft(TensorAny x, int64_t n_fft, const StftOptions& o) {
                     o.center ? " after centring" : "", ") is shorter than n_fft = ", n_fft);
     TensorAny frames = unfold(std::move(x), -1, n_fft, hop);  // [..., frames, n_fft]
     if (o.window || win < n_fft) {
-        TensorAny w = o.window ? *o.window : full(Dims{win}, 1.0, frames.dtype(), frames.device());
-        BURN_CHECK_KIND(w.rank() == 1 && w.shape()[0] == win, shape, "[stft] the window must be [", win,
-                        "] (win_length), got ", describe(w));
-        const int64_t left = (n_fft - win) / 2;
-        if (win < n_fft) w = pad(std::move(w), Dims{left, n_fft - win - left}, PadMode::Constant(0));
         Dims ws = frames.shape();  // the window broadcast over the frames: [1, ..., 1, n_fft]
         for (int k = 0; k + 1 < ws.rank(); ++k) ws[k] = 1;
-        const DType fd = frames.dtype();
-        frames = mul(std::move(frames), reshape(cast(std::move(w), fd), ws));
+        TensorAny w = fft_impl::frame_window(o.window, win, n_fft, frames.dtype(), frames.device(), "stft");
+        frames = mul(std::move(frames), reshape(std::move(w), ws));
     }
     Complex y;
     if (o.onesided) {
@@ -197,6 +205,75 @@ Complex stft(TensorAny x, int64_t n_fft, const StftOptions& o) {
         y = {mul_scalar(std::move(y.first), s), mul_scalar(std::move(y.second), s)};
     }
     return {swap_dims(std::move(y.first), -1, -2), swap_dims(std::move(y.second), -1, -2)};
+}
+
+TensorAny istft(TensorAny re, TensorAny im, int64_t n_fft, const IstftOptions& o) {
+    fft_impl::check_pair(re, im, "istft");
+    BURN_CHECK_KIND(re.rank() == 2 || re.rank() == 3, shape,
+                    "[istft] takes a spectrum [bins, frames] or [batch, bins, frames], got ", describe(re));
+    BURN_CHECK_KIND(n_fft >= 1, shape, "[istft] n_fft = ", n_fft, " must be >= 1");
+    const int64_t hop = o.hop_length > 0 ? o.hop_length : std::max<int64_t>(n_fft / 4, 1);
+    const int64_t win = o.win_length > 0 ? o.win_length : n_fft;
+    BURN_CHECK_KIND(o.hop_length >= 0 && o.win_length >= 0 && win <= n_fft && o.length >= 0, shape,
+                    "[istft] hop_length ", o.hop_length, ", win_length ", o.win_length, " and length ",
+                    o.length, " must be >= 0 with win_length <= n_fft (", n_fft, ")");
+    const int64_t bins = re.shape()[re.rank() - 2], frames = re.shape()[re.rank() - 1];
+    const int64_t want = o.onesided ? n_fft / 2 + 1 : n_fft;
+    BURN_CHECK_KIND(bins == want && frames >= 1, shape, "[istft] ", describe(re), " has ", bins, " bins and ",
+                    frames, " frames; n_fft = ", n_fft, o.onesided ? " one-sided" : " two-sided", " needs ",
+                    want, " bins and at least one frame");
+    const DType dt = re.dtype();
+    const Device dev = re.device();
+    TensorAny r = swap_dims(std::move(re), -1, -2),
+              i = swap_dims(std::move(im), -1, -2);  // [.., frames, bins]
+    if (o.normalized) {
+        const double s = std::sqrt(static_cast<double>(n_fft));
+        r = mul_scalar(std::move(r), s);
+        i = mul_scalar(std::move(i), s);
+    }
+    TensorAny y = o.onesided ? irfft(std::move(r), std::move(i), -1, n_fft)
+                             : cfft(std::move(r), std::move(i), -1, true).first;  // [.., frames, n_fft]
+    const DType wd = y.dtype();
+    TensorAny w = fft_impl::frame_window(o.window, win, n_fft, wd, dev, "istft");
+    const std::vector<double> wv = into_data(w).convert(DType::f64).to_vec<double>();
+    Dims ws = y.shape();
+    for (int k = 0; k + 1 < ws.rank(); ++k) ws[k] = 1;
+    y = mul(std::move(y), reshape(std::move(w), ws));
+
+    // Overlap-add: sample f * hop + t of the signal sums y[.., f, t] (select_assign adds along the last dim).
+    const int64_t total = n_fft + hop * (frames - 1);
+    std::vector<int64_t> at(static_cast<std::size_t>(frames * n_fft));
+    std::vector<double> envelope(static_cast<std::size_t>(total), 0.0);
+    for (int64_t f = 0; f < frames; ++f)
+        for (int64_t t = 0; t < n_fft; ++t) {
+            at[static_cast<std::size_t>(f * n_fft + t)] = f * hop + t;
+            envelope[static_cast<std::size_t>(f * hop + t)] +=
+                wv[static_cast<std::size_t>(t)] * wv[static_cast<std::size_t>(t)];
+        }
+    Dims flat = y.shape();  // [.., frames * n_fft]
+    flat.erase(flat.rank() - 1);
+    flat[flat.rank() - 1] = frames * n_fft;
+    Dims out_shape = flat;
+    out_shape[out_shape.rank() - 1] = total;
+    TensorAny sig = select_assign(full(out_shape, 0.0, wd, dev), -1,
+                                  from_data(TensorData(std::move(at), Dims{frames * n_fft}), dev),
+                                  reshape(std::move(y), flat));
+
+    // The kept samples: past the centring, up to length (zero-padded beyond the frames).
+    const int64_t start = o.center ? n_fft / 2 : 0;
+    const int64_t end = o.length > 0 ? start + o.length : (o.center ? total - n_fft / 2 : total);
+    const int64_t stop = std::min(end, total);
+    for (int64_t k = start; k < stop; ++k)
+        BURN_CHECK_KIND(
+            std::abs(envelope[static_cast<std::size_t>(k)]) > 1e-11, shape,
+            "[istft] the squared windows sum to ", envelope[static_cast<std::size_t>(k)], " at sample ",
+            k - start, " (n_fft ", n_fft, ", hop_length ", hop, ", win_length ", win,
+            "): the signal cannot be recovered there (NOLA); use a smaller hop or another window");
+    for (auto& e : envelope) e = std::abs(e) > 1e-11 ? 1.0 / e : 0.0;
+    sig = mul(std::move(sig), from_data(TensorData(std::move(envelope), Dims{total}).convert(wd), dev));
+    sig = narrow(std::move(sig), -1, std::min(start, total), std::max<int64_t>(stop - start, 0));
+    if (end > stop) sig = pad(std::move(sig), Dims{0, end - std::max(stop, start)}, PadMode::Constant(0));
+    return sig.dtype() == dt ? sig : cast(std::move(sig), dt);
 }
 
 }  // namespace burn::ops

@@ -12,11 +12,14 @@
 #include "burn/train/supervised.hpp"
 #include "platform/files.hpp"
 #include "platform/process.hpp"
+#include "train/metric_text.hpp"
 #include "train/state_file.hpp"
 
 namespace burn::train {
 
 namespace fs = std::filesystem;
+using detail::file_name;
+using detail::number_text;
 
 namespace {
 
@@ -24,28 +27,6 @@ constexpr double kUnrecorded = std::numeric_limits<double>::quiet_NaN();
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-/// "Top-3 Accuracy" -> "top-3_accuracy": a file name.
-std::string file_name(const std::string& metric) {
-    std::string s;
-    for (char c : metric) {
-        unsigned char u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '-' || c == '.')
-            s += static_cast<char>(std::tolower(u));
-        else if (!s.empty() && s.back() != '_')
-            s += '_';
-    }
-    while (!s.empty() && s.back() == '_') s.pop_back();
-    return s.empty() ? "metric" : s;
-}
-
-std::string number_text(double v) {
-    if (!std::isfinite(v)) return "nan";
-    std::ostringstream os;
-    os.precision(10);
-    os << v;
-    return os.str();
 }
 
 config::Value history_to_json(const std::vector<MetricHistory>& hist) {

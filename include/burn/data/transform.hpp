@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <functional>
 #include <type_traits>
+#include <vector>
 
 #include "burn/core/error.hpp"
 #include "burn/data/dataset.hpp"
@@ -91,6 +92,32 @@ class PartialDataset final : public Dataset<I> {
 };
 template <class D>
 PartialDataset(D&&, std::size_t, std::size_t) -> PartialDataset<item_type_t<D>>;
+
+/// The items of a dataset at given indices, in their order (burn's SelectionDataset); an index may repeat.
+template <class I>
+class SelectionDataset final : public Dataset<I> {
+  public:
+    template <class D>
+    SelectionDataset(D&& dataset, std::vector<std::size_t> indices)
+        : inner_(share(std::forward<D>(dataset))), indices_(std::move(indices)) {
+        const std::size_t n = inner_->len();
+        for (std::size_t i : indices_)
+            BURN_CHECK_KIND(i < n, index, "[SelectionDataset] index ", i,
+                            " is out of range for a dataset of ", n, " items");
+    }
+    std::optional<I> get(std::size_t index) const override {
+        if (index >= indices_.size()) return std::nullopt;
+        return inner_->get(indices_[index]);
+    }
+    std::size_t len() const override { return indices_.size(); }
+    const std::vector<std::size_t>& indices() const { return indices_; }
+
+  private:
+    DatasetPtr<I> inner_;
+    std::vector<std::size_t> indices_;
+};
+template <class D>
+SelectionDataset(D&&, std::vector<std::size_t>) -> SelectionDataset<item_type_t<D>>;
 
 /// The same items in a seeded random order.
 template <class I>

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "burn/core/dtype.hpp"
+#include "burn/store/key_remapper.hpp"
 #include "burn/store/module_store.hpp"
 #include "burn/store/tensor_entry.hpp"
 
@@ -65,6 +67,26 @@ class BurnToPytorchAdapter : public Adapter {
   public:
     const char* name() const override { return "burn-to-pytorch"; }
     std::vector<TensorEntry> adapt_save(std::vector<TensorEntry> entries) const override;
+};
+
+/// Half-precision files (burn's HalfPrecisionAdapter): saves write float32 tensors as `half` (f16 by
+/// default, or bf16), half the bytes; loads read `half` tensors back as float32, so a float32 module
+/// loads them under every dtype policy, DTypePolicy::strict included. Only the paths the filter accepts
+/// are converted (an empty filter: every float32 tensor). Values never change silently: a float32 value
+/// beyond f16's range (65504) fails the save with the tensor's name, the element and the value;
+/// rounding to the nearest half value is the point.
+class HalfPrecisionAdapter : public Adapter {
+  public:
+    explicit HalfPrecisionAdapter(DType half = DType::f16, PathFilter filter = {});
+    const char* name() const override { return "half-precision"; }
+    std::vector<TensorEntry> adapt_load(std::vector<TensorEntry> entries,
+                                        const std::set<std::string>& module_paths,
+                                        ApplyResult& report) const override;
+    std::vector<TensorEntry> adapt_save(std::vector<TensorEntry> entries) const override;
+
+  private:
+    DType half_;
+    PathFilter filter_;
 };
 
 /// Runs adapters in order (load and save alike).

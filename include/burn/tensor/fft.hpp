@@ -1,6 +1,6 @@
 #pragma once
-/// Discrete Fourier transforms (burn's signal::{rfft, irfft, cfft, stft}, torch.fft.rfft/irfft/fft/ifft
-/// and torch.stft). A complex tensor is a pair of float tensors (real, imaginary) of one shape.
+/// Discrete Fourier transforms (burn's signal::{rfft, irfft, cfft, stft}, torch.fft.rfft/irfft/fft/ifft,
+/// torch.stft and torch.istft). A complex tensor is a pair of float tensors (real, imaginary) of one shape.
 ///
 /// Each transform is a matmul with a table of twiddle factors computed once per call on the host in
 /// float64 (and converted to the input's dtype; float32 for f16 and bf16, whose results are rounded
@@ -42,6 +42,21 @@ struct StftOptions {
 /// [(batch,) bins, frames], frames = 1 + (length (+ 2 * (n_fft / 2) when centred) - n_fft) / hop.
 Complex stft(TensorAny x, int64_t n_fft, const StftOptions& options = {});
 
+/// torch.istft's options: those of the stft being inverted, and the signal's length.
+struct IstftOptions {
+    int64_t hop_length = 0;           // 0: n_fft / 4
+    int64_t win_length = 0;           // 0: n_fft
+    std::optional<TensorAny> window;  // [win_length], centred in n_fft; none: all ones
+    bool center = true;               // the stft padded n_fft / 2 on both sides: they are cut off
+    bool normalized = false;          // the stft was scaled by n_fft^-1/2
+    bool onesided = true;             // n_fft / 2 + 1 bins (irfft per frame), else n_fft (real part)
+    int64_t length = 0;               // > 0: the signal's length (cropped or zero-padded to it)
+};
+/// The inverse STFT (torch.istft): each frame's inverse DFT, windowed, overlap-added and divided by the
+/// summed squared window, from (re, im) [(batch,) bins, frames] to [(batch,) length]. Throws where the
+/// squared windows sum to (nearly) zero inside the signal (torch's NOLA condition).
+TensorAny istft(TensorAny re, TensorAny im, int64_t n_fft, const IstftOptions& options = {});
+
 }  // namespace burn::ops
 
 namespace burn {
@@ -71,6 +86,12 @@ std::pair<Tensor<D + 1>, Tensor<D + 1>> stft(const Tensor<D>& x, int64_t n_fft,
                                                                                             D == 2) {
     auto [re, im] = ops::stft(x.handle(), n_fft, options);
     return {Tensor<D + 1>(std::move(re)), Tensor<D + 1>(std::move(im))};
+}
+/// The inverse STFT: a spectrum [bins, frames] -> [length], or [batch, bins, frames] -> [batch, length].
+template <std::size_t D>
+Tensor<D - 1> istft(const Tensor<D>& re, const Tensor<D>& im, int64_t n_fft,
+                    const ops::IstftOptions& options = {}) requires(D == 2 || D == 3) {
+    return Tensor<D - 1>(ops::istft(re.handle(), im.handle(), n_fft, options));
 }
 
 }  // namespace burn

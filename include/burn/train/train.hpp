@@ -2,6 +2,7 @@
 /// burn::train: the managed training loop, metrics, checkpoints and display.
 #include "burn/train/checkpoint.hpp"
 #include "burn/train/core.hpp"
+#include "burn/train/evaluator.hpp"
 #include "burn/train/interrupter.hpp"
 #include "burn/train/learner.hpp"
 #include "burn/train/metric.hpp"

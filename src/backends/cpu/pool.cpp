@@ -128,7 +128,7 @@ BURN_POOL_INLINE void max_pool_row(const T* __restrict xp, T* __restrict yr, int
         using VI = typename MaxLanes<T>::m;
         using I = std::remove_reference_t<decltype(VI{}[0])>;
         VT best = VT{} + ninf;
-        VI idx, lane;
+        VI idx{}, lane{};  // every lane is set below; {} keeps arm-none-eabi-g++ from -Wmaybe-uninitialized
         for (int64_t t = 0; t < V; ++t) {
             idx[t] = static_cast<I>(row0 + c.first[static_cast<std::size_t>(std::min(j0 + t, p.ow - 1))]);
             lane[t] = static_cast<I>(t * sw);
