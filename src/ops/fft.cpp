@@ -224,23 +224,10 @@ TensorAny istft(TensorAny re, TensorAny im, int64_t n_fft, const IstftOptions& o
                     want, " bins and at least one frame");
     const DType dt = re.dtype();
     const Device dev = re.device();
-    TensorAny r = swap_dims(std::move(re), -1, -2),
-              i = swap_dims(std::move(im), -1, -2);  // [.., frames, bins]
-    if (o.normalized) {
-        const double s = std::sqrt(static_cast<double>(n_fft));
-        r = mul_scalar(std::move(r), s);
-        i = mul_scalar(std::move(i), s);
-    }
-    TensorAny y = o.onesided ? irfft(std::move(r), std::move(i), -1, n_fft)
-                             : cfft(std::move(r), std::move(i), -1, true).first;  // [.., frames, n_fft]
-    const DType wd = y.dtype();
-    TensorAny w = fft_impl::frame_window(o.window, win, n_fft, wd, dev, "istft");
+    // The window and its squared-window envelope first: a spectrum the window cannot invert fails before
+    // any work (torch's NOLA check).
+    TensorAny w = fft_impl::frame_window(o.window, win, n_fft, dt, dev, "istft");
     const std::vector<double> wv = into_data(w).convert(DType::f64).to_vec<double>();
-    Dims ws = y.shape();
-    for (int k = 0; k + 1 < ws.rank(); ++k) ws[k] = 1;
-    y = mul(std::move(y), reshape(std::move(w), ws));
-
-    // Overlap-add: sample f * hop + t of the signal sums y[.., f, t] (select_assign adds along the last dim).
     const int64_t total = n_fft + hop * (frames - 1);
     std::vector<int64_t> at(static_cast<std::size_t>(frames * n_fft));
     std::vector<double> envelope(static_cast<std::size_t>(total), 0.0);
@@ -250,15 +237,6 @@ TensorAny istft(TensorAny re, TensorAny im, int64_t n_fft, const IstftOptions& o
             envelope[static_cast<std::size_t>(f * hop + t)] +=
                 wv[static_cast<std::size_t>(t)] * wv[static_cast<std::size_t>(t)];
         }
-    Dims flat = y.shape();  // [.., frames * n_fft]
-    flat.erase(flat.rank() - 1);
-    flat[flat.rank() - 1] = frames * n_fft;
-    Dims out_shape = flat;
-    out_shape[out_shape.rank() - 1] = total;
-    TensorAny sig = select_assign(full(out_shape, 0.0, wd, dev), -1,
-                                  from_data(TensorData(std::move(at), Dims{frames * n_fft}), dev),
-                                  reshape(std::move(y), flat));
-
     // The kept samples: past the centring, up to length (zero-padded beyond the frames).
     const int64_t start = o.center ? n_fft / 2 : 0;
     const int64_t end = o.length > 0 ? start + o.length : (o.center ? total - n_fft / 2 : total);
@@ -270,7 +248,32 @@ TensorAny istft(TensorAny re, TensorAny im, int64_t n_fft, const IstftOptions& o
             k - start, " (n_fft ", n_fft, ", hop_length ", hop, ", win_length ", win,
             "): the signal cannot be recovered there (NOLA); use a smaller hop or another window");
     for (auto& e : envelope) e = std::abs(e) > 1e-11 ? 1.0 / e : 0.0;
-    sig = mul(std::move(sig), from_data(TensorData(std::move(envelope), Dims{total}).convert(wd), dev));
+
+    TensorAny r = swap_dims(std::move(re), -1, -2),
+              i = swap_dims(std::move(im), -1, -2);  // [.., frames, bins]
+    if (o.normalized) {
+        const double s = std::sqrt(static_cast<double>(n_fft));
+        r = mul_scalar(std::move(r), s);
+        i = mul_scalar(std::move(i), s);
+    }
+    TensorAny y = o.onesided ? irfft(std::move(r), std::move(i), -1, n_fft)
+                             : cfft(std::move(r), std::move(i), -1, true).first;  // [.., frames, n_fft]
+    Dims ws = y.shape();
+    for (int k = 0; k + 1 < ws.rank(); ++k) ws[k] = 1;
+    y = mul(std::move(y), reshape(std::move(w), ws));
+
+    // Overlap-add: sample f * hop + t of the signal sums y[.., f, t] (select_assign adds along the last dim).
+    Dims flat = y.shape();  // [.., frames * n_fft]
+    flat.erase(flat.rank() - 1);
+    flat[flat.rank() - 1] = frames * n_fft;
+    Dims out_shape = flat;
+    out_shape[out_shape.rank() - 1] = total;
+    TensorAny sig = select_assign(full(out_shape, 0.0, dt, dev), -1,
+                                  from_data(TensorData(std::move(at), Dims{frames * n_fft}), dev),
+                                  reshape(std::move(y), flat));
+    Dims es = Dims::filled(sig.rank(), 1);  // the envelope broadcast over the batch: [1, total]
+    es[es.rank() - 1] = total;
+    sig = mul(std::move(sig), from_data(TensorData(std::move(envelope), es).convert(dt), dev));
     sig = narrow(std::move(sig), -1, std::min(start, total), std::max<int64_t>(stop - start, 0));
     if (end > stop) sig = pad(std::move(sig), Dims{0, end - std::max(stop, start)}, PadMode::Constant(0));
     return sig.dtype() == dt ? sig : cast(std::move(sig), dt);
