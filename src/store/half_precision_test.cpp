@@ -73,7 +73,7 @@ TEST(HalfPrecisionAdapter, FilterAndOverflow) {
     auto bf16_store =
         SafetensorsStore::in_memory().with_save_adapter(std::make_shared<HalfPrecisionAdapter>(DType::bf16));
     big.save_into(bf16_store);
-    EXPECT_THROW(HalfPrecisionAdapter(DType::f64), Error);
+    EXPECT_THROW(HalfPrecisionAdapter{DType::f64}, Error);
 }
 
 }  // namespace burn::store::half_precision_test
