@@ -93,50 +93,52 @@ class PartialDataset final : public Dataset<I> {
 template <class D>
 PartialDataset(D&&, std::size_t, std::size_t) -> PartialDataset<item_type_t<D>>;
 
-/// The items of a dataset at given indices, in their order (burn's SelectionDataset); an index may repeat.
+namespace detail {
+/// The items of inner at a list of indices: what SelectionDataset, ShuffledDataset and SamplerDataset
+/// share (they differ in how the list is made).
 template <class I>
-class SelectionDataset final : public Dataset<I> {
+class IndexedDataset : public Dataset<I> {
   public:
-    template <class D>
-    SelectionDataset(D&& dataset, std::vector<std::size_t> indices)
-        : inner_(share(std::forward<D>(dataset))), indices_(std::move(indices)) {
-        const std::size_t n = inner_->len();
-        for (std::size_t i : indices_)
-            BURN_CHECK_KIND(i < n, index, "[SelectionDataset] index ", i,
-                            " is out of range for a dataset of ", n, " items");
-    }
     std::optional<I> get(std::size_t index) const override {
         if (index >= indices_.size()) return std::nullopt;
         return inner_->get(indices_[index]);
     }
     std::size_t len() const override { return indices_.size(); }
+    /// get(i) is inner.get(indices()[i]).
     const std::vector<std::size_t>& indices() const { return indices_; }
 
-  private:
+  protected:
+    explicit IndexedDataset(DatasetPtr<I> inner) : inner_(std::move(inner)) {}
     DatasetPtr<I> inner_;
     std::vector<std::size_t> indices_;
+};
+}  // namespace detail
+
+/// The items of a dataset at given indices, in their order (burn's SelectionDataset); an index may repeat.
+template <class I>
+class SelectionDataset final : public detail::IndexedDataset<I> {
+  public:
+    template <class D>
+    SelectionDataset(D&& dataset, std::vector<std::size_t> indices)
+        : detail::IndexedDataset<I>(share(std::forward<D>(dataset))) {
+        const std::size_t n = this->inner_->len();
+        for (std::size_t i : indices)
+            BURN_CHECK_KIND(i < n, index, "[SelectionDataset] index ", i,
+                            " is out of range for a dataset of ", n, " items");
+        this->indices_ = std::move(indices);
+    }
 };
 template <class D>
 SelectionDataset(D&&, std::vector<std::size_t>) -> SelectionDataset<item_type_t<D>>;
 
 /// The same items in a seeded random order.
 template <class I>
-class ShuffledDataset final : public Dataset<I> {
+class ShuffledDataset final : public detail::IndexedDataset<I> {
   public:
     template <class D>
-    ShuffledDataset(D&& dataset, uint64_t seed)
-        : inner_(share(std::forward<D>(dataset))), order_(permutation(inner_->len(), seed)) {}
-    std::optional<I> get(std::size_t index) const override {
-        if (index >= order_.size()) return std::nullopt;
-        return inner_->get(order_[index]);
+    ShuffledDataset(D&& dataset, uint64_t seed) : detail::IndexedDataset<I>(share(std::forward<D>(dataset))) {
+        this->indices_ = permutation(this->inner_->len(), seed);
     }
-    std::size_t len() const override { return order_.size(); }
-    /// get(i) is inner.get(indices()[i]).
-    const std::vector<std::size_t>& indices() const { return order_; }
-
-  private:
-    DatasetPtr<I> inner_;
-    std::vector<std::size_t> order_;
 };
 template <class D>
 ShuffledDataset(D&&, uint64_t) -> ShuffledDataset<item_type_t<D>>;
@@ -144,37 +146,28 @@ ShuffledDataset(D&&, uint64_t) -> ShuffledDataset<item_type_t<D>>;
 /// size items drawn from a dataset: with replacement (independent uniform draws) or without (each
 /// item once per pass through a shuffled copy; passes repeat when size exceeds the length).
 template <class I>
-class SamplerDataset final : public Dataset<I> {
+class SamplerDataset final : public detail::IndexedDataset<I> {
   public:
     template <class D>
     SamplerDataset(D&& dataset, std::size_t size, bool with_replacement = true, uint64_t seed = 0)
-        : inner_(share(std::forward<D>(dataset))) {
-        const std::size_t n = inner_->len();
+        : detail::IndexedDataset<I>(share(std::forward<D>(dataset))) {
+        const std::size_t n = this->inner_->len();
         BURN_CHECK_KIND(n > 0 || size == 0, index, "[SamplerDataset] cannot draw ", size,
                         " items from an empty dataset");
         Rng rng(seed);
-        indices_.reserve(size);
+        auto& out = this->indices_;
+        out.reserve(size);
         if (with_replacement) {
-            for (std::size_t i = 0; i < size; ++i) indices_.push_back(static_cast<std::size_t>(rng.below(n)));
+            for (std::size_t i = 0; i < size; ++i) out.push_back(static_cast<std::size_t>(rng.below(n)));
         } else {
             std::vector<std::size_t> pool(n);
-            while (indices_.size() < size) {
+            while (out.size() < size) {
                 std::iota(pool.begin(), pool.end(), std::size_t{0});
                 shuffle(pool, rng);
-                for (std::size_t i = 0; i < n && indices_.size() < size; ++i) indices_.push_back(pool[i]);
+                for (std::size_t i = 0; i < n && out.size() < size; ++i) out.push_back(pool[i]);
             }
         }
     }
-    std::optional<I> get(std::size_t index) const override {
-        if (index >= indices_.size()) return std::nullopt;
-        return inner_->get(indices_[index]);
-    }
-    std::size_t len() const override { return indices_.size(); }
-    const std::vector<std::size_t>& indices() const { return indices_; }
-
-  private:
-    DatasetPtr<I> inner_;
-    std::vector<std::size_t> indices_;
 };
 template <class D>
 SamplerDataset(D&&, std::size_t, bool = true, uint64_t = 0) -> SamplerDataset<item_type_t<D>>;
