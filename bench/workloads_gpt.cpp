@@ -66,25 +66,21 @@ Workload gpt_train(bool amp) {
         check_param_count(amp ? "gpt_train_amp" : "gpt_train", s->model.num_params(),
                           Gpt::torch_params(shape));
         Case c;
-        c.step = [s, guard, vocab = static_cast<int64_t>(shape.vocab)] {
-            Tensor<1> loss;
-            {
-                autocast::Guard amp(guard);
-                Tensor<3> logits = s->model.forward(s->x, s->positions);
-                loss = nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), s->y);
-            }
+        // Forward and loss, under the guard when that is the form (backward runs outside it, as torch's).
+        auto loss_of = [guard, vocab = static_cast<int64_t>(shape.vocab)](const State& st) {
+            autocast::Guard amp(guard);
+            Tensor<3> logits = st.model.forward(st.x, st.positions);
+            return nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), st.y);
+        };
+        c.step = [s, loss_of] {
+            Tensor<1> loss = loss_of(*s);
             auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
             s->model = s->optimizer.step(3e-4, std::move(s->model), grads);
         };
-        c.phases = [s, guard, vocab = static_cast<int64_t>(shape.vocab)] {
+        c.phases = [s, loss_of] {
             PhaseTimer t(s->x.device());
             {
-                Tensor<1> loss;
-                {
-                    autocast::Guard amp(guard);
-                    Tensor<3> logits = s->model.forward(s->x, s->positions);
-                    loss = nn::loss::CrossEntropyLoss().forward(logits.reshape<2>({-1, vocab}), s->y);
-                }
+                Tensor<1> loss = loss_of(*s);
                 t.mark("forward");
                 auto grads = optim::GradientsParams::from_grads(loss.backward(), s->model);
                 t.mark("backward");

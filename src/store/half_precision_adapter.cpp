@@ -29,15 +29,14 @@ HalfPrecisionAdapter::HalfPrecisionAdapter(DType half, PathFilter filter)
 std::vector<TensorEntry> HalfPrecisionAdapter::adapt_load(std::vector<TensorEntry> entries,
                                                           const std::set<std::string>&, ApplyResult&) const {
     for (auto& e : entries)
-        if (e.dtype == half_ && e.unsupported.empty() && (filter_.empty() || filter_.accepts(e.name)))
+        if (e.dtype == half_ && e.unsupported.empty() && filter_.accepts(e.name))
             e = converted(std::move(e), DType::f32);
     return entries;
 }
 
 std::vector<TensorEntry> HalfPrecisionAdapter::adapt_save(std::vector<TensorEntry> entries) const {
     for (auto& e : entries)
-        if (e.dtype == DType::f32 && (filter_.empty() || filter_.accepts(e.name)))
-            e = converted(std::move(e), half_);
+        if (e.dtype == DType::f32 && filter_.accepts(e.name)) e = converted(std::move(e), half_);
     return entries;
 }
 

@@ -220,11 +220,10 @@ class CudaBackend final : public Backend {
             cudaEventCreate(&a);
             cudaEventCreate(&b);
             cudaEventRecord(a, stream_);
-            std::string key = g_profile_shapes ? std::string() : std::string(op_name(call.op));
-            TensorRefs shapes_in = g_profile_shapes ? inputs : TensorRefs{};
+            const TensorRefs in = g_profile_shapes ? inputs : TensorRefs{};  // k.run may consume inputs
             TensorRefs out = k.run(call, inputs);
             cudaEventRecord(b, stream_);
-            if (g_profile_shapes) key = profile_key(call, shapes_in, out);
+            std::string key = g_profile_shapes ? profile_key(call, in, out) : std::string(op_name(call.op));
             std::lock_guard<std::mutex> lock(p.mutex);
             p.pending.push_back({std::move(key), a, b});
             if (p.pending.size() > 4096) p.drain();
