@@ -53,5 +53,7 @@ function(burn_sanitize_hot_files)  # called once tests/ is added: its targets ow
     endif()
     set_property(SOURCE ${PROJECT_SOURCE_DIR}/${_file} DIRECTORY ${_dir} APPEND PROPERTY COMPILE_OPTIONS
                  ${BURN_SANITIZE_HOT_OPT})
+    # another -O than the suite's precompiled header (tests/CMakeLists.txt, BURN_TEST_PCH) was built with
+    set_property(SOURCE ${PROJECT_SOURCE_DIR}/${_file} DIRECTORY ${_dir} PROPERTY SKIP_PRECOMPILE_HEADERS ON)
   endforeach()
 endfunction()

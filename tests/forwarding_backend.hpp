@@ -81,4 +81,15 @@ ForwardingBackend& register_forwarding(std::string_view name, std::function<bool
     return *backend;
 }
 
+/// Device::available() without the forwarding backends above: the devices a sweep compares against the
+/// CPU. A forwarding backend runs on the CPU, and which ones are registered depends on which tests ran
+/// earlier in the process (they stay listed once registered), so counting them made the sweeps' work and
+/// coverage depend on how the suite was sharded.
+inline std::vector<Device> sweep_devices() {
+    std::vector<Device> out;
+    for (const Device& d : Device::available())
+        if (!dynamic_cast<const ForwardingBackend*>(&d.backend())) out.push_back(d);
+    return out;
+}
+
 }  // namespace burn::testing

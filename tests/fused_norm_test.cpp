@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "forwarding_backend.hpp"
 #include "ops/fused_nn.hpp"
 
 namespace burn {
@@ -59,7 +60,7 @@ LnCase ln_case(const Dims& s, const Device& d, DType dt = DType::f64) {
 }
 
 TEST(FusedLayerNorm, MatchesNaiveValuesAndComposedGradients) {
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         SCOPED_TRACE(::testing::Message() << "on " << dev);
         const Device ad = dev.autodiff();
         const Dims s{3, 5, 8};
@@ -92,7 +93,7 @@ TEST(FusedLayerNorm, MatchesNaiveValuesAndComposedGradients) {
 }
 
 TEST(FusedLayerNorm, ModuleMatchesTheOpAndTakesNonContiguousInput) {
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         SCOPED_TRACE(::testing::Message() << "on " << dev);
         auto ln = nn::LayerNormConfig{6}.init(dev);
         TensorAny xt = make(Dims{6, 4}, 7, DType::f32, dev);
@@ -111,7 +112,7 @@ TEST(FusedLayerNorm, ModuleMatchesTheOpAndTakesNonContiguousInput) {
 }
 
 TEST(FusedLayerNorm, EmptyRowsAndF16Statistics) {
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         SCOPED_TRACE(::testing::Message() << "on " << dev);
         const Device ad = dev.autodiff();
         LnCase c = ln_case(Dims{0, 4}, ad, DType::f32);
@@ -135,7 +136,7 @@ TEST(FusedLayerNorm, EmptyRowsAndF16Statistics) {
 }
 
 TEST(FusedLayerNorm, ColumnSumsAreBlockedAndDeterministic) {
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         SCOPED_TRACE(::testing::Message() << "on " << dev);
         const int64_t rows = 1000, d = 7;
         TensorAny x = make(Dims{rows, d}, 11, DType::f32, dev), g = make(Dims{rows, d}, 12, DType::f32, dev);
@@ -213,7 +214,7 @@ TensorAny composed_ce(const TensorAny& x, const TensorAny& t, const std::vector<
 TEST(FusedCrossEntropy, LossMatchesNaiveAndGradientsMatchComposed) {
     const std::vector<float> weights{0.5f, 1.0f, 2.0f, 1.5f, 0.25f};
     const std::vector<int64_t> pads{3};
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         const Device ad = dev.autodiff();
         for (int variant = 0; variant < 4; ++variant) {
             SCOPED_TRACE(::testing::Message() << "on " << dev << " variant " << variant);
@@ -259,7 +260,7 @@ TEST(FusedCrossEntropy, LossMatchesNaiveAndGradientsMatchComposed) {
 }
 
 TEST(FusedCrossEntropy, NonContiguousLogitsAndEmptyBatch) {
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         SCOPED_TRACE(::testing::Message() << "on " << dev);
         TensorAny xt = make(Dims{7, 4}, 31, DType::f32, dev);
         TensorAny view = ops::swap_dims(xt, 0, 1);  // [4, 7]
@@ -283,7 +284,7 @@ TEST(FusedCrossEntropy, NonContiguousLogitsAndEmptyBatch) {
 }
 
 TEST(FusedCrossEntropy, TargetsOutOfRangeAndBadInputs) {
-    for (const Device& dev : Device::available()) {
+    for (const Device& dev : burn::testing::sweep_devices()) {
         SCOPED_TRACE(::testing::Message() << "on " << dev);
         TensorAny x = ops::full({3, 4}, 0.5, DType::f32, dev);
         for (int64_t bad : {4, -1}) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "autodiff/rules.hpp"
+#include "forwarding_backend.hpp"
 #include "op_db.hpp"
 #include "ops/decompose.hpp"
 
@@ -126,7 +127,7 @@ TEST_P(Gradcheck, MatchesFiniteDifferences) {
 /// The same check with the autodiff gradients computed on every accelerator device (CUDA).
 TEST_P(Gradcheck, OnDevices) {
     int devices = 0;
-    for (const Device& d : Device::available()) {
+    for (const Device& d : burn::testing::sweep_devices()) {
         if (d == Device::cpu()) continue;
         ++devices;
         SCOPED_TRACE(::testing::Message() << "on " << d);
@@ -136,7 +137,7 @@ TEST_P(Gradcheck, OnDevices) {
             std::cout << "[  NOTE    ] " << GetParam()->name << ": " << unsupported
                       << " sample(s) not supported on " << d << "\n";
     }
-    if (devices == 0) GTEST_SKIP() << "no accelerator device (Device::available() lists only the CPU)";
+    if (devices == 0) GTEST_SKIP() << "no accelerator device (testing::sweep_devices() lists only the CPU)";
 }
 
 /// The same check through the lazy decorator: Device::cpu().lazy().autodiff() (docs/fusion.md).

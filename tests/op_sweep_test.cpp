@@ -4,7 +4,7 @@
 //   Broadcast      broadcast samples equal the reference (entries that have them)
 //   EmptyAndScalar empty ([0, 3]) and scalar-like ([1]) samples equal the reference
 //   BadInputs      every bad-input case throws burn::Error naming the op
-//   Devices        every device of Device::available() matches the CPU (on the CPU: repeatable)
+//   Devices        every device of testing::sweep_devices() matches the CPU (on the CPU: repeatable)
 // A frontend that still throws "not implemented yet" (or an op without a CPU kernel) fails with a
 // message starting "[STUB]". docs/testing.md describes the database and how to add an entry.
 #include <gtest/gtest.h>
@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cuda_test_util.hpp"
+#include "forwarding_backend.hpp"
 #include "op_db.hpp"
 #include "reference.hpp"
 
@@ -249,7 +250,7 @@ TEST_P(OpSweep, NonContiguous) {
 
 TEST_P(OpSweep, BadInputs) {
     ASSERT_FALSE(e().bad.empty()) << "entry '" << e().name << "' lists no bad-input cases";
-    for (const Device& d : Device::available()) {
+    for (const Device& d : burn::testing::sweep_devices()) {
         for (const BadCase& b : e().bad) {
             SCOPED_TRACE(::testing::Message() << e().name << " on " << d << ": bad input '" << b.desc << "'");
             try {
@@ -271,7 +272,7 @@ TEST_P(OpSweep, Devices) {
     [[maybe_unused]] const cuda_test::ExactDeviceMath exact;  // compared with the CPU at f32 tolerances
     const Device cpu = Device::cpu();
     int ran = 0, unsupported = 0;
-    for (const Device& d : Device::available()) {
+    for (const Device& d : burn::testing::sweep_devices()) {
         for (DType dt : e().dtypes) {
             if (!e().reference) continue;
             for (const Sample& s : e().samples(dt)) {
