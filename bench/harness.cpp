@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#if BURN_BENCH_NVTX
+#include <nvtx3/nvToolsExt.h>
+#endif
 
 namespace bench {
 
@@ -35,11 +38,19 @@ double time_median_ms(const Case& c, const burn::Device& device, int warmup, int
     std::vector<double> ms, host;
     ms.reserve(static_cast<std::size_t>(reps));
     for (int i = 0; i < reps; ++i) {
+#if BURN_BENCH_NVTX
+        // The first timed step in an NVTX range, for a profiler to pick out one step after the warm-up:
+        // ncu --nvtx --nvtx-include "burn-bench step/" (docs/benchmarks.md)
+        if (i == 0) nvtxRangePushA("burn-bench step");
+#endif
         auto t0 = clock::now();
         c.step();
         host.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
         device.sync();
         ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+#if BURN_BENCH_NVTX
+        if (i == 0) nvtxRangePop();
+#endif
     }
     std::sort(ms.begin(), ms.end());
     if (const char* e = std::getenv("BURN_BENCH_HOST"); e && std::strcmp(e, "1") == 0 && !host.empty()) {
