@@ -61,6 +61,7 @@
 #include "burn/nn/rrelu.hpp"
 #include "burn/nn/sdpa.hpp"
 #include "burn/nn/transformer.hpp"
+#include "burn/nn/unfold.hpp"
 #include "burn/optim/adagrad.hpp"
 #include "burn/optim/adam.hpp"
 #include "burn/optim/adan.hpp"

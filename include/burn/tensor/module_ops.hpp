@@ -65,6 +65,14 @@ struct InterpolateOptions {
     bool align_corners = true;
 };
 
+/// Sliding-window settings of unfold4d and fold4d (burn's UnfoldOptions): padding is added on both sides
+/// of each spatial dim, dilation spaces a window's taps.
+struct UnfoldOptions {
+    std::array<std::size_t, 2> stride = {1, 1};
+    std::array<std::size_t, 2> padding = {0, 0};
+    std::array<std::size_t, 2> dilation = {1, 1};
+};
+
 namespace ops {
 
 /// x [N, C_in, L], weight [C_out, C_in / groups, K], bias [C_out] -> [N, C_out, L_out].
@@ -114,6 +122,14 @@ TensorAny interpolate(TensorAny x, std::array<std::size_t, 2> output_size, const
 TensorAny interpolate1d(TensorAny x, std::size_t output_size, const InterpolateOptions& options);
 /// [N, C * r * r, H, W] -> [N, C, H * r, W * r] (PyTorch's pixel_shuffle).
 TensorAny pixel_shuffle(TensorAny x, std::size_t upscale_factor);
+/// The sliding windows of x [N, C, H, W] as columns (im2col; burn's unfold4d, PyTorch's F.unfold):
+/// [N, C * kh * kw, L], L = oh * ow window positions in row-major order, the column of channel c and tap
+/// (i, j) at row c * kh * kw + i * kw + j; oh = (H + 2 * ph - dh * (kh - 1) - 1) / sh + 1, ow likewise.
+TensorAny unfold4d(TensorAny x, std::array<std::size_t, 2> kernel_size, const UnfoldOptions& options = {});
+/// The adjoint of unfold4d (col2im; PyTorch's F.fold): columns [N, C * kh * kw, L] summed back into
+/// [N, C, H, W] for output_size (H, W); a position that several windows cover gets their sum.
+TensorAny fold4d(TensorAny columns, std::array<std::size_t, 2> output_size,
+                 std::array<std::size_t, 2> kernel_size, const UnfoldOptions& options = {});
 /// Layer normalisation over the last dim of x [..., D]: (x - mean) / sqrt(var + eps) * gamma + beta
 /// (biased variance; gamma, beta [D] of x's dtype, each optional). One fused op (nn::LayerNorm uses it).
 TensorAny layer_norm(TensorAny x, std::optional<TensorAny> gamma, std::optional<TensorAny> beta,
@@ -205,6 +221,14 @@ inline Tensor<3> interpolate1d(const Tensor<3>& x, std::size_t output_size,
 }
 inline Tensor<4> pixel_shuffle(const Tensor<4>& x, std::size_t upscale_factor) {
     return Tensor<4>(ops::pixel_shuffle(x.handle(), upscale_factor));
+}
+inline Tensor<3> unfold4d(const Tensor<4>& x, std::array<std::size_t, 2> kernel_size,
+                          const UnfoldOptions& options = {}) {
+    return Tensor<3>(ops::unfold4d(x.handle(), kernel_size, options));
+}
+inline Tensor<4> fold4d(const Tensor<3>& columns, std::array<std::size_t, 2> output_size,
+                        std::array<std::size_t, 2> kernel_size, const UnfoldOptions& options = {}) {
+    return Tensor<4>(ops::fold4d(columns.handle(), output_size, kernel_size, options));
 }
 template <std::size_t D>
 Tensor<D> layer_norm(const Tensor<D>& x, const std::optional<Tensor<1>>& gamma,
