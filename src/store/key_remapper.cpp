@@ -1,5 +1,9 @@
 #include "burn/store/key_remapper.hpp"
 
+#include <cstddef>
+#include <cstdint>
+#include <set>
+
 #include "burn/core/error.hpp"
 
 namespace burn::store {
@@ -49,6 +53,59 @@ bool PathFilter::accepts(const std::string& path) const {
     for (const auto& f : preds_)
         if (f(path)) return true;
     return false;
+}
+
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t dot = path.find('.', start);
+        parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+        if (dot == std::string::npos) return parts;
+        start = dot + 1;
+    }
+}
+
+/// Whether s is an index: digits only, short enough to compare as a number.
+bool is_index(const std::string& s) {
+    if (s.empty() || s.size() > 18) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> map_indices_contiguous(const std::vector<std::string>& paths) {
+    // The indices seen after each original prefix ("fc", "blocks.1.layers"), in numeric order.
+    std::map<std::string, std::set<int64_t>> seen;
+    std::vector<std::vector<std::string>> split;
+    split.reserve(paths.size());
+    for (const auto& p : paths) {
+        split.push_back(split_path(p));
+        std::string prefix;
+        for (const auto& part : split.back()) {
+            if (is_index(part)) seen[prefix].insert(std::stoll(part));
+            prefix += (prefix.empty() ? "" : ".") + part;
+        }
+    }
+    std::map<std::string, std::string> out;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        std::string prefix, renamed;
+        for (const auto& part : split[i]) {
+            std::string piece = part;
+            if (is_index(part)) {
+                const auto& indices = seen[prefix];
+                piece = std::to_string(std::distance(indices.begin(), indices.find(std::stoll(part))));
+            }
+            renamed += (renamed.empty() && prefix.empty() ? "" : ".") + piece;
+            prefix += (prefix.empty() ? "" : ".") + part;
+        }
+        out[paths[i]] = renamed;
+    }
+    return out;
 }
 
 }  // namespace burn::store

@@ -33,6 +33,13 @@ std::vector<std::string> StoreBase::keys() {
 std::vector<TensorEntry> StoreBase::entries() {
     auto entries = read_entries();
     for (auto& e : entries) e.name = opts_.remapper.apply(e.name);
+    if (opts_.map_indices_contiguous) {
+        std::vector<std::string> names;
+        names.reserve(entries.size());
+        for (const auto& e : entries) names.push_back(e.name);
+        const auto renamed = store::map_indices_contiguous(names);
+        for (auto& e : entries) e.name = renamed.at(e.name);
+    }
     return entries;
 }
 

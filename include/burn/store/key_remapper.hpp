@@ -2,6 +2,7 @@
 /// Renaming and selecting tensors by path: KeyRemapper (regex patterns with $1 replacements) and
 /// PathFilter (regexes, exact paths, predicates).
 #include <functional>
+#include <map>
 #include <memory>
 #include <regex>
 #include <string>
@@ -28,6 +29,17 @@ class KeyRemapper {
     };
     std::vector<Rule> rules_;
 };
+
+/// Renumbers the index segments of paths so that the indices under each parent run 0, 1, 2, ... in
+/// numeric order (burn's map_indices_contiguous). PyTorch numbers an nn.Sequential's children by
+/// position, layers without parameters included, so a file holds fc.0, fc.2, fc.4 where a module's list
+/// of three Linears has fc.0, fc.1, fc.2:
+///     map_indices_contiguous({"fc.0.weight", "fc.2.weight", "fc.4.bias"})
+///         == {{"fc.0.weight", "fc.0.weight"}, {"fc.2.weight", "fc.1.weight"}, {"fc.4.bias", "fc.2.bias"}}
+/// A segment is an index when it is all digits; each level is renumbered among the indices that follow
+/// the same (original) prefix, so blocks.1.layers.3 and blocks.4.layers.3 are counted apart. Returns the
+/// new name of every path given (already contiguous indices map to themselves).
+std::map<std::string, std::string> map_indices_contiguous(const std::vector<std::string>& paths);
 
 /// Selects module paths. An empty filter accepts everything; otherwise a path is accepted when any
 /// regex matches part of it (std::regex_search), it equals one of the full paths, or a predicate

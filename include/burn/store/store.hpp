@@ -45,6 +45,9 @@ struct StoreOptions {
     /// keep [d_output, d_input]): loads and saves transpose them. BurnpackStore turns it on by itself
     /// for files Rust burn wrote.
     bool burn_linear_layout = false;
+    /// Loads renumber index segments so they run 0, 1, 2, ... under each parent (map_indices_contiguous,
+    /// after the key remapping): a PyTorch nn.Sequential's fc.0, fc.2, fc.4 load into a list of three.
+    bool map_indices_contiguous = false;
 };
 
 class StoreBase : public ModuleStore {
@@ -135,6 +138,12 @@ class StoreBuilder : public StoreBase {
     /// Linear weights in the file are Rust burn's [d_input, d_output] (transposed on load and save).
     Derived& burn_linear_layout(bool on = true) {
         opts_.burn_linear_layout = on;
+        return self();
+    }
+    /// On load, renumber the index segments of the file's names so that they run 0, 1, 2, ... under
+    /// each parent (burn's map_indices_contiguous; off by default, see docs/store.md).
+    Derived& map_indices_contiguous(bool on = true) {
+        opts_.map_indices_contiguous = on;
         return self();
     }
     Derived& dtype_policy(DTypePolicy policy) {
