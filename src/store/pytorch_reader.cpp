@@ -353,7 +353,13 @@ std::shared_ptr<pickle::Unpickled> unpickle_shared(const uint8_t* p, std::size_t
     return std::make_shared<pickle::Unpickled>(pickle::unpickle(p, n, limits));
 }
 
-std::vector<TensorEntry> read_legacy(const ByteView& bytes, const std::string& key, const Limits& limits) {
+/// The unpickled object of a file and where its storages are.
+struct Document {
+    std::shared_ptr<pickle::Unpickled> doc;
+    std::shared_ptr<StorageSource> src;
+};
+
+Document read_legacy(const ByteView& bytes, const Limits& limits) {
     const uint8_t* p = bytes.data;
     std::size_t left = bytes.size;
     auto next = [&]() {
@@ -400,20 +406,10 @@ std::vector<TensorEntry> read_legacy(const ByteView& bytes, const std::string& k
         src->ranges_[k->s] = {offset + 8, nbytes};
         offset += 8 + nbytes;
     }
-    return make_entries(doc, src, key, limits);
+    return {doc, src};
 }
 
-}  // namespace
-
-bool pytorch_zip_supported() {
-#ifdef BURN_HAVE_ZIP
-    return true;
-#else
-    return false;
-#endif
-}
-
-std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits) {
+Document read_document(const ByteView& bytes, const Limits& limits) {
     BURN_CHECK(bytes.size <= limits.max_file_bytes, "[", kPytorchOp, "] the file has ", bytes.size,
                " bytes, over the limit of ", limits.max_file_bytes);
     BURN_CHECK(bytes.size >= 2, "[", kPytorchOp, "] the file has ", bytes.size,
@@ -428,8 +424,7 @@ std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& 
                        "'; only little-endian files are supported");
         }
         auto pkl = std::make_shared<std::string>(zip->read("data.pkl", limits.max_header_bytes));
-        auto doc = unpickle_shared(reinterpret_cast<const uint8_t*>(pkl->data()), pkl->size(), limits);
-        return make_entries(doc, zip, key, limits);
+        return {unpickle_shared(reinterpret_cast<const uint8_t*>(pkl->data()), pkl->size(), limits), zip};
 #else
         BURN_THROW(
             "[", kPytorchOp,
@@ -444,7 +439,28 @@ std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& 
                    "re-save it with a recent PyTorch");
     BURN_CHECK(bytes.data[0] == 0x80, "[", kPytorchOp,
                "] not a torch.save file: it is neither a zip archive nor a pickle");
-    return read_legacy(bytes, key, limits);
+    return read_legacy(bytes, limits);
+}
+
+}  // namespace
+
+bool pytorch_zip_supported() {
+#ifdef BURN_HAVE_ZIP
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits) {
+    Document d = read_document(bytes, limits);
+    return make_entries(d.doc, d.src, key, limits);
+}
+
+const pickle::Value* read_pytorch_object(const ByteView& bytes, const std::string& key, const Limits& limits,
+                                         std::shared_ptr<pickle::Unpickled>& keep) {
+    keep = read_document(bytes, limits).doc;
+    return key.empty() ? keep->root : select(keep->root, key);
 }
 
 }  // namespace burn::store::detail

@@ -2,6 +2,7 @@
 // Reading torch.save files into tensor entries: the zip format (data.pkl + data/<key> storages,
 // through libzip) and the legacy stream (magic, protocol, sys_info, object, storage keys, storages).
 // No tensors or devices here, so the reader can be fuzzed alone.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,19 @@ std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& 
                                       const Limits& limits);
 
 bool pytorch_zip_supported();
+
+}  // namespace burn::store::detail
+
+namespace burn::store::pickle {
+struct Value;
+struct Unpickled;
+}  // namespace burn::store::pickle
+
+namespace burn::store::detail {
+
+/// The unpickled object of a torch.save file, or its value under top_level_key (as read_pytorch
+/// selects it); keep owns the values.
+const pickle::Value* read_pytorch_object(const ByteView& bytes, const std::string& top_level_key,
+                                         const Limits& limits, std::shared_ptr<pickle::Unpickled>& keep);
 
 }  // namespace burn::store::detail

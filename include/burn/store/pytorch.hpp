@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "burn/config/value.hpp"
 #include "burn/store/store.hpp"
 
 namespace burn::store {
@@ -28,6 +29,18 @@ class PytorchStore : public StoreBuilder<PytorchStore> {
 
     /// Loads every tensor of the (selected part of the) file onto device, by flattened name.
     std::map<std::string, TensorAny> load_tensors(const Device& device = Device());
+
+    /// The non-tensor value under key, "" for the whole saved object (burn's PytorchReader::load_config):
+    /// the "config" of torch.save({"config": {...}, "model": state_dict}). Dicts become objects (int keys
+    /// as their decimal), lists and tuples arrays, and ints, floats, bools, strings and None themselves;
+    /// a tensor or any other object inside is an error naming its path. Nested keys as with_top_level_key.
+    config::Value load_config_value(const std::string& key = "");
+    /// load_config_value(key) read into a config struct (BURN_CONFIG): missing fields keep their
+    /// defaults, unknown ones and wrong kinds are errors naming the key.
+    template <class C>
+    C load_config(const std::string& key = "") {
+        return C::from_json(load_config_value(key));
+    }
 
     /// Whether this build reads the zip format (libzip was found).
     static bool zip_supported();
