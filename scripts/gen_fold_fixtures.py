@@ -11,33 +11,15 @@ Same format as scripts/gen_module_extra_fixtures.py: inputs "<module>.<input>"; 
 """
 import json
 import os
+import sys
 
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_module_extra_fixtures import case, put, t, tensors  # noqa: E402  the same format and helpers
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "nn_layers")
-
-tensors = {}
-
-
-def t(x):
-    x = x.detach()
-    return {"shape": list(x.shape), "data": [float(v) for v in x.reshape(-1).tolist()]}
-
-
-def put(key, value):
-    tensors[key] = value.detach().to(torch.float32)
-
-
-def case(key, fn, inputs):
-    xs = {k: v.to(torch.float64).requires_grad_() for k, v in inputs.items()}
-    y = fn(**xs)
-    r = torch.randn(y.shape, dtype=torch.float32)
-    put(key, y)
-    put("r." + key, r)
-    gs = torch.autograd.grad((y * r.to(torch.float64)).sum(), list(xs.values()))
-    for k, g in zip(xs.keys(), gs):
-        put("g." + key + "." + k, g)
 
 
 def main():
