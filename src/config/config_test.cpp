@@ -95,7 +95,7 @@ Everything non_defaults() {
     e.u32 = std::numeric_limits<uint32_t>::max();
     e.i64 = std::numeric_limits<int64_t>::min();
     e.u64 = std::numeric_limits<uint64_t>::max();
-    e.size = 12345678901234ull;
+    e.size = static_cast<std::size_t>(12345678901234ull);  // wraps where size_t has 32 bits (wasm)
     e.ch = 'z';
     e.f32 = 3.14159274f;
     e.f64 = 1.0 / 3.0;

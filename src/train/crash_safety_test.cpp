@@ -135,7 +135,7 @@ Learner<Net> crash_learner() {
 
 /// Every file a checkpoint folder holds (temporaries aside) is whole: each state file parses, each
 /// record loads, and list() accepts the folder. Returns how many temporaries the kill left.
-int expect_whole_files(const fs::path& dir, const std::string& trial) {
+[[maybe_unused]] int expect_whole_files(const fs::path& dir, const std::string& trial) {  // unused in wasm
     int temporaries = 0;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return 0;
