@@ -4,7 +4,10 @@
 #  - each prints `N of 100 correct` as its last line and exits 0 through semihosting;
 #  - both models' predictions, digit by digit, equal the native build's (mnist_native);
 #  - bad input reaches the error handler with a message naming the op and the sizes, exit code 3:
-#    a corrupt embedded pack, a truncated one, and an arena too small for the convnet.
+#    a corrupt embedded pack, a truncated one, an arena too small for the convnet, a matmul of
+#    mismatched shapes (kind 1) and an f64 op in a build without f64 kernels (the message names
+#    BURN_CPU_DTYPES). These last two replace scripts/portable_check.sh in CI: the firmware is the
+#    portable core (threads, exceptions, RTTI and files off) on a stricter target.
 # Prints its time. Environment: as build_baremetal.sh; BM_QEMU_TIMEOUT (seconds per run, default 120).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -62,5 +65,7 @@ $out"
     expect_error --corrupt-pack '^burn error \(kind 0\): \[BurnpackView\] model_weights: starts with 0x4255524f instead of the Burnpack magic'
     expect_error --truncated-pack '^burn error \(kind 0\): \[BurnpackView\] model_weights: .*spans bytes \[[0-9]+, [0-9]+\) of a data section of [0-9]+ bytes'
     expect_error --small-arena '^burn error \(kind 0\): \[[a-z_0-9]+\] out of memory: [0-9]+ bytes do not fit the arena of [0-9]+ bytes'
+    expect_error --shape-error '^burn error \(kind 1\): \[matmul\] inner dims differ: lhs \[2, 3\] vs rhs \[4, 5\]'
+    expect_error --dtype-error '^burn error \(kind [0-9]+\): .*no kernels for dtype f64: it was configured with -DBURN_CPU_DTYPES=f32,i32,i64,u8,bool'
 done
 echo "scripts/baremetal_check.sh: passed; built in $((built - start))s, checked in $((SECONDS - built))s, $((SECONDS - start))s in all"

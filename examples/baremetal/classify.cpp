@@ -8,6 +8,8 @@
 //   --corrupt-pack   the weights' header with a damaged magic number
 //   --truncated-pack the weights cut to half their size
 //   --small-arena    the convnet run with all but 16 KiB of the arena taken
+//   --shape-error    a matmul of [2, 3] by [4, 5] (kind 1, a shape error)
+//   --dtype-error    an f64 op in a build whose BURN_CPU_DTYPES leaves f64 out (the message names the option)
 #include <burn/build_config.hpp>
 #include <burn/core/arena.hpp>
 #include <burn/embed/burnpack_view.hpp>
@@ -83,6 +85,19 @@ int main(int argc, char** argv) {
     if (std::strcmp(mode, "--truncated-pack") == 0) {
         embed::BurnpackView bad(model_weights, model_weights_size / 2, "model_weights");
         std::printf("a truncated pack was accepted\n");
+        return 1;
+    }
+
+    if (std::strcmp(mode, "--shape-error") == 0) {
+        auto a = Tensor<2>::zeros({2, 3}, Device::cpu()), b = Tensor<2>::zeros({4, 5}, Device::cpu());
+        (void)a.matmul(b);
+        std::printf("a bad matmul returned\n");
+        return 1;
+    }
+    if (std::strcmp(mode, "--dtype-error") == 0) {
+        auto a = Tensor<1>::ones({3}, Device::cpu(), DType::f64);
+        (void)a.exp();
+        std::printf("f64 ran in a build without f64 kernels\n");
         return 1;
     }
 
