@@ -48,7 +48,8 @@ std::vector<std::pair<int64_t, int64_t>> check_cover(int64_t n, int64_t grain) {
     int64_t next = 0;
     for (const auto& [b, e] : sorted) {
         EXPECT_LT(b, e) << "empty chunk, n=" << n << " grain=" << grain;
-        EXPECT_EQ(b, next) << "chunks overlap or leave a gap before " << b << ", n=" << n << " grain=" << grain;
+        EXPECT_EQ(b, next) << "chunks overlap or leave a gap before " << b << ", n=" << n
+                           << " grain=" << grain;
         next = e;
     }
     EXPECT_EQ(next, n) << "the chunks end at " << next << ", n=" << n << " grain=" << grain;
