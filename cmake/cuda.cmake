@@ -75,7 +75,7 @@ function(burn_add_cuda_backend target)
   set_property(TARGET ${target} PROPERTY CUDA_STANDARD_REQUIRED ON)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012 -Xcudafe=--diag_suppress=186>)
-  target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas)
+  target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas CUDA::cublasLt)
   if(BURN_HAVE_CUDNN)
     # Only the cudnn_*.cpp files see cuDNN (headers only; the library is opened at run time).
     set(_cudnn_defs BURN_HAVE_CUDNN=1)

@@ -73,6 +73,9 @@ TEST(AutocastPolicy, TableByRow) {
     }
     EXPECT_FALSE(autocast::keeps_float32(OpId::matmul, 0));
     EXPECT_FALSE(autocast::keeps_float32(OpId::attention, 3));
+    EXPECT_TRUE(autocast::keeps_float32(OpId::linear, 2));  // the bias adds to the float32 product
+    EXPECT_FALSE(autocast::keeps_float32(OpId::linear, 0));
+    EXPECT_EQ(policy(OpId::linear), Policy::low);
     EXPECT_EQ(autocast::compute_dtype(Policy::low, DType::f32, DType::bf16), DType::bf16);
     EXPECT_EQ(autocast::compute_dtype(Policy::low, DType::f64, DType::bf16), DType::f64);  // as torch
     EXPECT_EQ(autocast::compute_dtype(Policy::float32, DType::f16, DType::bf16), DType::f32);

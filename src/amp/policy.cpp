@@ -28,13 +28,15 @@ constexpr std::array kFloat32 = {"exp"sv,   "log"sv,         "log1p"sv,    "log2
 constexpr std::array kPassthrough = {"max_dim"sv, "min_dim"sv, "argmax"sv,     "argmin"sv,
                                      "any_dim"sv, "all_dim"sv, "max_pool2d"sv, "max_pool2d_backward"sv};
 
-// Inputs of low rows that are statistics and stay float32 (the row's infer asks for the statistics
-// dtype): attention_backward's lse, input 5 of {g, q, k, v, out, lse, (mask)}.
+// Inputs of low rows that stay float32: statistics (the row's infer asks for the statistics dtype),
+// attention_backward's lse, input 5 of {g, q, k, v, out, lse, (mask)}; and linear's bias (input 2 of
+// {x, w, bias}), added in float32 to the float32 product (cuBLASLt's epilogue wants it in the output's
+// dtype).
 struct KeptInput {
     std::string_view row;
     std::size_t input;
 };
-constexpr std::array kKeepFloat32 = {KeptInput{"attention_backward"sv, 5}};
+constexpr std::array kKeepFloat32 = {KeptInput{"attention_backward"sv, 5}, KeptInput{"linear"sv, 2}};
 
 constexpr Policy family_default(std::string_view family) {
     if (family == "contract") return Policy::low;

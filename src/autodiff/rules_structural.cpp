@@ -227,6 +227,16 @@ Grads matmul_widen_rule(const VjpContext& c) {
     if (c.needs[1]) out[1] = matmul(swap_dims(c.x[0], -2, -1), g);
     return out;
 }
+/// linear: y = x w^T (+ b). x and w get theirs in their dtype (bf16 under autocast: both adjoint GEMMs
+/// run low), the bias its column sums of the gradient in the bias's dtype (float32 under autocast).
+Grads linear_rule(const VjpContext& c) {
+    Grads out(c.x.size());
+    const TensorAny g = cast(c.g[0], c.x[0].dtype());
+    if (c.needs[0]) out[0] = matmul(g, c.x[1]);                   // [m, n] x [n, k]
+    if (c.needs[1]) out[1] = matmul(swap_dims(g, 0, 1), c.x[0]);  // [n, m] x [m, k]
+    if (c.x.size() > 2 && c.needs[2]) out[2] = cast(squeeze_dim(sum_dim(c.g[0], 0), 0), c.x[2].dtype());
+    return out;
+}
 Grads where_rule(const VjpContext& c) {
     Grads out(3);
     auto z = full(Dims::filled(c.g[0].rank(), 1), 0.0, c.g[0].dtype(), c.g[0].device());
@@ -264,6 +274,7 @@ void register_structural_rules(RuleTable& t) {
     t[static_cast<std::size_t>(OpId::cumsum)] = &cumsum_rule;
     t[static_cast<std::size_t>(OpId::matmul)] = &matmul_rule;
     t[static_cast<std::size_t>(OpId::matmul_widen)] = &matmul_widen_rule;
+    t[static_cast<std::size_t>(OpId::linear)] = &linear_rule;
     t[static_cast<std::size_t>(OpId::where)] = &where_rule;
 }
 

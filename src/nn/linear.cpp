@@ -21,8 +21,10 @@ TensorAny Linear::forward_any(const TensorAny& input) const {
     Dims out_shape = input.shape();
     out_shape[out_shape.rank() - 1] = d_out;
     TensorAny x = input.rank() == 2 ? input : ops::reshape(input, Dims{-1, d_in});
-    TensorAny y = ops::matmul(std::move(x), ops::swap_dims(w, 0, 1));
-    if (bias) y = ops::add(std::move(y), ops::unsqueeze_dim(bias->val().handle(), 0));
+    // One op (the row linear): CUDA adds the bias in the GEMM's epilogue; elsewhere matmul then add.
+    std::optional<TensorAny> b;
+    if (bias) b = bias->val().handle();
+    TensorAny y = ops::linear(std::move(x), w, std::move(b));
     return input.rank() == 2 ? y : ops::reshape(std::move(y), out_shape);
 }
 

@@ -36,6 +36,7 @@ const detail::DecompositionTable& table() {
         detail::add_pool_decompositions(d);
         detail::add_conv_decompositions(d);
         detail::add_scan_decompositions(d);
+        detail::add_linear_decompositions(d);
         return d;
     }();
     return t;

@@ -38,7 +38,8 @@ void add_norm_decompositions(DecompositionTable& t);         // decompose_nn.cpp
 void add_pool_decompositions(DecompositionTable& t);         // decompose_pool.cpp (pools, interpolate)
 void add_conv_decompositions(DecompositionTable& t);         // decompose_conv.cpp
 // Frontend files that keep a derived row's decomposition beside its frontend and infer:
-void add_scan_decompositions(DecompositionTable& t);  // scan.cpp
+void add_scan_decompositions(DecompositionTable& t);    // scan.cpp
+void add_linear_decompositions(DecompositionTable& t);  // linear.cpp
 }  // namespace detail
 
 }  // namespace burn::ops

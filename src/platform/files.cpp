@@ -183,6 +183,14 @@ void FileReader::read_at(uint64_t offset, void* dst, std::size_t n) const {
 #endif
 }
 
+void append_file(const fs::path& path, std::string_view bytes, std::string_view op) {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    if (!out) write_failed(op, path, "cannot open it for appending");
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) write_failed(op, path, "write error");
+}
+
 void write_file_atomic(const fs::path& path, std::string_view bytes, std::string_view op) {
     if (path.empty() || !path.has_filename()) write_failed(op, path, "not a file name");
     std::error_code ec;

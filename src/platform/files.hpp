@@ -48,6 +48,11 @@ class FileReader {
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes,
                        std::string_view op = "write_file");
 
+/// Appends `bytes` to the file at path (created when missing). For logs that grow during a run; not
+/// atomic. Throws burn::IoError "[op] cannot write '<path>': <reason>".
+void append_file(const std::filesystem::path& path, std::string_view bytes,
+                 std::string_view op = "append_file");
+
 /// Removes `.NAME.tmp-PID-...` files beside path whose PID is not a live process (other than this
 /// one); returns how many. Errors are ignored (cleaning is best effort).
 std::size_t remove_stale_temporaries(const std::filesystem::path& path);

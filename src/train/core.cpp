@@ -12,6 +12,7 @@
 #include "burn/train/supervised.hpp"
 #include "platform/files.hpp"
 #include "platform/process.hpp"
+#include "train/loggers.hpp"
 #include "train/metric_text.hpp"
 #include "train/state_file.hpp"
 
@@ -119,9 +120,19 @@ TrainingCore::TrainingCore(TrainingOptions options)
         handler_installed_ = true;
     }
     try {
-        renderer_ = options_.custom_renderer
-                        ? options_.custom_renderer
-                        : std::shared_ptr<MetricsRenderer>(make_renderer(options_.renderer));
+        std::vector<std::shared_ptr<MetricsRenderer>> rs;
+        rs.push_back(options_.custom_renderer
+                         ? options_.custom_renderer
+                         : std::shared_ptr<MetricsRenderer>(make_renderer(options_.renderer)));
+        const fs::path& dir = options_.artifact_dir;
+        if (options_.log_file) rs.push_back(detail::log_file_renderer(dir / "experiment.log"));
+        if (options_.log_every > 0)
+            rs.push_back(detail::iteration_csv_logger(dir / "metrics", options_.log_every));
+        if (options_.tensorboard_every)
+            rs.push_back(detail::tensorboard_logger(dir / "tensorboard", *options_.tensorboard_every));
+        if (!options_.on_iteration.empty() || !options_.on_epoch_end.empty())
+            rs.push_back(detail::callback_renderer(options_.on_iteration, options_.on_epoch_end));
+        renderer_ = detail::fan_out(std::move(rs));
     } catch (...) {
         if (handler_installed_) platform::remove_interrupt_handler();
         throw;
@@ -236,6 +247,7 @@ void TrainingCore::update(Split split, const MetricInput& input, std::size_t ite
     p.num_iterations = n_iter;
     p.epoch_seconds = seconds_since(split_start_);
     p.run_seconds = seconds_since(run_start_);
+    p.lr = lr;
     p.run_fraction = per_epoch > 0 ? (static_cast<double>(epoch_ - 1) + done_in_epoch / per_epoch) /
                                          static_cast<double>(options_.num_epochs)
                                    : 0.0;

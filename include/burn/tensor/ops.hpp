@@ -133,6 +133,12 @@ TensorAny matmul(TensorAny a, TensorAny b);
 /// without a rounding to the operands' dtype in between where the backend has a kernel (CUDA: bf16/f16
 /// tensor-core GEMM writing float32); elsewhere cast(matmul(a, b), out). Autocast's float32 matmul.
 TensorAny matmul_widen(TensorAny a, TensorAny b, DType out);
+/// x [m, k] times w^T for a weight w [n, k] (torch's layout), plus bias [n] when given: [m, n] in `out`
+/// (default: x's dtype; float32 from bf16/f16 operands, with a float32 bias, is autocast's nn::Linear).
+/// One GEMM with the bias in its epilogue where the backend has the kernel (CUDA); elsewhere
+/// matmul_widen(x, w^T, out) + bias.
+TensorAny linear(TensorAny x, TensorAny w, std::optional<TensorAny> bias = std::nullopt,
+                 std::optional<DType> out = std::nullopt);
 
 // ---- layout (views where possible)
 /// new_shape may hold one -1, inferred from the element count.

@@ -62,6 +62,11 @@ struct TrainingOptions {
     std::shared_ptr<MetricsRenderer> custom_renderer;
     uint64_t seed = 42;
     std::shared_ptr<RecordStore> record_store;
+    std::size_t log_every = 0;  // log_iterations(every): metrics/<split>/epoch-N.csv; 0 = off
+    std::optional<std::size_t> tensorboard_every;  // tensorboard(every): artifact_dir/tensorboard
+    bool log_file = true;                          // artifact_dir/experiment.log
+    std::vector<IterationCallback> on_iteration;
+    std::vector<EpochCallback> on_epoch_end;
 };
 
 /// The outcome of launch() besides the model.

@@ -4,6 +4,7 @@
 /// progress record at most every few seconds during long epochs. Plain output has no cursor movement
 /// or carriage returns, so logs stay readable.
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ struct TrainingProgress {
     double epoch_seconds = 0;                       // since the epoch (this split) started
     double run_seconds = 0;                         // since launch
     double run_fraction = 0;                        // share of the whole run done, for the run ETA
+    double lr = 0;  // the learning rate of the last optimizer step (NaN before the first one)
 };
 
 struct MetricState {
@@ -46,6 +48,12 @@ class MetricsRenderer {
     /// Whether the user asked to stop (the dashboard's q key).
     virtual bool stop_requested() { return false; }
 };
+
+/// SupervisedTraining::on_iteration: after each iteration (train and valid), with the metrics' batch
+/// values (`last`) and epoch aggregates so far (`value`).
+using IterationCallback = std::function<void(const TrainingProgress&, const std::vector<MetricState>&)>;
+/// SupervisedTraining::on_epoch_end: the epoch's values, as the display and the logs get them.
+using EpochCallback = std::function<void(const EpochRecord&)>;
 
 enum class RendererKind {
     automatic,  // the dashboard on a terminal when available, plain lines otherwise

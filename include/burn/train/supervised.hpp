@@ -142,6 +142,36 @@ class SupervisedTraining {
         options_.custom_renderer = std::move(renderer);
         return *this;
     }
+    /// Per-iteration logs: metrics/<split>/epoch-N.csv ("iteration,lr,<metric>...", the batch values of
+    /// every `every`-th iteration and the epoch's last), written as each epoch ends.
+    SupervisedTraining& log_iterations(std::size_t every = 1) {
+        BURN_CHECK(every >= 1, "[SupervisedTraining] log_iterations(every) needs every >= 1");
+        options_.log_every = every;
+        return *this;
+    }
+    /// TensorBoard scalars in artifact_dir/tensorboard/ (`tensorboard --logdir <artifact_dir>/tensorboard`):
+    /// <split>/<metric> every `every`-th iteration, epoch/<split>/<metric> per epoch, train/LearningRate.
+    SupervisedTraining& tensorboard(std::size_t every = 1) {
+        BURN_CHECK(every >= 1, "[SupervisedTraining] tensorboard(every) needs every >= 1");
+        options_.tensorboard_every = every;
+        return *this;
+    }
+    /// Whether the display's plain lines (epochs, progress, messages) also go to artifact_dir/experiment.log
+    /// (default true).
+    SupervisedTraining& log_file(bool on) {
+        options_.log_file = on;
+        return *this;
+    }
+    /// f(progress, metrics) after every train and valid iteration (progress.split tells which).
+    SupervisedTraining& on_iteration(IterationCallback f) {
+        options_.on_iteration.push_back(std::move(f));
+        return *this;
+    }
+    /// f(record) at the end of every epoch.
+    SupervisedTraining& on_epoch_end(EpochCallback f) {
+        options_.on_epoch_end.push_back(std::move(f));
+        return *this;
+    }
     /// The seed of the run's generator (dropout, random ops; reseeded per step; default 42).
     SupervisedTraining& seed(uint64_t seed) {
         options_.seed = seed;

@@ -162,6 +162,7 @@ class CudaBackend final : public Backend {
         register_reduce(table_);
         register_softmax(table_);
         register_matmul(table_);
+        register_linear(table_);
         register_nn(table_);
         register_pool(table_);
         register_interpolate(table_);

@@ -105,6 +105,7 @@ void register_index(KernelTable& t);        // index.cu
 void register_reduce(KernelTable& t);       // reduce.cu
 void register_softmax(KernelTable& t);      // softmax.cu: softmax, log_softmax, softmax_backward
 void register_matmul(KernelTable& t);       // matmul.cpp
+void register_linear(KernelTable& t);       // linear.cpp: cuBLASLt with the bias in the epilogue
 void register_nn(KernelTable& t);           // nn.cu: conv, adam
 void register_pool(KernelTable& t);         // pool.cu: max, avg and adaptive pooling
 void register_interpolate(KernelTable& t);  // interpolate.cu
