@@ -49,9 +49,9 @@ san_configure() {  # dir, sanitizers, optimisation, extra cmake args...
 }
 
 # Runs a gtest binary as BURN_SAN_SHARDS (default 8) gtest shards, BURN_JOBS at a time, each started as
-# soon as one ends: a few long tests (the GEMM kernels' large shapes, 15-20 s each under ASan) then share
-# their shard with less, where two fixed halves finished 60 s apart. Fails if any shard fails; each
-# shard's log goes beside the binary.
+# soon as one ends, so that a few long tests (the GEMM kernels' large shapes, 12-20 s each under ASan)
+# cannot pile onto one fixed half. On two cores it takes what two halves did (126-129 s against 130 s,
+# session 21). Fails if any shard fails; each shard's log goes beside the binary.
 run_shards() {  # binary, filter
     local bin="$1" filter="$2" total="${BURN_SAN_SHARDS:-8}" rc=0 i
     rm -f "$bin".shard*.log "$bin".shard*.rc

@@ -14,6 +14,7 @@
 #include "backends/cpu/dnnl_matmul.hpp"
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/kernels.hpp"
+#include "platform/parallel.hpp"
 
 #ifdef BURN_HAVE_OPENBLAS
 #include <cblas.h>
@@ -191,6 +192,37 @@ TensorRefs matmul_widen_kernel(const OpCall& call, TensorRefs& in) {
     return CpuBackend::instance().execute(cast, std::move(y));
 }
 
+/// linear: x [m, k] times the weight [n, k] read through a transposed view (no copy) by matmul_widen's
+/// kernel, then the bias added to each row in place (the product's buffer is this call's own): what the
+/// row's decomposition computes, as one op.
+TensorRefs linear_kernel(const OpCall& call, TensorRefs& in) {
+    const CpuTensor& w = as_cpu(in[1]);
+    const int64_t m = call.shape[0], n = call.shape[1];
+    OpCall product = call;
+    product.op = OpId::matmul_widen;
+    TensorRefs mm{
+        in[0], Strided::view_of(w, Dims{w.shape[1], w.shape[0]}, Dims{w.strides[1], w.strides[0]}, w.offset)};
+    TensorRefs y = matmul_widen_kernel(product, mm);
+    if (in.size() < 3 || m == 0 || n == 0) return y;
+    auto& out = const_cast<CpuTensor&>(as_cpu(y[0]));
+    const CpuTensor& b = as_cpu(in[2]);
+    dispatch_kinds<OpKinds::float_only>(call.dtype, "linear", [&](auto tag) {
+        using T = decltype(tag);
+        const T* bias = b.data<T>();
+        const int64_t bs = b.strides[0];
+        T* o = out.data<T>();
+        platform::parallel_for(
+            m, std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
+                for (int64_t r = r0; r < r1; ++r)
+                    for (int64_t j = 0; j < n; ++j) {
+                        using C = compute_t<T>;
+                        o[r * n + j] = T(static_cast<C>(o[r * n + j]) + static_cast<C>(bias[j * bs]));
+                    }
+            });
+    });
+    return y;
+}
+
 }  // namespace
 
 std::vector<int64_t> matrix_batch_offsets(const CpuTensor& t, int64_t batches) {
@@ -240,6 +272,7 @@ int blas_num_threads() {
 void register_matmul(KernelTable& t) {
     t[idx(OpId::matmul)] = &matmul_kernel;
     t[idx(OpId::matmul_widen)] = &matmul_widen_kernel;
+    t[idx(OpId::linear)] = &linear_kernel;
 }
 
 }  // namespace burn::cpu
