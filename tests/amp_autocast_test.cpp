@@ -154,7 +154,9 @@ TEST(AutocastGuard, ConvLinearAttentionRunLow) {
     probe.seen.clear();
     auto h = lin.forward(Tensor<2>(ops::reshape(q, {20, 8})));
     EXPECT_EQ(h.dtype(), DType::f32);
-    EXPECT_EQ(probe.ran_in("matmul_widen"), DType::bf16);
+    EXPECT_EQ(probe.ran_in("linear", 0), DType::bf16);  // x
+    EXPECT_EQ(probe.ran_in("linear", 1), DType::bf16);  // the weight
+    EXPECT_EQ(probe.ran_in("linear", 2), DType::f32);   // the bias, kept float32
 }
 
 TEST(AutocastDecorator, RoutesLikeTheGuard) {

@@ -1,8 +1,9 @@
 // Frontend, infer and decomposition of linear: y = x W^T + b with W in torch's layout [out, in] and the
 // product written in a float dtype of the caller's choice (the operands' own by default; float32 from
 // bf16/f16 operands as autocast runs nn::Linear). A derived row: a backend without a kernel runs
-// matmul_widen(x, W^T) then the bias add; CUDA's kernel is one cuBLASLt GEMM with the bias added in its
-// epilogue (src/backends/cuda/linear.cpp), which saves a pass over every projection's output.
+// matmul(x, W^T), a cast to the output dtype, then the bias add; CUDA's kernel is one cuBLASLt GEMM with the
+// bias added in its epilogue (src/backends/cuda/linear.cpp), which saves a pass over every projection's
+// output.
 #include "ops/common.hpp"
 #include "ops/decompose.hpp"
 #include "ops/infer.hpp"
@@ -28,9 +29,9 @@ namespace detail {
 
 void add_linear_decompositions(DecompositionTable& t) {
     t.set(OpId::linear, [](const OpCall& c, const std::vector<TensorAny>& in) -> std::vector<TensorAny> {
-        TensorAny wt = swap_dims(in[1], 0, 1);
-        TensorAny y = c.dtype == in[0].dtype() ? matmul(in[0], std::move(wt))
-                                               : matmul_widen(in[0], std::move(wt), c.dtype);
+        // Primitives only (matmul_widen's decomposition, inlined): the product, a cast, the add.
+        TensorAny y = matmul(in[0], swap_dims(in[1], 0, 1));
+        if (c.dtype != y.dtype()) y = cast(std::move(y), c.dtype);
         if (in.size() == 3) y = add(std::move(y), unsqueeze_dim(in[2], 0));
         return {std::move(y)};
     });
