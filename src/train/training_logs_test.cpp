@@ -18,18 +18,6 @@ namespace fs = std::filesystem;
 
 namespace training_logs_test {
 
-auto loaders() {  // 16 train batches of 32, 4 valid batches of 64
-    auto train = data::DataLoaderBuilder(PointBatcher()).batch_size(32).shuffle(7).build(points(512, 1));
-    auto valid = data::DataLoaderBuilder(PointBatcher()).batch_size(64).build(points(256, 2));
-    return std::make_pair(train, valid);
-}
-
-Net fresh_net() {
-    Device device = Device().autodiff();
-    device.seed(123);
-    return Net(device);
-}
-
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);

@@ -14,22 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-auto loaders(int workers = 0) {
-    auto train = data::DataLoaderBuilder(PointBatcher())
-                     .batch_size(32)
-                     .shuffle(7)
-                     .num_workers(workers)
-                     .build(points(512, 1));
-    auto valid = data::DataLoaderBuilder(PointBatcher()).batch_size(64).build(points(256, 2));
-    return std::make_pair(train, valid);
-}
-
-Net fresh_net() {
-    Device device = Device().autodiff();
-    device.seed(123);
-    return Net(device);
-}
-
 /// A renderer that records what it is shown and can act at a chosen iteration.
 struct Probe final : MetricsRenderer {
     std::vector<EpochRecord> epochs;

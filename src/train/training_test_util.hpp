@@ -82,6 +82,24 @@ struct Net {
     BURN_MODULE(Net, fc1, fc2, dropout, relu)
 };
 
+/// The point problem's loaders: 16 train batches of 32 (shuffled), 4 valid batches of 64.
+inline auto loaders(int workers = 0) {
+    auto train = data::DataLoaderBuilder(PointBatcher())
+                     .batch_size(32)
+                     .shuffle(7)
+                     .num_workers(workers)
+                     .build(points(512, 1));
+    auto valid = data::DataLoaderBuilder(PointBatcher()).batch_size(64).build(points(256, 2));
+    return std::make_pair(train, valid);
+}
+
+/// A Net on the CPU's autodiff device, its initial weights from seed 123.
+inline Net fresh_net() {
+    Device device = Device().autodiff();
+    device.seed(123);
+    return Net(device);
+}
+
 /// A per-process tag, so that test binaries of several build trees can run at once.
 inline std::string process_tag() {
 #if defined(__unix__) || defined(__APPLE__)
