@@ -119,7 +119,10 @@ void check_gemm(int64_t m, int64_t k, int64_t n, int layout_a, int layout_b, uin
 
 template <class T>
 void check_gemm_all(uint32_t seed) {
-    const int64_t sizes[][3] = {{1, 1, 1}, {17, 33, 65}, {128, 257, 64}, {2, 40, 70}, {3, 5, 2}, {200, 9, 1}};
+    // {6, 33, 17}, {8, 300, 260}: up to 8 rows of A take the unpacked dot-product path (several column
+    // blocks on two threads for the second)
+    const int64_t sizes[][3] = {{1, 1, 1}, {17, 33, 65}, {128, 257, 64}, {2, 40, 70},
+                                {3, 5, 2}, {200, 9, 1},  {6, 33, 17},    {8, 300, 260}};
     for (const auto& s : sizes) {
         const bool big = s[0] * s[1] * s[2] > 100000;  // every layout pair for small sizes, 10 for big ones
         for (int la = 0; la < 5; ++la)

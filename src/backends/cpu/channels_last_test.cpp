@@ -157,6 +157,61 @@ TEST(CpuChannelsLast, MaxPoolKeepsTheLayoutValuesAndIndices) {
     }
 }
 
+TEST(CpuChannelsLast, MaxPoolTiesInfinitiesWidthsAndDoubles) {
+    // 40 channels: whole vectors and a tail; ties (the first position wins), -inf windows, float64
+    for (const DType dt : {DType::f32, DType::f64}) {
+        const Dims s{2, 40, 6, 7};
+        std::vector<float> v = values(cl_random(s, 9));
+        for (std::size_t j = 0; j < v.size(); j += 3) v[j] = 0.5f;  // ties
+        for (std::size_t j = 0; j < 7 * 6; ++j) v[j] = -INFINITY;   // plane (0, 0): every window -inf
+        const TensorAny x = ops::cast(ops::from_data(TensorData(v, s), Device::cpu()), dt);
+        for (const auto& [k, st, pad] :
+             {std::tuple<std::size_t, std::size_t, std::size_t>{3, 2, 1}, {2, 1, 0}}) {
+            const std::array<std::size_t, 2> kk{k, k}, ss{st, st}, pp{pad, pad};
+            const auto [y, i] = ops::max_pool2d_with_indices(to_channels_last(x), kk, ss, pp);
+            const auto [y_ref, i_ref] = ops::max_pool2d_with_indices(x, kk, ss, pp);
+            EXPECT_TRUE(is_cl(y));
+            EXPECT_EQ(ops::into_data(ops::cast(y, DType::f64)).to_vec<double>(),
+                      ops::into_data(ops::cast(y_ref, DType::f64)).to_vec<double>());
+            EXPECT_EQ(ops::into_data(ops::cast(i, DType::i64)).to_vec<int64_t>(),
+                      ops::into_data(ops::cast(i_ref, DType::i64)).to_vec<int64_t>());
+        }
+    }
+}
+
+TEST(CpuChannelsLast, ReductionsRunInMemoryOrderAndKeepTheLayout) {
+    // each dim of a channels-last tensor: the values (and indices) of the row-major reduction; the
+    // outputs keep the layout (no gathering copy into row-major)
+    const Dims s{3, 20, 5, 6};
+    std::vector<float> v = values(cl_random(s, 11));
+    for (std::size_t j = 0; j < v.size(); j += 7) v[j] = 0.25f;  // ties for the index reductions
+    const TensorAny x = ops::from_data(TensorData(v, s), Device::cpu()), xc = to_channels_last(x);
+    auto f64 = [](const TensorAny& t) { return ops::into_data(ops::cast(t, DType::f64)).to_vec<double>(); };
+    auto near = [&](const TensorAny& got, const TensorAny& want, const char* what, int d) {
+        const auto g = f64(got), w = f64(want);
+        ASSERT_EQ(g.size(), w.size()) << what << " dim " << d;
+        for (std::size_t j = 0; j < g.size(); ++j)
+            ASSERT_NEAR(g[j], w[j], 1e-5 * (1 + std::abs(w[j]))) << what << " dim " << d << " at " << j;
+    };
+    for (int d = 0; d < 4; ++d) {
+        near(ops::sum_dim(xc, d), ops::sum_dim(x, d), "sum_dim", d);
+        near(ops::mean_dim(xc, d), ops::mean_dim(x, d), "mean_dim", d);
+        near(ops::prod_dim(xc, d), ops::prod_dim(x, d), "prod_dim", d);
+        const auto [mv, mi] = ops::max_dim_with_indices(xc, d);
+        const auto [rv, ri] = ops::max_dim_with_indices(x, d);
+        near(mv, rv, "max_dim", d);
+        EXPECT_EQ(f64(mi), f64(ri)) << "max_dim indices, dim " << d;
+        EXPECT_EQ(f64(ops::argmin(xc, d)), f64(ops::argmin(x, d))) << "argmin, dim " << d;
+        EXPECT_EQ(f64(ops::any_dim(ops::greater_elem(xc, 0.9), d)),
+                  f64(ops::any_dim(ops::greater_elem(x, 0.9), d)));
+        const CpuTensor& m = as_cpu(ops::mean_dim(xc, d).ref());
+        EXPECT_TRUE(m.is_dense() && (d == 1 || !m.is_contiguous())) << "dim " << d;
+    }
+    // GlobalAveragePool's chain: both spatial dims, still channels-last
+    const TensorAny gap = ops::mean_dims(xc, Dims{2, 3});
+    near(gap, ops::mean_dims(x, Dims{2, 3}), "mean_dims", 23);
+}
+
 TEST(CpuChannelsLast, TrainingThroughChannelsLastActivationsMatchesRowMajor) {
     // conv -> relu -> max pool -> conv -> sum, with gradients: the same as with oneDNN off (row-major)
     const Device dev = Device::cpu().autodiff();

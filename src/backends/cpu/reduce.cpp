@@ -3,6 +3,8 @@
 // contiguous row (long rows split across threads); otherwise rows of `inner` values are accumulated
 // column-block by column-block. Float sums and products accumulate in double (f32 rows: blocked float
 // partial sums, combined in double), int ones in uint64 (wrapping to the dtype like burn/torch).
+#include <array>
+
 #include "backends/cpu/reduce_common.hpp"
 #include "backends/cpu/simd_math.hpp"
 
@@ -292,18 +294,60 @@ TensorRefs arg_kernel(const OpCall& call, TensorRefs& in) {
     return {indices};
 }
 
+/// A dense input in a permuted layout (channels-last activations from a convolution): reduced in memory
+/// order as the contiguous tensor it is there, without the gathering copy into row-major, and every
+/// output handed back in that layout (the reduced dim has size 1 in it). The index reductions count
+/// along the reduced dim, which is the same dim in either order. MobileNetV2's GlobalAveragePool of a
+/// channels-last [8, 1280, 7, 7] (two mean_dims): 0.63 -> 0.05 ms on two threads.
+template <Kernel K>
+TensorRefs in_memory_order(const OpCall& call, TensorRefs& in) {
+    const CpuTensor& x = as_cpu(in[0]);
+    const int r = x.shape.rank();
+    if (r < 2 || call.shape.rank() != r || x.shape.numel() == 0 || x.is_contiguous() || !x.is_dense())
+        return K(call, in);
+    // The dims outermost first (size-1 dims anywhere: their strides are free); contiguous in that order.
+    std::array<int, kMaxRank> order{};
+    for (int d = 0; d < r; ++d) order[static_cast<std::size_t>(d)] = d;
+    std::stable_sort(order.begin(), order.begin() + r,
+                     [&](int a, int b) { return x.strides[a] > x.strides[b]; });
+    Dims phys = x.shape, out_phys = call.shape;
+    for (int i = 0; i < r; ++i) {
+        phys[i] = x.shape[order[static_cast<std::size_t>(i)]];
+        out_phys[i] = call.shape[order[static_cast<std::size_t>(i)]];
+    }
+    const Dims phys_strides = phys.contiguous_strides();
+    for (int i = 0; i < r; ++i)
+        if (phys[i] != 1 && phys_strides[i] != x.strides[order[static_cast<std::size_t>(i)]])
+            return K(call, in);
+    const int dim = reduce_dim(call) < 0 ? reduce_dim(call) + r : reduce_dim(call);
+    int pdim = 0;
+    while (order[static_cast<std::size_t>(pdim)] != dim) ++pdim;
+    OpCall pcall = call;
+    pcall.shape = out_phys;
+    attrs::Dim{pdim}.encode(pcall);
+    for (TensorMeta& m : pcall.extra_outs) m.shape = out_phys;
+    TensorRefs pin{Strided::view_of(x, phys, phys_strides, x.offset)};
+    in[0].reset();
+    TensorRefs out = K(pcall, pin);
+    const Dims out_strides = out_phys.contiguous_strides();
+    Dims strides = call.shape;
+    for (int i = 0; i < r; ++i) strides[order[static_cast<std::size_t>(i)]] = out_strides[i];
+    for (TensorRef& o : out) o = Strided::view_of(as_cpu(o), call.shape, strides, as_cpu(o).offset);
+    return out;
+}
+
 }  // namespace
 
 void register_reduce(KernelTable& t) {
-    t[idx(OpId::sum_dim)] = &value_kernel<SumOp>;
-    t[idx(OpId::mean_dim)] = &value_kernel<SumOp, true>;
-    t[idx(OpId::prod_dim)] = &value_kernel<ProdOp>;
-    t[idx(OpId::max_dim)] = &minmax_dim_kernel<true>;
-    t[idx(OpId::min_dim)] = &minmax_dim_kernel<false>;
-    t[idx(OpId::argmax)] = &arg_kernel<true>;
-    t[idx(OpId::argmin)] = &arg_kernel<false>;
-    t[idx(OpId::any_dim)] = &bool_kernel<AnyOp>;
-    t[idx(OpId::all_dim)] = &bool_kernel<AllOp>;
+    t[idx(OpId::sum_dim)] = &in_memory_order<&value_kernel<SumOp>>;
+    t[idx(OpId::mean_dim)] = &in_memory_order<&value_kernel<SumOp, true>>;
+    t[idx(OpId::prod_dim)] = &in_memory_order<&value_kernel<ProdOp>>;
+    t[idx(OpId::max_dim)] = &in_memory_order<&minmax_dim_kernel<true>>;
+    t[idx(OpId::min_dim)] = &in_memory_order<&minmax_dim_kernel<false>>;
+    t[idx(OpId::argmax)] = &in_memory_order<&arg_kernel<true>>;
+    t[idx(OpId::argmin)] = &in_memory_order<&arg_kernel<false>>;
+    t[idx(OpId::any_dim)] = &in_memory_order<&bool_kernel<AnyOp>>;
+    t[idx(OpId::all_dim)] = &in_memory_order<&bool_kernel<AllOp>>;
     t[idx(OpId::softmax)] = &softmax_kernel;
     t[idx(OpId::log_softmax)] = &softmax_kernel;
     t[idx(OpId::softmax_backward)] = &softmax_backward_kernel;

@@ -139,6 +139,26 @@ void AxpyRowsF32(const float* x, const float* b, int64_t ldb, int64_t k, float* 
     }
 }
 
+void MaxWindowF32(const float* const* src, const int32_t* pos, int64_t npos, int64_t c_, float* y,
+                  int32_t* ind) {
+    const hn::ScalableTag<float> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const size_t c = static_cast<size_t>(c_), N = hn::Lanes(d);
+    for (size_t k = 0; k < c; k += N) {
+        const size_t cnt = c - k;
+        auto best = hn::Set(d, -HUGE_VALF);
+        auto at = hn::Set(di, npos > 0 ? pos[0] : 0);
+        for (int64_t p = 0; p < npos; ++p) {
+            const auto v = load_part(d, src[p] + k, cnt);
+            const auto take = hn::Or(hn::Gt(v, best), hn::IsNaN(v));  // NaN wins
+            best = hn::IfThenElse(take, v, best);
+            at = hn::IfThenElse(hn::RebindMask(di, take), hn::Set(di, pos[p]), at);
+        }
+        store_part(best, d, y + k, cnt);
+        store_part(at, di, ind + k, cnt);
+    }
+}
+
 }  // namespace burn::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 #endif  // BURN_HAVE_HWY
@@ -200,6 +220,12 @@ HWY_EXPORT(GeluBackwardF32);
 HWY_EXPORT(ExpF32);
 HWY_EXPORT(DotRowsF32);
 HWY_EXPORT(AxpyRowsF32);
+HWY_EXPORT(MaxWindowF32);
+
+void max_window(const float* const* src, const int32_t* pos, int64_t npos, int64_t c, float* y,
+                int32_t* ind) {
+    HWY_DYNAMIC_DISPATCH(MaxWindowF32)(src, pos, npos, c, y, ind);
+}
 
 void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
     HWY_DYNAMIC_DISPATCH(DotRowsF32)(x, w, ldw, k, y, n);
@@ -252,6 +278,20 @@ void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y,
 }
 void gelu(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = bm::gelu(x[i]);
+}
+void max_window(const float* const* src, const int32_t* pos, int64_t npos, int64_t c, float* y,
+                int32_t* ind) {
+    for (int64_t k = 0; k < c; ++k) {
+        y[k] = -HUGE_VALF;
+        ind[k] = npos > 0 ? pos[0] : 0;
+    }
+    for (int64_t p = 0; p < npos; ++p)
+        for (int64_t k = 0; k < c; ++k) {
+            const float v = src[p][k];
+            const bool take = v > y[k] || v != v;  // NaN wins
+            y[k] = take ? v : y[k];
+            ind[k] = take ? pos[p] : ind[k];
+        }
 }
 void gelu_backward(const float* x, const float* g, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = g[i] * bm::gelu_grad(x[i]);

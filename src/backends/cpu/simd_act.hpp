@@ -1,7 +1,8 @@
 #pragma once
 // Vectorised f32 kernels of the activations whose scalar form calls libm per element (gelu's erf
-// and its gradient's exp), and the vector-times-matrix products of single-row matmuls: Highway with run-time
-// CPU dispatch when the build found it (BURN_HAVE_HWY), the scalar functors of scalar_math.hpp otherwise.
+// and its gradient's exp), the vector-times-matrix products of single-row matmuls and a max pool's window:
+// Highway with run-time CPU dispatch when the build found it (BURN_HAVE_HWY), the scalar functors of
+// scalar_math.hpp otherwise.
 #include <cstdint>
 
 namespace burn::cpu::simd {
@@ -23,5 +24,10 @@ void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, 
 
 /// y[j] = sum_p x[p] * b[p * ldb + j] for j in [0, n): a row vector times a row-major matrix.
 void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n);
+
+/// One output pixel of a channels-last max pool: y[k] = max over p < npos of src[p][k] for k < c (src:
+/// the window's input pixels, each c contiguous channels), ind[k] = pos[p] of the first maximum (a NaN
+/// wins: the last NaN); -inf and pos[0] when every value is -inf, -inf and 0 when npos == 0.
+void max_window(const float* const* src, const int32_t* pos, int64_t npos, int64_t c, float* y, int32_t* ind);
 
 }  // namespace burn::cpu::simd
