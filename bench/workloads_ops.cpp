@@ -1,4 +1,4 @@
-// Single-op workloads of WORKLOADS.md: matmul_f32_N, elementwise, softmax.
+// Single-op workloads of WORKLOADS.md: matmul_f32_N, elementwise, softmax; and rfft_long.
 #include <memory>
 
 #include "harness.hpp"
@@ -66,6 +66,23 @@ Workload softmax() {
     return w;
 }
 
+/// rfft of long signals (burn only; docs/tensors.md): 4 rows of 2^18 points, past the direct matmul's
+/// reach, through the factored DFT (src/ops/fft_factored.cpp).
+Workload rfft_long() {
+    Workload w;
+    w.name = "rfft_long";
+    w.make = [](const Context& ctx) -> std::optional<Case> {
+        const std::size_t n = std::size_t(1) << 18;
+        auto x = Tensor<2>::random({4, n}, normal(), ctx.device);
+        Case c;
+        c.step = [x] { auto r = rfft(x); };
+        c.units = 4.0 * double(n) / 1e6;
+        c.unit = "msample";
+        return c;
+    };
+    return w;
+}
+
 }  // namespace
 
 void add_op_workloads(std::vector<Workload>& table) {
@@ -76,6 +93,7 @@ void add_op_workloads(std::vector<Workload>& table) {
     table.push_back(matmul(0, 8192));
     table.push_back(elementwise());
     table.push_back(softmax());
+    table.push_back(rfft_long());
 }
 
 }  // namespace bench

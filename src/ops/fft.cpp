@@ -1,6 +1,7 @@
 // Discrete Fourier transforms (burn/tensor/fft.hpp): rfft, irfft, cfft, stft and istft, each one matmul of
-// the signal's rows with a table of twiddle factors built on the host in float64. No rows of their own, so
-// every device runs them and autodiff differentiates them through matmul.
+// the signal's rows with a table of twiddle factors built on the host in float64, or for signals longer
+// than fft_impl::kDirectMax the factored DFT of fft_factored.cpp. No rows of their own, so every device
+// runs them and autodiff differentiates them through matmul.
 #include "burn/tensor/fft.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "ops/common.hpp"
+#include "ops/fft_factored.hpp"
 
 namespace burn::ops {
 
@@ -94,6 +96,13 @@ Complex rfft(TensorAny x, int64_t dim, int64_t n) {
                     " of ", describe(x));
     const DType dt = x.dtype();
     const int64_t bins = len / 2 + 1;
+    if (len > fft_impl::kDirectMax) {  // a long signal: the factored complex DFT of (x, 0)
+        TensorAny xs = fft_impl::last_dim_of(std::move(x), d, len);
+        TensorAny zeros = full(xs.shape(), 0.0, xs.dtype(), xs.device());
+        auto [yr, yi] = fft_impl::dft_rows(std::move(xs), std::move(zeros), false);
+        return {fft_impl::restore(narrow(yr, -1, 0, bins), d, dt),
+                fft_impl::restore(narrow(yi, -1, 0, bins), d, dt)};
+    }
     // [len, 2 * bins]: cos(2 pi t k / len) in the first bins columns, -sin in the others.
     std::vector<double> w(static_cast<std::size_t>(len * 2 * bins));
     for (int64_t t = 0; t < len; ++t)
@@ -118,6 +127,25 @@ TensorAny irfft(TensorAny re, TensorAny im, int64_t dim, int64_t n) {
                     " bins on dim ", d, " of ", describe(re), " (pass n for a single bin)");
     const DType dt = re.dtype();
     const int64_t bins = len / 2 + 1;
+    if (len > fft_impl::kDirectMax) {
+        // A long signal: the real part of the factored inverse DFT of the spectrum weighted as below
+        // (c_k / len), zero past the bins.
+        TensorAny r = fft_impl::last_dim_of(std::move(re), d, bins),
+                  i = fft_impl::last_dim_of(std::move(im), d, bins);
+        std::vector<double> cr(static_cast<std::size_t>(bins)), ci(static_cast<std::size_t>(bins));
+        for (int64_t k = 0; k < bins; ++k) {
+            const bool edge = k == 0 || 2 * k == len;
+            cr[static_cast<std::size_t>(k)] = (edge ? 1.0 : 2.0) / static_cast<double>(len);
+            ci[static_cast<std::size_t>(k)] = edge ? 0.0 : cr[static_cast<std::size_t>(k)];
+        }
+        Dims ws = Dims::filled(r.rank(), 1);  // the weights broadcast over the leading dims
+        ws[ws.rank() - 1] = bins;
+        r = mul(std::move(r), from_data(TensorData(std::move(cr), ws).convert(r.dtype()), r.device()));
+        i = mul(std::move(i), from_data(TensorData(std::move(ci), ws).convert(i.dtype()), i.device()));
+        r = pad(std::move(r), Dims{0, len - bins}, PadMode::Constant(0));
+        i = pad(std::move(i), Dims{0, len - bins}, PadMode::Constant(0));
+        return fft_impl::restore(fft_impl::dft_rows(std::move(r), std::move(i), true).first, d, dt);
+    }
     // [2 * bins, len]: x[t] = sum_k c_k (re_k cos(a) - im_k sin(a)) / len, c_k = 2 but for DC and
     // Nyquist (1); an imaginary DC or Nyquist part contributes nothing (sin is 0 there).
     std::vector<double> w(static_cast<std::size_t>(2 * bins * len));
@@ -147,6 +175,15 @@ Complex cfft(TensorAny re, TensorAny im, int64_t dim, bool inverse) {
     const int64_t len = re.shape()[d];
     BURN_CHECK_KIND(len >= 1, shape, "[", op, "] needs at least one point on dim ", d, " of ", describe(re));
     const DType dt = re.dtype();
+    if (len > fft_impl::kDirectMax) {  // a long signal: the factored DFT
+        auto [yr, yi] = fft_impl::dft_rows(fft_impl::last_dim_of(std::move(re), d, len),
+                                           fft_impl::last_dim_of(std::move(im), d, len), inverse);
+        if (inverse) {
+            yr = mul_scalar(std::move(yr), 1.0 / static_cast<double>(len));
+            yi = mul_scalar(std::move(yi), 1.0 / static_cast<double>(len));
+        }
+        return {fft_impl::restore(std::move(yr), d, dt), fft_impl::restore(std::move(yi), d, dt)};
+    }
     // [a | b] [[C, -sS], [sS, C]] / scale with S = sin(2 pi t k / len), s = 1 forward, -1 inverse:
     // forward X = sum (a + ib)(cos - i sin) = (aC + bS) + i(bC - aS).
     const double s = inverse ? -1.0 : 1.0, scale = inverse ? 1.0 / static_cast<double>(len) : 1.0;

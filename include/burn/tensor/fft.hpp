@@ -2,11 +2,11 @@
 /// Discrete Fourier transforms (burn's signal::{rfft, irfft, cfft, stft}, torch.fft.rfft/irfft/fft/ifft,
 /// torch.stft and torch.istft). A complex tensor is a pair of float tensors (real, imaginary) of one shape.
 ///
-/// Each transform is a matmul with a table of twiddle factors computed once per call on the host in
-/// float64 (and converted to the input's dtype; float32 for f16 and bf16, whose results are rounded
-/// back): O(n^2) per row instead of an FFT's O(n log n), any length (not only powers of two), every
-/// device and autodiff without a row of its own. For the lengths of audio frames (n <= 4096) this is
-/// one GEMM; for much longer signals an FFT primitive would be the faster choice.
+/// Up to 1,024 points each transform is a matmul with a table of twiddle factors computed once per call
+/// on the host in float64 (and converted to the input's dtype; float32 for f16 and bf16, whose results
+/// are rounded back): O(n^2) per row, any length (not only powers of two), every device and autodiff
+/// without a row of its own. Longer signals take a factored DFT of the same pieces (Cooley-Tukey's
+/// four-step split, Bluestein's chirp-z for primes; docs/tensors.md).
 #include <cstdint>
 #include <optional>
 #include <utility>
