@@ -148,36 +148,6 @@ bool adapt_entry(TensorEntry& e, const std::string& p, const std::string& leaf,
     return false;
 }
 
-/// Concatenation along dim 0 of parts (same dtype and trailing dims), under name.
-TensorEntry concat_rows(std::string name, const std::vector<TensorEntry>& parts) {
-    TensorEntry out;
-    out.name = std::move(name);
-    out.dtype = parts.front().dtype;
-    out.shape = parts.front().shape;
-    out.shape[0] = 0;
-    std::vector<std::function<TensorData()>> reads;
-    for (const auto& p : parts) {
-        Dims a = p.shape, b = parts.front().shape;
-        a[0] = b[0] = 0;
-        BURN_CHECK_KIND(p.dtype == out.dtype && a == b, shape, "[BurnToPytorchAdapter] cannot concatenate '",
-                        p.name, "' (", p.dtype, " ", p.shape, ") with '", parts.front().name, "' (",
-                        parts.front().dtype, " ", parts.front().shape, ") into '", out.name, "'");
-        out.shape[0] += p.shape[0];
-        reads.push_back(p.read);
-    }
-    Dims shape = out.shape;
-    DType dtype = out.dtype;
-    out.read = [reads, shape, dtype] {
-        std::vector<uint8_t> bytes;
-        for (const auto& r : reads) {
-            TensorData d = r();
-            bytes.insert(bytes.end(), d.bytes().begin(), d.bytes().end());
-        }
-        return TensorData(std::move(bytes), shape, dtype);
-    };
-    return out;
-}
-
 /// PyTorch's name of a recurrent tensor at prefix p: "rnn.layers.1.reverse_lstm" + weight, ih ->
 /// "rnn.weight_ih_l1_reverse".
 std::string fused_recurrent_name(std::string p, const std::string& param, const std::string& ih) {

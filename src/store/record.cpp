@@ -105,6 +105,35 @@ TensorEntry transposed(TensorEntry e) {
     return e;
 }
 
+TensorEntry concat_rows(std::string name, const std::vector<TensorEntry>& parts) {
+    TensorEntry out;
+    out.name = std::move(name);
+    out.dtype = parts.front().dtype;
+    out.shape = parts.front().shape;
+    out.shape[0] = 0;
+    std::vector<std::function<TensorData()>> reads;
+    for (const auto& p : parts) {
+        Dims a = p.shape, b = parts.front().shape;
+        a[0] = b[0] = 0;
+        BURN_CHECK_KIND(p.dtype == out.dtype && a == b, shape, "[store] cannot concatenate '", p.name, "' (",
+                        p.dtype, " ", p.shape, ") with '", parts.front().name, "' (", parts.front().dtype,
+                        " ", parts.front().shape, ") into '", out.name, "'");
+        out.shape[0] += p.shape[0];
+        reads.push_back(p.read);
+    }
+    Dims shape = out.shape;
+    DType dtype = out.dtype;
+    out.read = [reads, shape, dtype] {
+        std::vector<uint8_t> bytes;
+        for (const auto& r : reads) {
+            TensorData d = r();
+            bytes.insert(bytes.end(), d.bytes().begin(), d.bytes().end());
+        }
+        return TensorData(std::move(bytes), shape, dtype);
+    };
+    return out;
+}
+
 TensorData slice_rows(const TensorData& data, int64_t row_begin, int64_t row_end) {
     const Dims& s = data.shape();
     BURN_CHECK_KIND(s.rank() >= 1 && row_begin >= 0 && row_begin <= row_end && row_end <= s[0], shape,

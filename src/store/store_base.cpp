@@ -3,6 +3,7 @@
 #include "burn/store/store.hpp"
 #include "burn/tensor/ops.hpp"
 #include "store/convert.hpp"
+#include "store/gate_fusion.hpp"
 
 namespace burn::store {
 
@@ -50,7 +51,9 @@ std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vec
     std::set<std::string> paths;
     for (const auto& s : slots) paths.insert(s.path);
     if (opts_.load_adapter) source = opts_.load_adapter->adapt_load(std::move(source), paths, result);
-    if (opts_.burn_linear_layout || file_has_burn_linear_layout()) {
+    const bool in_out = opts_.burn_linear_layout || file_has_burn_linear_layout();
+    source = fuse_gate_linears(std::move(source), paths, in_out, result);  // Rust burn's LSTM/GRU gates
+    if (in_out) {
         std::set<std::string> linear;
         for (const auto& s : slots)
             if (is_linear_weight(s.module_type, s.path)) linear.insert(s.path);
@@ -157,6 +160,11 @@ void StoreBase::save(const std::vector<TensorSnapshot>& snapshots) {
         e.read = [t = s.tensor] { return ops::into_data(t); };
         if (opts_.burn_linear_layout && e.shape.rank() == 2 && is_linear_weight(s.module_type, s.path))
             e = transposed(std::move(e));
+        if (opts_.burn_linear_layout) {  // Rust burn's LSTM/GRU: one Linear per gate
+            for (auto& part : split_gate_linears(std::move(e), s.module_type))
+                entries.push_back(std::move(part));
+            continue;
+        }
         entries.push_back(std::move(e));
     }
     if (opts_.save_adapter) entries = opts_.save_adapter->adapt_save(std::move(entries));

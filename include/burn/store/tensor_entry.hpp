@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "burn/core/dtype.hpp"
 #include "burn/core/shape.hpp"
@@ -32,5 +33,7 @@ TensorData slice_rows(const TensorData& data, int64_t row_begin, int64_t row_end
 TensorData transpose_2d(const TensorData& data);
 /// e with its shape swapped and its data transposed when read.
 TensorEntry transposed(TensorEntry e);
+/// The concatenation along dim 0 of parts (one dtype, equal trailing dims; read when read), named name.
+TensorEntry concat_rows(std::string name, const std::vector<TensorEntry>& parts);
 
 }  // namespace burn::store
