@@ -65,13 +65,25 @@ std::vector<TensorAny> Lbfgs::unflatten(const TensorAny& flat, const std::vector
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const int64_t n = shapes[i].numel();
         out.push_back(
-            to_device(reshape(contiguous(narrow(flat, 0, offset, n)), shapes[i]), like[i].device()));
+            ops::to_device(reshape(contiguous(narrow(flat, 0, offset, n)), shapes[i]), like[i].device()));
         offset += n;
     }
     return out;
 }
 
+void Lbfgs::to_device(const Device& device) {
+    const Device inner = device.inner();
+    auto move = [&](TensorAny& t) {
+        if (t.defined() && t.device() != inner) t = ops::to_device(std::move(t), inner);
+    };
+    move(d_);
+    move(prev_flat_grad_);
+    for (TensorAny& t : old_dirs_) move(t);
+    for (TensorAny& t : old_stps_) move(t);
+}
+
 double Lbfgs::step_flat(TensorAny& x, const Objective& objective) {
+    to_device(x.device());  // the state follows the parameters (a module moved, a record loaded elsewhere)
     const LbfgsConfig& c = config_;
     const std::size_t max_eval = c.max_eval.value_or(c.max_iter * 5 / 4);
     TensorAny flat_grad;

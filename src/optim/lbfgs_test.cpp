@@ -122,6 +122,35 @@ struct One {
     BURN_MODULE(One, w)
 };
 
+TEST(OptimLbfgs, StateFollowsTheModuleToAnotherDevice) {
+    // Two steps on the CPU against one there and one on lazy(cpu), a device of its own: the second step
+    // moves the curvature pairs to the parameters' device (before, it failed mixing devices) and lands
+    // where the CPU-only run does; to_device moves them on request.
+    const Device cpu = Device().autodiff(), lazy = Device::cpu().lazy().autodiff();
+    auto fresh = [](const Device& d) {
+        return One{Param<Tensor<1>>(
+            Tensor<1>(ops::from_data(TensorData(std::vector<double>{1.5, -2.0, 0.5}, Dims{3}), d)))};
+    };
+    auto closure = [](const One& m) {
+        const auto w = m.w.val();
+        return ((w - 0.25) * (w - 0.25) * (w + 2.0)).sum() + (w * w * w * w).sum();
+    };
+    auto straight = optim::LbfgsConfig{}.with_max_iter(3).init();
+    One a = fresh(cpu);
+    for (int k = 0; k < 2; ++k) a = straight.step(std::move(a), closure);
+
+    auto moving = optim::LbfgsConfig{}.with_max_iter(3).init();
+    One b = moving.step(fresh(cpu), closure);
+    ASSERT_FALSE(moving.to_record().tensors.empty());
+    b = b.to_device(lazy);
+    b = moving.step(std::move(b), closure);
+    EXPECT_EQ(ops::into_data(b.w.val().handle()).to_vec<double>(),
+              ops::into_data(a.w.val().handle()).to_vec<double>());
+    for (const auto& [key, t] : moving.to_record().tensors) EXPECT_EQ(t.device(), lazy.inner()) << key;
+    moving.to_device(cpu);
+    for (const auto& [key, t] : moving.to_record().tensors) EXPECT_EQ(t.device(), cpu.inner()) << key;
+}
+
 TEST(OptimLbfgs, ConvergesOnAQuadraticInOneStep) {
     // f(w) = |w - target|^2 / 2 has an identity Hessian: after the first (scaled) step the curvature
     // pair makes the next direction exact, so one step() (20 iterations) reaches the target.

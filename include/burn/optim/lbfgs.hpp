@@ -108,6 +108,9 @@ class Lbfgs {
     /// Restores a state from to_record(): training then continues exactly. Throws, changing nothing,
     /// on a record that is not an L-BFGS state.
     void load_record(const OptimizerRecord& record);
+    /// Moves the state's tensors to device now (its inner device under autodiff); a step also moves
+    /// them to its parameters' device first, so a module moved to another device keeps training.
+    void to_device(const Device& device);
 
   private:
     static TensorAny flatten(const std::vector<TensorAny>& values);
