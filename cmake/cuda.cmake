@@ -75,7 +75,8 @@ function(burn_add_cuda_backend target)
   set_property(TARGET ${target} PROPERTY CUDA_STANDARD_REQUIRED ON)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012 -Xcudafe=--diag_suppress=186>)
-  target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas CUDA::cublasLt)
+  # dl: libnvidia-ml.so.1 (GPU utilisation, src/backends/cuda/nvml.cpp) and libcudnn are opened at run time.
+  target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas CUDA::cublasLt ${CMAKE_DL_LIBS})
   if(BURN_HAVE_CUDNN)
     # Only the cudnn_*.cpp files see cuDNN (headers only; the library is opened at run time).
     set(_cudnn_defs BURN_HAVE_CUDNN=1)
@@ -86,6 +87,5 @@ function(burn_add_cuda_backend target)
     set_source_files_properties(${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_conv.cpp
       ${PROJECT_SOURCE_DIR}/src/backends/cuda/cudnn_library.cpp DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTIES
       COMPILE_DEFINITIONS "${_cudnn_defs}" INCLUDE_DIRECTORIES ${BURN_CUDNN_INCLUDE_DIR})
-    target_link_libraries(${target} PRIVATE ${CMAKE_DL_LIBS})
   endif()
 endfunction()

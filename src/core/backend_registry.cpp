@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 
+#include "burn/backend/backend.hpp"
 #include "burn/backend/registry.hpp"
 #include "burn/core/error.hpp"
 #include "platform/sync.hpp"
@@ -152,6 +153,11 @@ Backend& Device::backend() const {
         if (Backend* b = g_backends[backend_][index_].load(std::memory_order_acquire)) return *b;
     if (depth_ > 0) return decorated_backend(*this, decorators_[depth_ - 1]);
     return resolve_backend(backend_, index_);
+}
+
+DeviceStats device_stats(const Device& device) {
+    const Device base = device.base();
+    return base.backend().stats(base);
 }
 
 int find_backend(std::string_view name) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "burn/backend/backend.hpp"
+#include "burn/train/metric_device.hpp"
 #include "burn/train/renderer.hpp"
 
 using namespace burn;
@@ -221,6 +223,31 @@ TEST(TrainMetric, LearningRateSpeedAndSystem) {
     EXPECT_GT(mem.value(), 0.0);
     EXPECT_LT(mem.value(), 1e4);
 #endif
+    // DeviceMemory of the CPU: its caching allocator's live bytes, which a new tensor raises
+    DeviceMemory dev_mem(Device::cpu().autodiff());
+    EXPECT_EQ(dev_mem.name(), "Memory cpu");
+    dev_mem.update(MetricInput{}, kMeta);
+    const double before = dev_mem.value();
+    {
+        const auto big = Tensor<1>::zeros({std::size_t(1) << 22}, Device::cpu());  // 16 MB
+        dev_mem.update(MetricInput{}, kMeta);
+        EXPECT_GE(dev_mem.value() - before, 0.016) << before;
+    }
+    dev_mem.update(MetricInput{}, kMeta);
+    EXPECT_NEAR(dev_mem.value(), before, 1e-9);
+    DeviceUtilization util(Device::cpu());
+    util.update(MetricInput{}, kMeta);
+    EXPECT_TRUE(std::isnan(util.value())) << "the CPU backend reports no utilisation";
+    if (!Device::available().empty())
+        for (const Device& d : Device::available())
+            if (d.backend_name() == "cuda") {
+                DeviceMemory m(d);
+                m.update(MetricInput{}, kMeta);
+                EXPECT_GE(m.value(), 0.0) << d;
+                const DeviceStats s = device_stats(d);
+                ASSERT_TRUE(s.total_bytes.has_value()) << d;
+                EXPECT_GT(*s.total_bytes, int64_t(1) << 30) << d;
+            }
     CpuUse cpu;
     cpu.clear();
     volatile double x = 0;

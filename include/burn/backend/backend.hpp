@@ -1,7 +1,9 @@
 #pragma once
 /// The one door to a backend. A backend moves data in and out and executes OpCalls; it has no
 /// per-op virtual functions, so decorators (autodiff, lazy/fusion, tracing) implement one method.
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -11,6 +13,16 @@
 #include "burn/tensor/data.hpp"
 
 namespace burn {
+
+/// What one physical device's memory and compute are doing, as far as its backend knows
+/// (burn::device_stats; the training loop's DeviceMemory and DeviceUtilization metrics). Unknown: empty.
+struct DeviceStats {
+    std::optional<int64_t> allocated_bytes;  // in blocks held by tensors
+    std::optional<int64_t> reserved_bytes;   // allocated plus the allocator's cached free blocks
+    std::optional<int64_t> peak_bytes;       // the most allocated at once since the start (or a reset)
+    std::optional<int64_t> total_bytes;      // the device's memory (a GPU's; the CPU's is not asked)
+    std::optional<double> utilization;       // % of the last sample period a kernel ran (GPUs: NVML)
+};
 
 class Backend {
   public:
@@ -38,6 +50,14 @@ class Backend {
         (void)device;
         return inner;
     }
+    /// Physical backends: the statistics of `device` (one of theirs, undecorated). Default: nothing known.
+    virtual DeviceStats stats(const Device& device) {
+        (void)device;
+        return {};
+    }
 };
+
+/// The statistics of device's physical device (decorators aside).
+DeviceStats device_stats(const Device& device);
 
 }  // namespace burn

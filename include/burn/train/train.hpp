@@ -7,6 +7,7 @@
 #include "burn/train/learner.hpp"
 #include "burn/train/lr_finder.hpp"
 #include "burn/train/metric.hpp"
+#include "burn/train/metric_device.hpp"
 #include "burn/train/metric_sequence.hpp"
 #include "burn/train/output.hpp"
 #include "burn/train/renderer.hpp"

@@ -132,6 +132,14 @@ TensorRefs CpuBackend::execute(const OpCall& call, TensorRefs inputs) {
     return k(call, inputs);
 }
 
+DeviceStats CpuBackend::stats(const Device&) {
+    const AllocatorStats a = allocator_stats();
+    DeviceStats s;
+    s.allocated_bytes = static_cast<int64_t>(a.live_bytes);
+    s.reserved_bytes = static_cast<int64_t>(a.live_bytes + a.cached_bytes);
+    return s;
+}
+
 CpuBackend& CpuBackend::instance() {
     static CpuBackend* backend = new CpuBackend();  // lives for the whole process
     return *backend;

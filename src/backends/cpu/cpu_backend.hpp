@@ -13,6 +13,8 @@ class CpuBackend final : public Backend {
     bool supports(const OpCall& call, const TensorRefs& inputs) const override;
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override;
     void sync() override {}
+    /// The caching allocator's bytes (live tensors, and live plus cached).
+    DeviceStats stats(const Device& device) override;
     /// Whether the op has a kernel (for the coverage test).
     bool has_kernel(OpId op) const { return table_[static_cast<std::size_t>(op)] != nullptr; }
 

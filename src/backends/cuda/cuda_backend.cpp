@@ -14,6 +14,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cuda/cuda_internal.hpp"
 #include "backends/cuda/error_slots.hpp"
+#include "backends/cuda/nvml.hpp"
 #include "burn/backend/registry.hpp"
 
 namespace burn::cuda {
@@ -237,6 +238,24 @@ class CudaBackend final : public Backend {
     void sync() override {
         Scope s(this, "sync");
         errors_->synchronize();
+    }
+
+    DeviceStats stats(const Device&) override {
+        const MemoryStats m = memory_stats(index_);
+        DeviceStats st;
+        st.allocated_bytes = static_cast<int64_t>(m.allocated);
+        st.reserved_bytes = static_cast<int64_t>(m.reserved);
+        st.peak_bytes = static_cast<int64_t>(m.peak);
+        int cur = -1;
+        cudaGetDevice(&cur);
+        std::size_t free_bytes = 0, total_bytes = 0;
+        if (cudaSetDevice(index_) == cudaSuccess && cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+            st.total_bytes = static_cast<int64_t>(total_bytes);
+        else
+            cudaGetLastError();
+        if (cur >= 0 && cur != index_) cudaSetDevice(cur);
+        st.utilization = gpu_utilization(index_);
+        return st;
     }
 
     ~CudaBackend() override = default;
