@@ -13,37 +13,38 @@
 
 namespace burn::train {
 
-/// GB held by tensors on the device (its allocator's allocated bytes; the CPU's caching allocator for
-/// Device::cpu()). The name carries the device: "Memory cuda:0".
-class DeviceMemory final : public MetricBase<DeviceMemory> {
+/// The shared part: the (physical) device and the latest reading.
+template <class Derived>
+class DeviceMetricBase : public MetricBase<Derived> {
   public:
-    explicit DeviceMemory(const Device& device = Device()) : device_(device.base()) {}
-    std::string name() const override { return "Memory " + device_.str(); }
-    std::string unit() const override { return "GB"; }
-    void update(const MetricInput& input, const MetricMetadata& meta) override;
     double value() const override { return value_; }
     void clear() override { value_ = std::numeric_limits<double>::quiet_NaN(); }
 
-  private:
+  protected:
+    explicit DeviceMetricBase(const Device& device) : device_(device.base()) {}
     Device device_;
     double value_ = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// GB held by tensors on the device (its allocator's allocated bytes; the CPU's caching allocator for
+/// Device::cpu()). The name carries the device: "Memory cuda:0".
+class DeviceMemory final : public DeviceMetricBase<DeviceMemory> {
+  public:
+    explicit DeviceMemory(const Device& device = Device()) : DeviceMetricBase(device) {}
+    std::string name() const override { return "Memory " + device_.str(); }
+    std::string unit() const override { return "GB"; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+};
+
 /// % of the last sample period a kernel ran on the device (NVML on CUDA; NaN elsewhere). "Utilization
 /// cuda:0".
-class DeviceUtilization final : public MetricBase<DeviceUtilization> {
+class DeviceUtilization final : public DeviceMetricBase<DeviceUtilization> {
   public:
-    explicit DeviceUtilization(const Device& device = Device()) : device_(device.base()) {}
+    explicit DeviceUtilization(const Device& device = Device()) : DeviceMetricBase(device) {}
     std::string name() const override { return "Utilization " + device_.str(); }
     std::string unit() const override { return "%"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return value_; }
-    void clear() override { value_ = std::numeric_limits<double>::quiet_NaN(); }
-
-  private:
-    Device device_;
-    double value_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace burn::train
