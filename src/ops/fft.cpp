@@ -140,8 +140,11 @@ TensorAny irfft(TensorAny re, TensorAny im, int64_t dim, int64_t n) {
         }
         Dims ws = Dims::filled(r.rank(), 1);  // the weights broadcast over the leading dims
         ws[ws.rank() - 1] = bins;
-        r = mul(std::move(r), from_data(TensorData(std::move(cr), ws).convert(r.dtype()), r.device()));
-        i = mul(std::move(i), from_data(TensorData(std::move(ci), ws).convert(i.dtype()), i.device()));
+        // (the weights first: arguments are evaluated in no fixed order, and r is moved into mul)
+        const TensorAny wr = from_data(TensorData(std::move(cr), ws).convert(r.dtype()), r.device()),
+                        wi = from_data(TensorData(std::move(ci), ws).convert(i.dtype()), i.device());
+        r = mul(std::move(r), wr);
+        i = mul(std::move(i), wi);
         r = pad(std::move(r), Dims{0, len - bins}, PadMode::Constant(0));
         i = pad(std::move(i), Dims{0, len - bins}, PadMode::Constant(0));
         return fft_impl::restore(fft_impl::dft_rows(std::move(r), std::move(i), true).first, d, dt);
