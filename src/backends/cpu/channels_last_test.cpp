@@ -204,7 +204,8 @@ TEST(CpuChannelsLast, ReductionsRunInMemoryOrderAndKeepTheLayout) {
         EXPECT_EQ(f64(ops::argmin(xc, d)), f64(ops::argmin(x, d))) << "argmin, dim " << d;
         EXPECT_EQ(f64(ops::any_dim(ops::greater_elem(xc, 0.9), d)),
                   f64(ops::any_dim(ops::greater_elem(x, 0.9), d)));
-        const CpuTensor& m = as_cpu(ops::mean_dim(xc, d).ref());
+        const TensorAny mean = ops::mean_dim(xc, d);  // held: m refers into it
+        const CpuTensor& m = as_cpu(mean.ref());
         EXPECT_TRUE(m.is_dense() && (d == 1 || !m.is_contiguous())) << "dim " << d;
     }
     // GlobalAveragePool's chain: both spatial dims, still channels-last
