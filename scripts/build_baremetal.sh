@@ -47,15 +47,31 @@ cmake --build "$host" --parallel "$BURN_JOBS" --target mnist_native
 cp "$native" "$dir/mnist_native"
 host_done=$SECONDS
 
-# The firmware, one build folder per core.
+# The firmware, one build folder per core, the two built at once: each build ends on a few long
+# compiles (the unity batch of the CPU kernels, elementwise.cpp) with a core idle; side by side they
+# fill each other's gaps (about 35 s less than one after the other on two cores).
+pids=()
 for target in m4:an386 m55:an547; do
     core="${target%%:*}" board="${target#*:}"
     cmake -S "$BURN_ROOT/examples/baremetal" -B "$dir/$core" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_TOOLCHAIN_FILE="$BURN_ROOT/cmake/arm-none-eabi-$core.cmake" -DBM_BOARD="$board" \
         -DBM_GENERATED="$generated" -DBURN_ARENA_BYTES="$arena" \
         > "$dir/$core-configure.log" 2>&1 || { cat "$dir/$core-configure.log"; exit 1; }
-    cmake --build "$dir/$core" --parallel "$BURN_JOBS" --target "mnist_$core"
-    cp "$dir/$core/mnist_$core.elf" "$dir/mnist_$core.elf"
+    cmake --build "$dir/$core" --parallel "$BURN_JOBS" --target "mnist_$core" >"$dir/$core-build.log" 2>&1 &
+    pids+=($!)
 done
+failed=0
+cores=(m4 m55)
+for i in 0 1; do
+    core="${cores[$i]}"
+    if wait "${pids[$i]}"; then
+        cp "$dir/$core/mnist_$core.elf" "$dir/mnist_$core.elf"
+    else
+        echo "scripts/build_baremetal.sh: the $core firmware failed to build:" >&2
+        tail -n 60 "$dir/$core-build.log" >&2
+        failed=1
+    fi
+done
+[ "$failed" = 0 ] || exit 1
 arm-none-eabi-size "$dir/mnist_m4.elf" "$dir/mnist_m55.elf"
 echo "scripts/build_baremetal.sh: host half in $((host_done - start))s, firmware in $((SECONDS - host_done))s ($dir)"
