@@ -1,6 +1,7 @@
 // The op database through the lazy device (docs/fusion.md): every entry's forward on lazy(cpu)
 // against the eager CPU, and the gradients of every differentiable float32 entry through
-// lazy(cpu).autodiff() against cpu.autodiff(). Fused passes use the CPU kernels' own functors, so
+// lazy(cpu).autodiff() against cpu.autodiff(); the same on CUDA (lazy(cuda), generated kernels, against
+// the eager CUDA kernels; skipped without a GPU). Fused passes use the kernels' own functors, so
 // values agree within the entry's tolerance (in practice bit for bit).
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "burn/backend/lazy.hpp"
+#include "cuda_test_util.hpp"
 #include "op_db.hpp"
 
 namespace burn::opdb::lazy_sweep {
@@ -45,34 +47,48 @@ class LazySweep : public ::testing::TestWithParam<const OpEntry*> {
     const OpEntry& e() const { return *GetParam(); }
 };
 
-TEST_P(LazySweep, MatchesEager) {
-    if (!e().forward || !e().samples) GTEST_SKIP() << "no samples (checked by its custom check)";
-    const Device cpu = Device::cpu(), lazy = Device::cpu().lazy();
-    int ran = 0;
-    for (DType dt : e().dtypes) {
-        for (const Sample& s : e().samples(dt)) {
-            SCOPED_TRACE(::testing::Message() << e().name << " " << dt << " " << describe(s));
+/// Every sample of e on `lazy` against `eager` (the device below it); `ran` counts those that ran.
+void matches_eager(const OpEntry& e, const Device& eager, const Device& lazy, int& ran) {
+    const Device& cpu = eager;
+    for (DType dt : e.dtypes) {
+        for (const Sample& s : e.samples(dt)) {
+            SCOPED_TRACE(::testing::Message() << e.name << " " << dt << " " << describe(s));
             Args a = s.args;
             a.dtype = dt;
             a.device = cpu;
             TensorData want;
             try {
-                want = ops::into_data(e().forward(upload(s.inputs, cpu), a));
+                want = ops::into_data(e.forward(upload(s.inputs, cpu), a));
             } catch (const std::exception&) {
-                continue;  // OpSweep reports the CPU's own failures
+                continue;  // OpSweep reports the device's own failures
             }
             a.device = lazy;
             auto in = upload(s.inputs, lazy);
-            TensorAny out = e().forward(in, a);
+            TensorAny out = e.forward(in, a);
             EXPECT_EQ(out.device(), lazy);
-            std::string d = differ(ops::into_data(out), want, entry_tol(e(), want.dtype()));
+            std::string d = differ(ops::into_data(out), want, entry_tol(e, want.dtype()));
             EXPECT_TRUE(d.empty()) << "lazy differs from eager: " << d;
             for (std::size_t i = 0; i < in.size(); ++i)
                 EXPECT_TRUE(ops::into_data(in[i]) == s.inputs[i]) << "input " << i << " was modified";
             ++ran;
         }
     }
+}
+
+TEST_P(LazySweep, MatchesEager) {
+    if (!e().forward || !e().samples) GTEST_SKIP() << "no samples (checked by its custom check)";
+    int ran = 0;
+    matches_eager(e(), Device::cpu(), Device::cpu().lazy(), ran);
     if (ran == 0) GTEST_SKIP() << "no sample runs on the CPU";
+}
+
+TEST_P(LazySweep, MatchesEagerOnCuda) {
+    if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
+    if (!e().forward || !e().samples) GTEST_SKIP() << "no samples (checked by its custom check)";
+    [[maybe_unused]] cuda_test::ExactDeviceMath exact;
+    int ran = 0;
+    matches_eager(e(), Device::cuda(0), Device::cuda(0).lazy(), ran);
+    if (ran == 0) GTEST_SKIP() << "no sample runs on CUDA";
 }
 
 /// Gradients of a weighted sum of the output, float32, through lazy(cpu).autodiff() and cpu.autodiff();
@@ -104,22 +120,19 @@ std::vector<std::optional<TensorData>> gradients(const OpEntry& e, const Sample&
     return grads;
 }
 
-TEST_P(LazySweep, GradientsMatchEager) {
-    if (!e().differentiable ||
-        std::find(e().dtypes.begin(), e().dtypes.end(), DType::f32) == e().dtypes.end())
-        GTEST_SKIP() << "not a differentiable float32 entry";
-    const Device eager = Device::cpu().autodiff(), lazy = Device::cpu().lazy().autodiff();
-    int ran = 0;
-    for (const Sample& s : e().samples(DType::f32)) {
+/// The gradients of e's float32 samples through `lazy` (autodiff over lazy) against `eager`; `ran`
+/// counts the samples compared.
+void gradients_match(const OpEntry& e, const Device& eager, const Device& lazy, int& ran) {
+    for (const Sample& s : e.samples(DType::f32)) {
         if (s.tag != Tag::basic && s.tag != Tag::broadcast) continue;
-        SCOPED_TRACE(::testing::Message() << e().name << " " << describe(s));
+        SCOPED_TRACE(::testing::Message() << e.name << " " << describe(s));
         std::vector<std::optional<TensorData>> want;
         try {
-            want = gradients(e(), s, eager);
+            want = gradients(e, s, eager);
         } catch (const std::exception&) {
             continue;
         }
-        std::vector<std::optional<TensorData>> got = gradients(e(), s, lazy);
+        std::vector<std::optional<TensorData>> got = gradients(e, s, lazy);
         ASSERT_EQ(got.size(), want.size());
         for (std::size_t i = 0; i < got.size(); ++i) {
             ASSERT_EQ(got[i].has_value(), want[i].has_value())
@@ -130,6 +143,25 @@ TEST_P(LazySweep, GradientsMatchEager) {
         }
         ++ran;
     }
+}
+
+bool differentiable_f32(const OpEntry& e) {
+    return e.differentiable && std::find(e.dtypes.begin(), e.dtypes.end(), DType::f32) != e.dtypes.end();
+}
+
+TEST_P(LazySweep, GradientsMatchEager) {
+    if (!differentiable_f32(e())) GTEST_SKIP() << "not a differentiable float32 entry";
+    int ran = 0;
+    gradients_match(e(), Device::cpu().autodiff(), Device::cpu().lazy().autodiff(), ran);
+    if (ran == 0) GTEST_SKIP() << "no float32 sample";
+}
+
+TEST_P(LazySweep, GradientsMatchEagerOnCuda) {
+    if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
+    if (!differentiable_f32(e())) GTEST_SKIP() << "not a differentiable float32 entry";
+    [[maybe_unused]] cuda_test::ExactDeviceMath exact;
+    int ran = 0;
+    gradients_match(e(), Device::cuda(0).autodiff(), Device::cuda(0).lazy().autodiff(), ran);
     if (ran == 0) GTEST_SKIP() << "no float32 sample";
 }
 

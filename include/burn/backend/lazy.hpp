@@ -1,7 +1,8 @@
 #pragma once
 /// The "lazy" decorator: `Device::cpu().lazy()` queues ops until a read (into_data, into_scalar), a
 /// sync, an op that does not fuse or a size limit, and runs chains of elementwise ops as one pass over
-/// cache-sized blocks (docs/fusion.md). These are its counters and its debug dump.
+/// cache-sized blocks; `Device::cuda(0).lazy()` as one generated kernel (docs/fusion.md). These are its
+/// counters and its debug dump.
 #include <cstdint>
 #include <string>
 

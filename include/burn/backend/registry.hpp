@@ -12,6 +12,9 @@
 namespace burn {
 
 class Backend;
+namespace lazy {
+class FusionTarget;  // src/decorators/lazy/fusion_target.hpp
+}
 
 /// A backend: how to reach its devices. Names are static strings (literals).
 struct BackendEntry {
@@ -24,6 +27,9 @@ struct BackendEntry {
     std::string (*unavailable_reason)() = nullptr;  // why there are none, for messages (may be null)
     Backend& (*backend)(int index) = nullptr;       // the backend of device `index` (in range): one
                                                     // object per index (Device::backend() keeps it)
+    /// What the lazy decorator fuses with over this backend's device (docs/fusion.md); null: nothing
+    /// fuses there, lazy only forwards.
+    lazy::FusionTarget* (*fusion)(const Device& device) = nullptr;
 };
 
 /// A decorator: a backend stacked over another device's (autodiff, lazy fusion, autocast, tracing).

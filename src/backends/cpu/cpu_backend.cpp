@@ -6,6 +6,7 @@
 
 #include "backends/cpu/kernels.hpp"
 #include "burn/backend/registry.hpp"
+#include "decorators/lazy/fusion_target.hpp"
 #include "platform/memory.hpp"
 #include "platform/sync.hpp"
 
@@ -157,6 +158,7 @@ BackendEntry backend_entry_cpu() {
     e.indexed = false;
     e.device_count = [] { return 1; };
     e.backend = [](int) -> Backend& { return cpu::CpuBackend::instance(); };
+    e.fusion = [](const Device&) -> lazy::FusionTarget* { return &lazy::cpu_target(); };
     return e;
 }
 

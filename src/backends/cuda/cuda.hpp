@@ -7,6 +7,10 @@
 
 #include "burn/backend/backend.hpp"
 
+namespace burn::lazy {
+class FusionTarget;
+}
+
 namespace burn::cuda {
 
 /// Number of usable CUDA devices (0 without a GPU or driver; never throws).
@@ -15,6 +19,10 @@ int device_count();
 std::string unavailable_reason();
 /// The backend of CUDA device `index` (checked by Device::cuda).
 Backend& backend(int index);
+
+/// The lazy decorator's fusion target over CUDA device `device` (fused_target.cpp): each fused pass
+/// becomes one kernel, generated and compiled with NVRTC (docs/fusion.md).
+lazy::FusionTarget* fusion_target(const Device& device);
 
 /// The caching allocator of one device. allocated: bytes in blocks held by tensors; reserved:
 /// allocated plus cached free blocks; peak: the largest allocated since the last reset.

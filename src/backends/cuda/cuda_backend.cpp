@@ -260,6 +260,11 @@ class CudaBackend final : public Backend {
 
     ~CudaBackend() override = default;
 
+    void in_context(const char* op, const std::function<void()>& f) {
+        Scope s(this, op);
+        f();
+    }
+
   private:
     struct Scope {
         Scope(CudaBackend* b, const char* op) : saved(t_ctx) {
@@ -307,6 +312,10 @@ Backend& backend(int index) {
 
 Context& ctx() {
     return t_ctx;
+}
+
+void in_context(int index, const char* op, const std::function<void()>& f) {
+    static_cast<CudaBackend&>(backend(index)).in_context(op, f);
 }
 
 void set_allow_tf32(bool on) {
@@ -359,6 +368,7 @@ BackendEntry backend_entry_cuda() {
     e.device_count = &cuda::device_count;
     e.unavailable_reason = &cuda::unavailable_reason;
     e.backend = &cuda::backend;
+    e.fusion = &cuda::fusion_target;
     return e;
 }
 

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -44,6 +45,10 @@ struct Context {
     ErrorSlots* errors = nullptr;  // the device's kernel error slots (error_slots.hpp)
 };
 Context& ctx();
+
+/// Runs f with device `index`'s context current (its stream, its handles; ctx().op = op), as the
+/// backend's own calls run: for work that starts outside an op (the lazy decorator's fused passes).
+void in_context(int index, const char* op, const std::function<void()>& f);
 
 /// A new contiguous tensor on the current device (uninitialised contents).
 std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype);

@@ -8,6 +8,7 @@
 #include "backends/cpu/kernels.hpp"
 #include "backends/cpu/simd_act.hpp"
 #include "decorators/lazy/fused_program.hpp"
+#include "decorators/lazy/fusion_target.hpp"
 
 namespace burn::lazy {
 
@@ -173,6 +174,7 @@ double row_sum(const float* p, int64_t n) {
 
 /// Where each slot's block lives: a register of the scratch, an input's memory or an output's.
 struct Plan {
+    std::vector<BlockFn> fn;             // slot -> the row's block loop (Kind::op)
     std::vector<int> reg;                // slot -> scratch register, -1 when direct
     std::vector<const float*> leaf_ptr;  // slot -> f32 contiguous input read in place
     std::vector<float*> out_ptr;         // slot -> f32 output written in place
@@ -183,6 +185,9 @@ struct Plan {
 Plan plan(const Program& p) {
     const int n = static_cast<int>(p.steps.size());
     Plan pl;
+    pl.fn.assign(n, nullptr);
+    for (int s = 0; s < n; ++s)
+        if (p.steps[s].kind == Step::Kind::op) pl.fn[s] = block_fn(p.steps[s].op);
     pl.reg.assign(n, -1);
     pl.leaf_ptr.assign(n, nullptr);
     pl.out_ptr.assign(n, nullptr);
@@ -233,6 +238,29 @@ Plan plan(const Program& p) {
     return pl;
 }
 
+void run_blocks(const Program& p);
+
+/// The CPU's fusion target: passes over blocks of kBlock elements (rows, for a reduction tail) in
+/// parallel on the thread pool.
+class CpuTarget final : public FusionTarget {
+  public:
+    bool fuses(OpId op) const override { return block_fn(op) != nullptr; }
+    int64_t max_row() const override { return 16384; }  // a block holds whole rows, registers a block each
+    Layout layout(const TensorRef& t) const override { return layout_of(cpu::as_cpu(t)); }
+    TensorRef alloc(const Dims& shape, DType dtype, const Device& below) override {
+        return cpu::alloc(shape, dtype, below);
+    }
+    TensorRef view(const TensorRef& t, const Dims& shape, const Dims& strides) override {
+        return cpu::Strided::view_of(cpu::as_cpu(t), shape, strides, 0);
+    }
+    TensorRef contiguous(const TensorRef& t) override { return cpu::contiguous(t); }
+    void run(const Program& p) override { run_blocks(p); }
+    std::string describe(const Program& p) const override {
+        const int64_t numel = p.shape.numel();
+        return std::to_string((numel + kBlock - 1) / kBlock) + " block(s) of " + std::to_string(kBlock);
+    }
+};
+
 }  // namespace
 
 BlockFn block_fn(OpId op) {
@@ -240,7 +268,14 @@ BlockFn block_fn(OpId op) {
     return table.fns[static_cast<int>(op)];
 }
 
-void run(const Program& p) {
+FusionTarget& cpu_target() {
+    static CpuTarget* target = new CpuTarget();  // for the process
+    return *target;
+}
+
+namespace {
+
+void run_blocks(const Program& p) {
     const int64_t numel = p.shape.numel();
     const int64_t B = p.block;
     const int64_t blocks = (numel + B - 1) / B;
@@ -275,7 +310,7 @@ void run(const Program& p) {
                                                 st.nargs > 1 ? at[st.args[1]] : nullptr,
                                                 st.nargs > 2 ? at[st.args[2]] : nullptr};
                         if (st.kind == Step::Kind::op) {
-                            st.fn(args, out, n, st.p0, st.p1);
+                            pl.fn[s](args, out, n, st.p0, st.p1);
                         } else {
                             for (int64_t i = 0; i < n; ++i) out[i] = args[0][i] != 0.0f ? 1.0f : 0.0f;
                         }
@@ -300,5 +335,7 @@ void run(const Program& p) {
         }
     });
 }
+
+}  // namespace
 
 }  // namespace burn::lazy

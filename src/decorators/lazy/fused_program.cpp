@@ -4,7 +4,6 @@
 #include <map>
 #include <sstream>
 
-#include "backends/cpu/kernels.hpp"
 #include "burn/core/error.hpp"
 #include "decorators/lazy/fused_build.hpp"
 
@@ -56,8 +55,7 @@ struct Builder {
         Step s;
         s.kind = Step::Kind::op;
         s.op = n.call.op;
-        s.fn = block_fn(n.call.op);
-        BURN_CHECK(s.fn != nullptr, "[lazy] no block loop for ", n.call.op, ": not a fusable row");
+        BURN_CHECK(p.target->fuses(n.call.op), "[lazy] no fused form of ", n.call.op, ": not a fusable row");
         s.p0 = n.call.scalars[0];
         s.p1 = n.call.scalars[1];
         s.nargs = static_cast<int>(n.inputs.size());
@@ -66,7 +64,7 @@ struct Builder {
     }
 };
 
-bool broadcast_scalar(const cpu::CpuTensor& t) {
+bool broadcast_scalar(const Layout& t) {
     for (int64_t s : t.strides)
         if (s != 0) return false;
     return true;
@@ -75,18 +73,21 @@ bool broadcast_scalar(const cpu::CpuTensor& t) {
 /// The dense non-row-major layout every input of the pass's shape shares, if there is one (inputs
 /// broadcast from one value go with any layout); empty otherwise.
 Dims shared_layout(const Program& p) {
-    const cpu::CpuTensor* ref = nullptr;
-    for (const Leaf& l : p.leaves) {
-        const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
-        if (t.shape == p.shape && !t.is_contiguous() && t.is_dense() && !broadcast_scalar(t)) {
+    std::vector<Layout> ls;
+    const Layout* ref = nullptr;
+    for (const Leaf& l : p.leaves) ls.push_back(p.target->layout(l.tensor));
+    for (std::size_t i = 0; i < ls.size(); ++i) {
+        const Layout& t = ls[i];
+        if (p.leaves[i].tensor->shape == p.shape && !t.contiguous && t.dense && !broadcast_scalar(t)) {
             ref = &t;
             break;
         }
     }
     if (!ref) return {};
-    for (const Leaf& l : p.leaves) {
-        const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
-        if (!broadcast_scalar(t) && !t.same_layout(*ref)) return {};
+    for (std::size_t i = 0; i < ls.size(); ++i) {
+        const Layout& t = ls[i];
+        if (!broadcast_scalar(t) && (p.leaves[i].tensor->shape != p.shape || !t.same_layout(*ref, p.shape)))
+            return {};
     }
     for (int64_t s : ref->strides)
         if (s < 0) return {};
@@ -102,11 +103,11 @@ TensorRef reusable(const Program& p, const std::vector<const Node*>& dead, std::
     for (std::size_t i = 0; i < dead.size(); ++i) {
         if (taken[i]) continue;
         const TensorRef& v = dead[i]->value;
-        const cpu::CpuTensor& t = cpu::as_cpu(v);
+        const Layout t = p.target->layout(v);
         // owners: the dead node, and the pass's leaf when the pass reads it
-        if (v.use_count() > 2 || t.storage.use_count() != 1 || t.storage->borrowed) continue;
-        if (t.dtype != dtype || t.shape != p.shape || t.shape.rank() == 0) continue;
-        const bool order_ok = p.layout.empty() ? t.is_contiguous() : t.strides == p.layout;
+        if (v.use_count() > 2 || !t.sole_owner) continue;
+        if (v->dtype != dtype || v->shape != p.shape || v->shape.rank() == 0) continue;
+        const bool order_ok = p.layout.empty() ? t.contiguous : t.strides == p.layout;
         if (!order_ok) continue;
         taken[i] = true;
         return v;
@@ -115,8 +116,9 @@ TensorRef reusable(const Program& p, const std::vector<const Node*>& dead, std::
 }
 
 Program build(const std::vector<const Node*>& order, const std::vector<const Node*>& outputs,
-              const std::vector<const Node*>& dead, const Device& below) {
+              const std::vector<const Node*>& dead, const Device& below, FusionTarget& target) {
     Builder b;
+    b.p.target = &target;
     const Node* first = outputs.front();
     b.p.shape = first->is_reduce ? first->inputs[0]->meta.shape : first->meta.shape;
     for (const Node* n : order) {
@@ -131,28 +133,28 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
     b.p.block = row == 0 ? kBlock : row >= kBlock ? row : kBlock / row * row;
     if (row == 0) b.p.layout = shared_layout(b.p);  // a reduction reads rows in row-major order
     for (Leaf& l : b.p.leaves) {
-        const cpu::CpuTensor& t = cpu::as_cpu(l.tensor);
+        const Layout t = target.layout(l.tensor);
         if (!b.p.layout.empty()) {
             l.flat = !broadcast_scalar(t);
-        } else if (t.shape == b.p.shape && !t.is_contiguous() && t.is_dense() && !broadcast_scalar(t)) {
+        } else if (l.tensor->shape == b.p.shape && !t.contiguous && t.dense && !broadcast_scalar(t)) {
             // mixed layouts (relu_backward of a channels-last x and a row-major g): a row-major copy,
             // as the eager kernels make, is much faster than a gather that strides across channels
-            l.tensor = cpu::contiguous(l.tensor);
+            l.tensor = target.contiguous(l.tensor);
         }
     }
     std::vector<bool> taken(dead.size(), false);
     for (const Node* n : outputs) {
         if (n->is_reduce) {
-            b.p.outputs.push_back(
-                Output{b.slot.at(n->inputs[0].get()), cpu::alloc(n->meta.shape, n->meta.dtype, below), row});
+            b.p.outputs.push_back(Output{b.slot.at(n->inputs[0].get()),
+                                         target.alloc(n->meta.shape, n->meta.dtype, below), row});
             continue;
         }
         if (TensorRef in = reusable(b.p, dead, taken, n->meta.dtype)) {
             b.p.outputs.push_back(Output{b.slot.at(n), in, 0, true});
             continue;
         }
-        TensorRef out = cpu::alloc(b.p.shape, n->meta.dtype, below);
-        if (!b.p.layout.empty()) out = cpu::Strided::view_of(cpu::as_cpu(out), b.p.shape, b.p.layout, 0);
+        TensorRef out = target.alloc(b.p.shape, n->meta.dtype, below);
+        if (!b.p.layout.empty()) out = target.view(out, b.p.shape, b.p.layout);
         b.p.outputs.push_back(Output{b.slot.at(n), out});
     }
     return std::move(b.p);
@@ -164,8 +166,7 @@ std::string listing(const Program& p) {
     int ops = 0;
     for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
     for (const Output& o : p.outputs) ops += o.row > 0;
-    os << "[lazy] fused pass over " << p.shape << " (" << numel << " elements, "
-       << (numel + kBlock - 1) / kBlock << " block(s) of " << kBlock
+    os << "[lazy] fused pass over " << p.shape << " (" << numel << " elements, " << p.target->describe(p)
        << (p.layout.empty() ? "" : ", in memory order") << "): " << ops << " op(s), " << p.leaves.size()
        << " input(s), " << p.outputs.size() << " output(s)\n";
     for (std::size_t i = 0; i < p.steps.size(); ++i) {
@@ -174,11 +175,10 @@ std::string listing(const Program& p) {
         switch (s.kind) {
             case Step::Kind::load: {
                 const Leaf& l = p.leaves[static_cast<std::size_t>(s.leaf)];
-                const auto& t = cpu::as_cpu(l.tensor);
-                os << "load in" << s.leaf << " " << t.dtype << (l.to_bool ? " as bool" : "")
-                   << (l.flat              ? " dense"
-                       : t.is_contiguous() ? ""
-                                           : " strided");
+                os << "load in" << s.leaf << " " << l.tensor->dtype << (l.to_bool ? " as bool" : "")
+                   << (l.flat                                  ? " dense"
+                       : p.target->layout(l.tensor).contiguous ? ""
+                                                               : " strided");
                 break;
             }
             case Step::Kind::constant:

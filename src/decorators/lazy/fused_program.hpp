@@ -1,13 +1,15 @@
 #pragma once
-// A fused pass: a small register program over blocks of a few thousand elements. Registers hold
-// float32 (bool as 0 / 1); each step loads an input (converting its dtype), fills a constant or runs
-// one elementwise row over the block. Built from a lazy graph (fused_program.cpp), run over blocks in
-// parallel (fused_kernels.cpp): the intermediate values live in one block of cache, never in memory.
+// A fused pass: a small register program. Registers hold float32 (bool as 0 / 1); each step loads an
+// input (converting its dtype), fills a constant or runs one elementwise row. Built from a lazy graph
+// (fused_program.cpp) and run by the device below's fusion target (fusion_target.hpp): the CPU's over
+// blocks of a few thousand elements in parallel (fused_kernels.cpp), CUDA's as one generated kernel;
+// the intermediate values live in cache or registers, never in memory.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "burn/backend/backend.hpp"
+#include "decorators/lazy/fusion_target.hpp"
 
 namespace burn::lazy {
 
@@ -20,8 +22,7 @@ BlockFn block_fn(OpId op);
 struct Step {
     enum class Kind : uint8_t { load, constant, op, to_bool };
     Kind kind = Kind::op;
-    OpId op{};             // Kind::op: the row (for the listing)
-    BlockFn fn = nullptr;  // Kind::op
+    OpId op{};  // Kind::op: the row
     int args[3] = {-1, -1, -1};
     int nargs = 0;
     int leaf = -1;          // Kind::load: the input
@@ -45,6 +46,7 @@ struct Output {
 };
 
 struct Program {
+    FusionTarget* target = nullptr;  // the device below's: runs the pass
     Dims shape;
     /// Empty: the pass runs in row-major order. Else the dense strides (channels-last activations)
     /// that every input of the pass's shape shares: the pass runs in memory order and its outputs
@@ -55,9 +57,6 @@ struct Program {
     std::vector<Step> steps;  // step i defines slot i
     std::vector<Output> outputs;
 };
-
-/// Runs the program over its shape's elements, writing every output.
-void run(const Program& program);
 
 /// A readable listing ("%2 = mul %0 %1") for the debug dump.
 std::string listing(const Program& program);

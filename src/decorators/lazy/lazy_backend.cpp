@@ -2,7 +2,8 @@
 // constants (fill, and its expand) of f32/bool tensors are queued as pending nodes; everything else
 // materialises its inputs and runs unchanged on the device below. A read (to_host, unwrap), a sync, a
 // non-fusable consumer or the chain limit runs the pending graph as one fused pass (lazy_graph.cpp).
-// Fusing needs the CPU directly below; over any other device the decorator only forwards.
+// Fusing needs a backend directly below that offers a fusion target (BackendEntry::fusion: the CPU,
+// CUDA); over any other device (another decorator, a backend without one) the decorator only forwards.
 #include <map>
 #include <memory>
 
@@ -20,8 +21,6 @@ namespace {
 /// Pending ops under one node before its inputs are materialised: bounds a pass's registers and the
 /// graph a long loop of ops that nobody reads can build.
 constexpr int kMaxChain = 48;
-/// The longest row a reduction tail sums: a block holds whole rows, and registers are a block each.
-constexpr int64_t kMaxRow = 16384;
 
 bool fusable_dtype(DType d) {
     return d == DType::f32 || d == DType::boolean;
@@ -34,9 +33,7 @@ const NodePtr& node_of(const TensorRef& t) {
 class Lazy final : public Backend {
   public:
     explicit Lazy(const Device& device)
-        : device_(device),
-          below_(device.below()),
-          fuse_(below_ == below_.base() && below_.backend_name() == "cpu") {}
+        : device_(device), below_(device.below()), target_(target_below(below_)) {}
     std::string_view name() const override { return "lazy"; }
 
     TensorRef from_host(const TensorData& data, const Device&) override {
@@ -44,16 +41,19 @@ class Lazy final : public Backend {
     }
     TensorData to_host(const TensorRef& t) override { return below().to_host(unwrap(t)); }
     bool supports(const OpCall& call, const TensorRefs& inputs) const override {
-        if (fuse_ && fusable(call, inputs)) return true;
+        if (target_ && fusable(call, inputs)) return true;
+        // A backend's answer may depend on its inputs' layouts (CUDA's checks read them): pending
+        // inputs are computed first, as executing the op would do next anyway.
+        std::vector<NodePtr> pending;
+        for (const auto& t : inputs)
+            if (node_of(t)->pending()) pending.push_back(node_of(t));
+        if (!pending.empty()) evaluate(pending, below_);
         TensorRefs inner;
-        for (const auto& t : inputs) {
-            if (node_of(t)->pending()) return below().supports(call, {});  // without evaluating
-            inner.push_back(node_of(t)->value);
-        }
+        for (const auto& t : inputs) inner.push_back(node_of(t)->value);
         return below().supports(call, inner);
     }
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
-        if (fuse_ && fusable(call, inputs)) return {queue(call, inputs)};
+        if (target_ && fusable(call, inputs)) return {queue(call, inputs)};
         note_passthrough();
         flush(inputs);
         TensorRefs inner;
@@ -77,7 +77,7 @@ class Lazy final : public Backend {
     Backend& below() const { return below_.backend(); }
 
     /// Whether the call becomes a pending node (inputs of the call's shape, f32/bool values).
-    static bool fusable(const OpCall& call, const TensorRefs& inputs) {
+    bool fusable(const OpCall& call, const TensorRefs& inputs) const {
         if (call.shape.numel() == 0 || !fusable_dtype(call.dtype)) return false;
         switch (call.op) {
             case OpId::fill:
@@ -92,12 +92,12 @@ class Lazy final : public Backend {
                 const NodePtr& x = node_of(inputs[0]);
                 const int r = x->meta.shape.rank();
                 return call.dtype == DType::f32 && x->pending() && !x->is_const && !x->is_reduce && r > 0 &&
-                       call.attrs<attrs::Dim>().dim == r - 1 && x->meta.shape[r - 1] <= kMaxRow;
+                       call.attrs<attrs::Dim>().dim == r - 1 && x->meta.shape[r - 1] <= target_->max_row();
             }
             default:
                 break;
         }
-        if (op_info(call.op).cls == OpClass::structural || block_fn(call.op) == nullptr) return false;
+        if (op_info(call.op).cls == OpClass::structural || !target_->fuses(call.op)) return false;
         for (const auto& t : inputs)
             if (!fusable_dtype(t->dtype) || t->shape != call.shape) return false;
         return true;
@@ -174,7 +174,7 @@ class Lazy final : public Backend {
 
     Device device_;
     Device below_;
-    bool fuse_;
+    FusionTarget* target_;  // the backend below's; nullptr: forward only
     platform::Mutex mutex_;
     std::vector<std::weak_ptr<Node>> pending_;
     std::size_t prune_at_ = 256;
@@ -190,6 +190,13 @@ Lazy& backend_for(const Device& device) {
 }
 
 }  // namespace
+
+FusionTarget* target_below(const Device& below) {
+    if (below != below.base()) return nullptr;
+    const int id = find_backend(below.backend_name());
+    if (id < 0 || backend_entry(id).fusion == nullptr) return nullptr;
+    return backend_entry(id).fusion(below);
+}
 
 }  // namespace burn::lazy
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "burn/backend/lazy.hpp"
+#include "burn/core/error.hpp"
 #include "decorators/lazy/fused_build.hpp"
 #include "platform/env.hpp"
 #include "platform/sync.hpp"
@@ -63,12 +64,14 @@ void run_group(const std::vector<Node*>& roots, const Device& below) {
         auto it = internal.find(n);
         if (it != internal.end() && n->owners() == it->second) dead.push_back(n);
     }
-    Program p = build(order, outputs, dead, below);
+    FusionTarget* target = target_below(below);
+    BURN_CHECK(target != nullptr, "[lazy] a pending graph over ", below, ", which has no fusion target");
+    Program p = build(order, outputs, dead, below, *target);
     if (g_dump.on()) {
         *g_last = listing(p);
         std::fprintf(stderr, "%s", g_last->c_str());
     }
-    run(p);
+    target->run(p);
     int64_t ops = 0;
     for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
     for (const Output& o : p.outputs) ops += o.row > 0;

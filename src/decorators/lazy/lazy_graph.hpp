@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "burn/backend/backend.hpp"
+#include "decorators/lazy/fusion_target.hpp"
 
 namespace burn::lazy {
 
@@ -44,6 +45,10 @@ void evaluate(const std::vector<NodePtr>& roots, const Device& below);
 
 /// The tensor of the device below that `node` stands for (evaluating it first if pending).
 TensorRef materialize(const NodePtr& node, const Device& below);
+
+/// The fusion target of the backend directly below a lazy device (BackendEntry::fusion), or nullptr
+/// (another decorator, or a backend without one: the decorator then only forwards).
+FusionTarget* target_below(const Device& below);
 
 /// Counts an op that ran unchanged on the device below (lazy::stats().passthrough).
 void note_passthrough();
