@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -84,6 +85,26 @@ TEST(CudaLazy, StridedBroadcastCastAndMaskInputs) {
     expect_close(got_mask, want_mask, 0);
     auto [cpu, cpu_mask] = run(Device::cpu());
     expect_close(got, cpu, 1e-5);
+}
+
+TEST(CudaLazy, RowSumTailIsPartOfThePass) {
+    BURN_REQUIRE_CUDA();
+    const Device lazy = Device::cuda(0).lazy();
+    for (int64_t row : {10, 64, 100, 1000, 16384}) {  // 32, 64, 128 and 256 threads per row
+        SCOPED_TRACE(::testing::Message() << "row " << row);
+        const Dims shape{std::max<int64_t>(3, 40000 / row), row};
+        const TensorData x = randn(shape, 13), y = randn(shape, 14);
+        lazy::reset_stats();
+        TensorAny e = ops::exp(ops::sub(ops::mul_scalar(from_data(x, lazy), 0.5), from_data(y, lazy)));
+        TensorAny s = ops::sum_dim(e, 1);  // e is held: written by the same pass
+        const TensorData got_s = into_data(s), got_e = into_data(e);
+        EXPECT_EQ(lazy::stats().fused_passes, 1);
+        EXPECT_EQ(lazy::stats().passthrough, 0);
+        const Device cpu = Device::cpu();
+        TensorAny we = ops::exp(ops::sub(ops::mul_scalar(from_data(x, cpu), 0.5), from_data(y, cpu)));
+        expect_close(from_data(got_e, cpu), we, 1e-6);
+        expect_close(from_data(got_s, cpu), ops::sum_dim(we, 1), 1e-5);
+    }
 }
 
 #ifdef BURN_HAVE_CUDA

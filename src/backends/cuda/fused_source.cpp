@@ -160,7 +160,8 @@ bool has_row(OpId op) {
 
 std::vector<int64_t> signature(const Program& p, const Shape& shape, const std::vector<Operand>& leaves) {
     auto u = [](auto v) { return static_cast<uint64_t>(v); };
-    std::vector<int64_t> sig{p.shape.rank(), shape.vec4, shape.index32, static_cast<int64_t>(leaves.size())};
+    std::vector<int64_t> sig{p.shape.rank(), shape.vec4, shape.index32, shape.row_threads,
+                             static_cast<int64_t>(leaves.size())};
     for (std::size_t l = 0; l < leaves.size(); ++l)
         sig.push_back(
             static_cast<int64_t>(u(shape.reads[l]) | u(leaves[l].dtype) << 8 | u(p.leaves[l].to_bool) << 16));
@@ -185,7 +186,10 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
     BURN_CHECK(!(any_strided && shape.vec4), "[lazy] fused CUDA kernel: vec4 with a strided input");
     const char* idx = shape.index32 ? "unsigned" : "long long";
 
+    const bool reduce = shape.row_threads > 0;
+    BURN_CHECK(!(reduce && shape.vec4), "[lazy] fused CUDA kernel: vec4 with a reduction tail");
     e.field("long long n", static_cast<uint64_t>(p.shape.numel()));
+    if (reduce) e.field("long long row", static_cast<uint64_t>(p.shape[rank - 1]));
     if (any_strided)
         for (int d = 0; d < rank; ++d)
             e.field("long long d" + std::to_string(d), static_cast<uint64_t>(p.shape[d]));
@@ -244,8 +248,9 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
             os << e.expr(static_cast<int>(s), "");
         os << ";\n";
     }
-    os << "    const long long threads = static_cast<long long>(blockDim.x) * gridDim.x;\n"
-       << "    const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+    if (!reduce)
+        os << "    const long long threads = static_cast<long long>(blockDim.x) * gridDim.x;\n"
+           << "    const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
 
     // The body for one element i (scalar) or for lanes 4j..4j+3 (vec4).
     auto body = [&](bool vec) {
@@ -310,7 +315,9 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
             const int s = p.outputs[o].slot;
             const std::string out = "a.out" + std::to_string(o);
             const bool is_bool = p.outputs[o].tensor->dtype == DType::boolean;
-            if (vec && !e.uniform[static_cast<std::size_t>(s)] && !is_bool) {
+            if (p.outputs[o].row > 0) {
+                os << "        acc" << o << " += " << e.at(s, "") << ";\n";
+            } else if (vec && !e.uniform[static_cast<std::size_t>(s)] && !is_bool) {
                 os << "        burn_store4(" << out << ", j, r" << s << ");\n";
             } else if (vec) {
                 os << "#pragma unroll\n"
@@ -322,7 +329,45 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
             }
         }
     };
-    if (shape.vec4) {
+    if (reduce) {
+        // one group of row_threads threads per row: each sums its strided share of the row's elements,
+        // then the group adds the shares (warp shuffles, then one partial per warp)
+        const int tpr = shape.row_threads;
+        std::string accs;
+        os << "    constexpr int TPR = " << tpr << ";\n"
+           << "    const long long rows = a.n / a.row;\n"
+           << "    const int group = threadIdx.x / TPR, lane = threadIdx.x % TPR;\n"
+           << "    const long long rowi = static_cast<long long>(blockIdx.x) * (256 / TPR) + group;\n";
+        for (std::size_t o = 0; o < p.outputs.size(); ++o)
+            if (p.outputs[o].row > 0) os << "    float acc" << o << " = 0.0f;\n";
+        os << "    if (rowi < rows) {\n"
+           << "    for (long long c = lane; c < a.row; c += TPR) {\n"
+           << "        const long long i = rowi * a.row + c;\n";
+        body(false);
+        os << "    }\n    }\n";
+        if (tpr > 32) os << "    __shared__ float part[8][" << p.outputs.size() << "];\n";
+        for (std::size_t o = 0; o < p.outputs.size(); ++o) {
+            if (p.outputs[o].row == 0) continue;
+            const std::string acc = "acc" + std::to_string(o);
+            os << "    for (int off = 16; off > 0; off >>= 1) " << acc << " += __shfl_down_sync(0xffffffffu, "
+               << acc << ", off);\n";
+            if (tpr > 32)
+                os << "    if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32][" << o << "] = " << acc
+                   << ";\n";
+        }
+        if (tpr > 32) {
+            os << "    __syncthreads();\n";
+            for (std::size_t o = 0; o < p.outputs.size(); ++o) {
+                if (p.outputs[o].row == 0) continue;
+                os << "    if (lane == 0) {\n        acc" << o << " = 0.0f;\n"
+                   << "        for (int w = 0; w < TPR / 32; ++w) acc" << o
+                   << " += part[group * (TPR / 32) + w][" << o << "];\n    }\n";
+            }
+        }
+        for (std::size_t o = 0; o < p.outputs.size(); ++o)
+            if (p.outputs[o].row > 0)
+                os << "    if (lane == 0 && rowi < rows) a.out" << o << "[rowi] = acc" << o << ";\n";
+    } else if (shape.vec4) {
         os << "    const long long nv = a.n / 4;\n"
            << "    for (long long j = first; j < nv; j += threads) {\n";
         body(true);

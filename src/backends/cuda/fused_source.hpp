@@ -33,6 +33,8 @@ struct Shape {
     bool vec4 = false;        // 4 elements per thread through 16-byte loads and stores (no strided input;
                               // every f32 dense input and output 16-byte aligned)
     bool index32 = false;     // element counts below 2^31: 32-bit index arithmetic for strided reads
+    int row_threads = 0;      // > 0: the pass ends in row sums (outputs with row > 0); this many threads
+                              // (32, 64, 128 or 256) per row, 256 / row_threads rows per block
 };
 
 struct Kernel {

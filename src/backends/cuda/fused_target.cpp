@@ -35,7 +35,8 @@ class CudaTarget final : public lazy::FusionTarget {
     explicit CudaTarget(int index) : index_(index) {}
 
     bool fuses(OpId op) const override { return rtc::available() && fused::has_row(op); }
-    int64_t max_row() const override { return 0; }  // reduction tails run eagerly (sum_dim's kernel)
+    // a group of up to 256 threads sums each row: rows longer than this are better left to sum_dim
+    int64_t max_row() const override { return 16384; }
     lazy::Layout layout(const TensorRef& t) const override { return lazy::layout_of(as_cuda(t)); }
     TensorRef alloc(const Dims& shape, DType dtype, const Device&) override {
         TensorRef out;
@@ -74,12 +75,15 @@ class CudaTarget final : public lazy::FusionTarget {
                 vec4 = false;
         }
         std::vector<void*> outputs;
+        int64_t row = 0;
         for (const lazy::Output& o : p.outputs) {
             const CudaTensor& t = as_cuda(o.tensor);
             outputs.push_back(t.raw());
             if (t.dtype == DType::f32 && !aligned16(t.raw())) vec4 = false;
+            if (o.row > 0) row = o.row;
         }
-        shape.vec4 = vec4;
+        shape.vec4 = vec4 && row == 0;
+        shape.row_threads = row == 0 ? 0 : row <= 32 ? 32 : row <= 64 ? 64 : row <= 128 ? 128 : 256;
         shape.index32 = n < (int64_t(1) << 31);
         // A program of a known signature reuses its kernel: only the argument block is built (the
         // source, and the compile cache's lookup by it, cost more than the launch at small sizes).
@@ -103,7 +107,10 @@ class CudaTarget final : public lazy::FusionTarget {
             std::lock_guard<std::mutex> lock(mutex_);
             kernels_.emplace(std::move(sig), fn);
         }
-        const int64_t units = vec4 ? std::max<int64_t>(1, n / 4) : n;
+        // reductions: a group of row_threads threads per row; vec4: a thread per 4 elements
+        const int64_t units = row > 0      ? n / row * shape.row_threads
+                              : shape.vec4 ? std::max<int64_t>(1, n / 4)
+                                           : n;
         const int64_t blocks =
             std::min<int64_t>((units + kBlockThreads - 1) / kBlockThreads, int64_t(1) << 30);
         void* params[] = {k.args.data()};
