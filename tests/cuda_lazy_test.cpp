@@ -63,6 +63,18 @@ TEST(CudaLazy, ChainIsOneKernelWritingOneBuffer) {
     expect_close(got, cpu, 1e-6);
 }
 
+TEST(CudaLazy, SingleOpRunsTheEagerKernel) {
+    BURN_REQUIRE_CUDA();
+    const Device lazy = Device::cuda(0).lazy();
+    TensorAny x = from_data(randn({1000}, 15), lazy);
+    (void)into_data(x);
+    lazy::reset_stats();
+    TensorAny y = ops::relu(x);  // one op over a computed tensor: no kernel to generate
+    expect_close(y, ops::relu(from_data(randn({1000}, 15), Device::cuda(0))), 0);
+    EXPECT_EQ(lazy::stats().fused_passes, 0);
+    EXPECT_EQ(lazy::stats().passthrough, 1);
+}
+
 TEST(CudaLazy, StridedBroadcastCastAndMaskInputs) {
     BURN_REQUIRE_CUDA();
     [[maybe_unused]] cuda_test::ExactDeviceMath exact;

@@ -55,6 +55,8 @@ class CudaTarget final : public lazy::FusionTarget {
         in_context(index_, "lazy", [&] { launch(p); });
     }
     std::string describe(const lazy::Program&) const override { return "one CUDA kernel"; }
+    // one op gains nothing from a generated kernel; the eager one launches with less host work
+    bool eager_single_ops() const override { return true; }
 
   private:
     void launch(const lazy::Program& p) const {

@@ -58,6 +58,10 @@ class FusionTarget {
     virtual TensorRef contiguous(const TensorRef& t) = 0;
     /// Runs the pass, writing every output.
     virtual void run(const Program& p) = 0;
+    /// Whether a pass of one op over computed inputs runs the device's own kernel instead: where a fused
+    /// pass costs more host time than an eager launch (generating a kernel's arguments, CUDA) and one
+    /// op saves no memory traffic.
+    virtual bool eager_single_ops() const { return false; }
     /// How the pass runs, for the listing's first line ("16384 block(s) of 1024").
     virtual std::string describe(const Program& p) const = 0;
 };

@@ -47,8 +47,28 @@ void walk(const std::vector<Node*>& roots, std::vector<const Node*>& order,
     }
 }
 
+/// A single op over computed inputs, on the device's own kernel (FusionTarget::eager_single_ops).
+bool run_single(const std::vector<Node*>& roots, const Device& below, const FusionTarget& target) {
+    if (roots.size() != 1 || !target.eager_single_ops()) return false;
+    Node* n = roots[0];
+    if (n->is_const || n->is_reduce) return false;
+    for (const NodePtr& c : n->inputs)
+        if (c->pending()) return false;
+    TensorRefs in;
+    for (const NodePtr& c : n->inputs) in.push_back(c->value);
+    TensorRefs out = below.backend().execute(n->call, std::move(in));
+    n->value = std::move(out.at(0));
+    n->inputs.clear();
+    n->call = OpCall{};
+    note_passthrough();
+    return true;
+}
+
 /// One fused pass over roots of one shape.
 void run_group(const std::vector<Node*>& roots, const Device& below) {
+    FusionTarget* target = target_below(below);
+    BURN_CHECK(target != nullptr, "[lazy] a pending graph over ", below, ", which has no fusion target");
+    if (run_single(roots, below, *target)) return;
     std::vector<const Node*> order;
     std::map<const Node*, long> internal;
     walk(roots, order, internal);
@@ -64,8 +84,6 @@ void run_group(const std::vector<Node*>& roots, const Device& below) {
         auto it = internal.find(n);
         if (it != internal.end() && n->owners() == it->second) dead.push_back(n);
     }
-    FusionTarget* target = target_below(below);
-    BURN_CHECK(target != nullptr, "[lazy] a pending graph over ", below, ", which has no fusion target");
     Program p = build(order, outputs, dead, below, *target);
     if (g_dump.on()) {
         *g_last = listing(p);
