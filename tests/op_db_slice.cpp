@@ -262,6 +262,35 @@ void add_slices(std::vector<OpEntry>& db) {
         db.push_back(std::move(e));
     }
     {
+        // ints: {dim, index}; the narrow of length 1 at index, with dim removed
+        OpEntry e = cases_entry(
+            "select_dim",
+            {{{{4, 5}}, {0, 2}},
+             {{{4, 5}}, {1, -1}},
+             {{{2, 3, 4}}, {-1, 0}},
+             {{{2, 3, 4}}, {1, -3}},
+             {{{1}}, {0, 0}, Tag::scalar},
+             {{{0, 3}}, {1, 2}, Tag::empty}},
+            [](V in, A a) { return ops::select_dim(in[0], a.ints[0], a.ints[1]); },
+            [](In in, A a) {
+                const Dims& s = in[0].shape();
+                const int d = ref::norm_dim(a.ints[0], s.rank());
+                const int64_t index = a.ints[1] < 0 ? a.ints[1] + s[d] : a.ints[1];
+                TensorData t = take(in[0], narrow_pos(s, d, index, 1), a.dtype);
+                Dims shape;
+                for (int k = 0; k < s.rank(); ++k)
+                    if (k != d) shape.push_back(s[k]);
+                return TensorData(t.bytes(), shape, t.dtype());
+            });
+        e.bad.push_back(bad("index 4 of 4", "[select_dim]", [](const Device& d) {
+            ops::select_dim(f32({4, 5}, d), 0, 4);
+        }));
+        e.bad.push_back(bad("index -6 of 5", "[select_dim]", [](const Device& d) {
+            ops::select_dim(f32({4, 5}, d), 1, -6);
+        }));
+        db.push_back(std::move(e));
+    }
+    {
         // ints: {shift, dim} pairs; out[(j + shift) mod n] = x[j] along each dim in turn (torch.roll)
         OpEntry e = cases_entry(
             "roll",

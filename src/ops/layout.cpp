@@ -185,6 +185,16 @@ TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length) {
     return slice(std::move(x), args);
 }
 
+TensorAny select_dim(TensorAny x, int64_t dim, int64_t index) {
+    check_defined(x, "select_dim");
+    const int d = normalize_dim(dim, x.rank(), "select_dim");
+    const int64_t n = x.shape()[d];
+    const int64_t i = index < 0 ? index + n : index;
+    BURN_CHECK_KIND(i >= 0 && i < n, index, "[select_dim] index ", index, " is outside dim ", d, " of size ",
+                    n, " (shape ", x.shape(), "); valid indices are ", -n, " to ", n - 1);
+    return squeeze_dim(narrow(std::move(x), d, i, 1), d);
+}
+
 TensorAny roll(TensorAny x, const Dims& shifts, const Dims& dims) {
     check_defined(x, "roll");
     BURN_CHECK_KIND(shifts.rank() == dims.rank(), shape, "[roll] ", shifts.rank(), " shift(s) ", shifts,

@@ -150,6 +150,9 @@ TensorAny flip(TensorAny x, const Dims& axes);
 TensorAny slice(TensorAny x, const std::vector<SliceArg>& ranges);
 TensorAny slice_assign(TensorAny x, const std::vector<SliceArg>& ranges, TensorAny values);
 TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length);
+/// The sub-tensor at `index` of dim, with dim removed (torch.select; burn's select with a single index
+/// then squeeze_dim). A negative index counts from the end; the result is a view.
+TensorAny select_dim(TensorAny x, int64_t dim, int64_t index);
 /// x's elements shifted by shifts[i] along dims[i], wrapping around (torch.roll): out[(j + s) mod n] = x[j].
 /// Two slice views and a cat per dim, so it runs and differentiates on every device.
 TensorAny roll(TensorAny x, const Dims& shifts, const Dims& dims);
