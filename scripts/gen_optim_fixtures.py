@@ -388,7 +388,7 @@ def scheduler_cases():
                                                       S.ExponentialLR(o, gamma=0.9)], milestones=[8]), 0.05)},
     ]
     return {"generator": "scripts/gen_optim_fixtures.py", "torch": torch.__version__,
-            "cases": cases + composed_scheduler_cases()}
+            "cases": cases + composed_scheduler_cases() + momentum_scheduler_cases()}
 
 
 def plateau(metrics, **kwargs):
@@ -401,6 +401,49 @@ def plateau(metrics, **kwargs):
         opt.step()
         sched.step(m)
     return lrs
+
+
+def schedule_momentum(make, base_lr, optimizer="sgd", epochs=100):
+    """The learning rate and the momentum (SGD's momentum, Adam's beta_1) of each step, cycle_momentum on."""
+    p = torch.nn.Parameter(torch.zeros(1))
+    opt = torch.optim.SGD([p], lr=base_lr, momentum=0.9) if optimizer == "sgd" else torch.optim.Adam([p], lr=base_lr)
+    sched = make(opt)
+    lrs, momentums = [], []
+    for _ in range(epochs):
+        group = opt.param_groups[0]
+        lrs.append(group["lr"])
+        momentums.append(group["momentum"] if optimizer == "sgd" else group["betas"][0])
+        opt.step()
+        sched.step()
+    return lrs, momentums
+
+
+def momentum_scheduler_cases():
+    """One-cycle and cyclic schedules with cycle_momentum (torch's default): the momentum each step."""
+    S = torch.optim.lr_scheduler
+    cases = []
+    for name, kind, config, make, base_lr, optimizer in [
+        ("one_cycle_momentum_cos", "one_cycle", {"max_lr": 0.1, "total_steps": 100, "cycle_momentum": True},
+         lambda o: S.OneCycleLR(o, max_lr=0.1, total_steps=100), 0.1, "sgd"),
+        ("one_cycle_momentum_adam_linear_three_phase", "one_cycle",
+         {"max_lr": 0.05, "total_steps": 100, "pct_start": 0.25, "anneal_strategy": "linear", "three_phase": True,
+          "cycle_momentum": True, "base_momentum": 0.8, "max_momentum": 0.92},
+         lambda o: S.OneCycleLR(o, max_lr=0.05, total_steps=100, pct_start=0.25, anneal_strategy="linear",
+                                three_phase=True, base_momentum=0.8, max_momentum=0.92), 0.05, "adam"),
+        ("cyclic_momentum_triangular2", "cyclic",
+         {"base_lr": 0.001, "max_lr": 0.05, "step_size_up": 5, "step_size_down": 10, "mode": "triangular2",
+          "cycle_momentum": True},
+         lambda o: S.CyclicLR(o, base_lr=0.001, max_lr=0.05, step_size_up=5, step_size_down=10, mode="triangular2"),
+         0.001, "sgd"),
+        ("cyclic_momentum_exp_range", "cyclic",
+         {"base_lr": 0.002, "max_lr": 0.02, "step_size_up": 6, "mode": "exp_range", "gamma": 0.97,
+          "cycle_momentum": True, "base_momentum": 0.85, "max_momentum": 0.95},
+         lambda o: S.CyclicLR(o, base_lr=0.002, max_lr=0.02, step_size_up=6, mode="exp_range", gamma=0.97,
+                              base_momentum=0.85, max_momentum=0.95), 0.002, "sgd"),
+    ]:
+        lrs, momentums = schedule_momentum(make, base_lr, optimizer)
+        cases.append({"name": name, "kind": kind, "config": config, "lrs": lrs, "momentums": momentums})
+    return cases
 
 
 def composed_scheduler_cases():

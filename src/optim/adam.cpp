@@ -29,6 +29,11 @@ class AdamRule final : public Rule {
     std::vector<std::string> state_names() const override {
         return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq", "step"};
     }
+    std::shared_ptr<const Rule> with_momentum(double momentum) const override {  // beta_1, as torch cycles it
+        auto r = std::make_shared<AdamRule>(*this);
+        r->b1_ = momentum;
+        return r;
+    }
 
     TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
                    ParamState& s) const override {

@@ -146,6 +146,13 @@ SequentialLrScheduler::SequentialLrScheduler(std::vector<LrSchedulerAny> schedul
                    " at index ", k);
 }
 
+std::optional<double> SequentialLrScheduler::momentum() const {
+    const std::size_t last = iteration_ == 0 ? 0 : iteration_ - 1;
+    const auto k = static_cast<std::size_t>(std::upper_bound(milestones_.begin(), milestones_.end(), last) -
+                                            milestones_.begin());
+    return schedulers_[k].momentum();
+}
+
 double SequentialLrScheduler::step() {
     std::size_t k = static_cast<std::size_t>(
         std::upper_bound(milestones_.begin(), milestones_.end(), iteration_) - milestones_.begin());
@@ -210,6 +217,12 @@ double ChainedLrScheduler::step() {
     double lr = 1.0;
     for (auto& s : schedulers_) lr *= s.step();
     return lr;
+}
+
+std::optional<double> ChainedLrScheduler::momentum() const {
+    for (const auto& s : schedulers_)
+        if (auto m = s.momentum()) return m;
+    return std::nullopt;
 }
 
 LrSchedulerRecord ChainedLrScheduler::to_record() const {

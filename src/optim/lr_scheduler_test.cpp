@@ -41,7 +41,8 @@ LrSchedulerAny make_scheduler(const std::string& kind, const config::Value& cfg)
 TEST(LrScheduler, EveryScheduleMatchesTorchOver100Steps) {
     auto fixture = load_fixture("schedulers.json");
     const auto& cases = fixture.at("cases");
-    ASSERT_EQ(cases.size(), 19u);
+    ASSERT_EQ(cases.size(), 23u);
+    int with_momentum = 0;
     for (std::size_t n = 0; n < cases.size(); ++n) {
         const auto& c = cases[n];
         SCOPED_TRACE(c.at("name").as_string());
@@ -49,11 +50,24 @@ TEST(LrScheduler, EveryScheduleMatchesTorchOver100Steps) {
         auto s = make_scheduler(c.at("kind").as_string(), c.at("config"));
         auto want = doubles(c.at("lrs"));
         ASSERT_EQ(want.size(), 100u);
-        std::vector<double> got;
-        for (std::size_t k = 0; k < want.size(); ++k) got.push_back(s.step());
+        const bool cycles =
+            c.find("momentums") != nullptr;  // torch's cycle_momentum: the momentum of each step
+        std::vector<double> got, momentum;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            got.push_back(s.step());
+            const std::optional<double> m = s.momentum();
+            ASSERT_EQ(m.has_value(), cycles) << "step " << k;
+            if (m) momentum.push_back(*m);
+        }
         // torch updates most schedules recursively (lr *= factor); ours are closed forms.
         expect_close(got, want, 1e-12, 1e-15, c.at("name").as_string());
+        if (cycles) {
+            expect_close(momentum, doubles(c.at("momentums")), 1e-12, 1e-15,
+                         c.at("name").as_string() + " momentum");
+            ++with_momentum;
+        }
     }
+    EXPECT_EQ(with_momentum, 4);
 }
 
 TEST(LrScheduler, RecordRoundTripContinuesIdentically) {

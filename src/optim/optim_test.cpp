@@ -1,5 +1,7 @@
 // Optimizer plumbing: gradients from a backward pass, frozen parameters, groups, clipping details,
 // accumulation, records and devices, configs, and bad input.
+#include <functional>
+
 #include "optim_test_util.hpp"
 
 namespace burn::optim_test {
@@ -32,6 +34,45 @@ TEST(Optim, BackwardThroughFromGradsMatchesHandWrittenSgd) {
         EXPECT_NEAR(after[2][i], before[2][i] - 0.1 * std::cos(before[2][i]), 1e-6);
     EXPECT_TRUE(model.weight.val().device().is_autodiff());
     EXPECT_TRUE(model.weight.is_require_grad()) << "updated parameters stay trainable";
+}
+
+// set_momentum (what a cycle_momentum schedule calls each step) is the rule configured with that momentum
+// from then on, over the state built so far: two steps at 0.9, then two at 0.5, equal two steps at 0.9
+// and the state handed to an optimizer configured with 0.5.
+TEST(Optim, SetMomentumIsTheRuleWithThatMomentumOverTheSameState) {
+    using Make = std::function<optim::Optimizer(double)>;
+    const std::vector<std::pair<std::string, Make>> rules = {
+        {"Sgd", [](double m) { return optim::SgdConfig{}.with_momentum(m).init(); }},
+        {"RmsProp", [](double m) { return optim::RmsPropConfig{}.with_momentum(m).init(); }},
+        {"Adam", [](double m) { return optim::AdamConfig{}.with_beta_1(m).init(); }},
+        {"AdamW", [](double m) { return optim::AdamWConfig{}.with_beta_1(m).init(); }},
+    };
+    for (const auto& [name, make] : rules) {
+        SCOPED_TRACE(name);
+        auto device = Device().autodiff();
+        auto run = [&](optim::Optimizer& opt, Model model, int steps) {
+            for (int k = 0; k < steps; ++k) {
+                auto grads = optim::GradientsParams::from_grads(loss_of(model).backward(), model);
+                model = opt.step(0.05, std::move(model), grads);
+            }
+            return model;
+        };
+        optim::Optimizer a = make(0.9);
+        Model ma = run(a, small_model(device), 2);
+        optim::Optimizer b = make(0.5);
+        b.load_record(a.to_record());
+        Model mb = run(b, ma, 2);
+        a.set_momentum(0.5);
+        ma = run(a, ma, 2);
+        EXPECT_EQ(values_of(ma), values_of(mb));
+        Model mc = run(a, ma, 1), md = run(b, mb, 1);
+        EXPECT_EQ(values_of(mc), values_of(md));
+    }
+    auto adagrad = optim::AdaGradConfig{}.init();
+    EXPECT_THROW(adagrad.set_momentum(0.9), Error);
+    auto sgd = optim::SgdConfig{}.init();
+    EXPECT_THROW(sgd.set_momentum(1.0), Error);
+    EXPECT_THROW(sgd.set_momentum(-0.1), Error);
 }
 
 TEST(Optim, FrozenParametersAreUntouchedAndGetNoState) {

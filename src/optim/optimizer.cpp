@@ -33,6 +33,17 @@ Optimizer Optimizer::with_group(PathPredicate pred, GroupSettings settings) && {
     return std::move(*this);
 }
 
+void Optimizer::set_momentum(double momentum) {
+    BURN_CHECK(std::isfinite(momentum) && momentum >= 0 && momentum < 1,
+               "[Optimizer::set_momentum] momentum must be in [0, 1), got ", momentum);
+    std::shared_ptr<const Rule> r = rule_->with_momentum(momentum);
+    BURN_CHECK(
+        r != nullptr, "[Optimizer::set_momentum] the ", rule_->name(),
+        " rule has no momentum to set; a schedule with cycle_momentum needs Sgd, RmsProp, Adam or AdamW "
+        "(or turn cycle_momentum off)");
+    rule_ = std::move(r);
+}
+
 std::size_t Optimizer::group_of(const std::string& path) const {
     for (std::size_t k = 0; k < groups_.size(); ++k)
         if (groups_[k].pred(path)) return k;

@@ -18,6 +18,11 @@ class RmsPropRule final : public Rule {
     std::vector<std::string> state_names() const override {
         return {"square_avg", "grad_avg", "momentum_buffer"};
     }
+    std::shared_ptr<const Rule> with_momentum(double momentum) const override {
+        auto r = std::make_shared<RmsPropRule>(*this);
+        r->momentum_ = momentum;
+        return r;
+    }
 
     TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
                    ParamState& s) const override {

@@ -16,6 +16,11 @@ class SgdRule final : public Rule {
     const char* name() const override { return "Sgd"; }
     double weight_decay() const override { return wd_; }
     std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }
+    std::shared_ptr<const Rule> with_momentum(double momentum) const override {
+        auto r = std::make_shared<SgdRule>(*this);
+        r->momentum_ = momentum;
+        return r;
+    }
 
     TensorAny step(double lr, double wd, const TensorAny& param, TensorAny grad,
                    ParamState& s) const override {

@@ -171,6 +171,33 @@ TEST(TrainLoop, OptimSchedulersAreCheckpointed) {
     EXPECT_EQ(weights(resumed.model), weights(full.model));
 }
 
+TEST(TrainLoop, CycledMomentumReachesTheOptimizerAndResumes) {
+    // one-cycle with cycle_momentum: Adam's beta_1 follows the schedule each step; resuming recomputes it
+    auto schedule = [](bool cycle) {
+        return optim::LrSchedulerAny(
+            optim::OneCycleLrSchedulerConfig{0.05, 64}.with_cycle_momentum(cycle).init());
+    };
+    auto plain = make_training(fresh_dir("cycle_plain"), 4)
+                     .launch(Learner(fresh_net(), optim::AdamConfig().init(), schedule(false)));
+    auto full = make_training(fresh_dir("cycle_full"), 4)
+                    .launch(Learner(fresh_net(), optim::AdamConfig().init(), schedule(true)));
+    EXPECT_NE(weights(full.model), weights(plain.model));
+    auto dir = fresh_dir("cycle_part");
+    make_training(dir, 2).launch(Learner(fresh_net(), optim::AdamConfig().init(), schedule(true)));
+    auto resumed = make_training(dir, 4).resume().launch(
+        Learner(fresh_net(), optim::AdamConfig().init(), schedule(true)));
+    EXPECT_EQ(resumed.report.resumed_from, 2u);
+    EXPECT_EQ(weights(resumed.model), weights(full.model));
+    // a rule without momentum cannot follow the schedule: an error naming it, not a silent constant
+    try {
+        make_training(fresh_dir("cycle_adagrad"), 1)
+            .launch(Learner(fresh_net(), optim::AdaGradConfig().init(), schedule(true)));
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("AdaGrad rule has no momentum"), std::string::npos) << e.what();
+    }
+}
+
 TEST(TrainLoop, InterruptMidEpochThenResumeIsBitIdentical) {
     auto full_dir = fresh_dir("interrupt_full"), dir = fresh_dir("interrupt");
     auto full = make_training(full_dir, 3).launch(Learner(fresh_net(), optim::AdamConfig().init(), 0.02));

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -34,6 +35,11 @@ class LrScheduler {
     virtual ~LrScheduler() = default;
     /// The learning rate for this iteration; advances the schedule.
     virtual double step() = 0;
+    /// The momentum for the iteration step() last returned (before the first step: the first
+    /// iteration's), from schedules that cycle it (one-cycle and cyclic with cycle_momentum, torch's
+    /// cycle_momentum); nullopt: the optimizer keeps its own. The Learner passes it to
+    /// Optimizer::set_momentum before each step.
+    virtual std::optional<double> momentum() const { return std::nullopt; }
     virtual LrSchedulerRecord to_record() const = 0;
     /// Restores a state from to_record() of a scheduler of the same kind and settings.
     virtual void load_record(const LrSchedulerRecord& record) = 0;
@@ -45,11 +51,17 @@ class LrScheduler {
 class IterationLrScheduler : public LrScheduler {
   public:
     double step() final { return lr_at(iteration_++); }
+    std::optional<double> momentum() const final { return momentum_at(iteration_ == 0 ? 0 : iteration_ - 1); }
     LrSchedulerRecord to_record() const override;
     void load_record(const LrSchedulerRecord& record) override;
     std::size_t iteration() const { return iteration_; }
     /// The learning rate at a (0-based) iteration, without changing the state.
     virtual double lr_at(std::size_t iteration) const = 0;
+    /// The momentum at a (0-based) iteration; nullopt for schedules that do not cycle it.
+    virtual std::optional<double> momentum_at(std::size_t iteration) const {
+        (void)iteration;
+        return std::nullopt;
+    }
 
   private:
     std::size_t iteration_ = 0;
@@ -200,6 +212,7 @@ class LrSchedulerAny final : public LrScheduler {
     LrSchedulerAny& operator=(LrSchedulerAny&&) noexcept = default;
 
     double step() override { return impl_->step(); }
+    std::optional<double> momentum() const override { return impl_->momentum(); }
     LrSchedulerRecord to_record() const override { return impl_->to_record(); }
     void load_record(const LrSchedulerRecord& record) override { impl_->load_record(record); }
     std::unique_ptr<LrScheduler> clone() const override { return std::make_unique<LrSchedulerAny>(*this); }
@@ -220,6 +233,8 @@ class SequentialLrScheduler final : public LrScheduler {
   public:
     SequentialLrScheduler(std::vector<LrSchedulerAny> schedulers, std::vector<std::size_t> milestones);
     double step() override;
+    /// The momentum of the scheduler that gave the last step's rate.
+    std::optional<double> momentum() const override;
     LrSchedulerRecord to_record() const override;
     void load_record(const LrSchedulerRecord& record) override;
     std::unique_ptr<LrScheduler> clone() const override {
@@ -244,6 +259,8 @@ class ChainedLrScheduler final : public LrScheduler {
   public:
     explicit ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers);
     double step() override;
+    /// The first scheduler's momentum that has one.
+    std::optional<double> momentum() const override;
     LrSchedulerRecord to_record() const override;
     void load_record(const LrSchedulerRecord& record) override;
     std::unique_ptr<LrScheduler> clone() const override {

@@ -63,6 +63,12 @@ class Rule {
     /// a few launches for all parameters) overrides it; the result must equal step() per item. The
     /// default calls step() for each item in order.
     virtual void step_many(std::span<StepItem> items) const;
+    /// The rule with its momentum replaced (SGD's and RMSprop's momentum, Adam's and AdamW's beta_1),
+    /// for schedules that cycle it (one-cycle, cyclic); nullptr when the rule has none.
+    virtual std::shared_ptr<const Rule> with_momentum(double momentum) const {
+        (void)momentum;
+        return nullptr;
+    }
     /// step() with the rule's own weight decay.
     TensorAny step(double lr, const TensorAny& param, TensorAny grad, ParamState& state) const {
         return step(lr, weight_decay(), param, std::move(grad), state);
@@ -118,6 +124,11 @@ class Optimizer {
         return std::move(*this);
     }
     MultiTensor multi_tensor() const { return multi_tensor_; }
+    /// Sets the rule's momentum (SGD's and RMSprop's momentum, Adam's and AdamW's beta_1) for the steps
+    /// that follow, as torch's schedulers with cycle_momentum write it into the param groups; the state
+    /// (momentum buffers, moments) is kept. The Learner calls it with the scheduler's momentum() before
+    /// each step. Throws, changing nothing, for a rule without one or a momentum outside [0, 1).
+    void set_momentum(double momentum);
 
     /// Updates every trainable parameter that has a gradient and returns the module; consumes those
     /// gradients from grads. Frozen parameters (require_grad false) and parameters without a

@@ -5,6 +5,7 @@
 #include <concepts>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -33,6 +34,9 @@ class LrSource {
     LrSource& operator=(LrSource&&) noexcept = default;
 
     double step() { return impl_->step(); }
+    /// The momentum the scheduler gives for the step() just taken (one-cycle and cyclic with
+    /// cycle_momentum), nullopt otherwise: the training loop sets it on the optimizer.
+    std::optional<double> momentum() const { return impl_->momentum(); }
     /// The scheduler's state as named scalars (empty for a constant).
     std::map<std::string, double> state() const { return impl_->state(); }
     void load_state(const std::map<std::string, double>& s) { impl_->load_state(s); }
@@ -41,6 +45,7 @@ class LrSource {
     struct Base {
         virtual ~Base() = default;
         virtual double step() = 0;
+        virtual std::optional<double> momentum() const = 0;
         virtual std::map<std::string, double> state() const = 0;
         virtual void load_state(const std::map<std::string, double>&) = 0;
         virtual std::shared_ptr<Base> clone() const = 0;
@@ -48,6 +53,7 @@ class LrSource {
     struct Constant final : Base {
         explicit Constant(double v) : lr(v) {}
         double step() override { return lr; }
+        std::optional<double> momentum() const override { return std::nullopt; }
         std::map<std::string, double> state() const override { return {}; }
         void load_state(const std::map<std::string, double>&) override {}
         std::shared_ptr<Base> clone() const override { return std::make_shared<Constant>(*this); }
@@ -58,6 +64,12 @@ class LrSource {
         template <class A>
         explicit Wrapped(A&& a) : s(std::forward<A>(a)) {}
         double step() override { return static_cast<double>(s.step()); }
+        std::optional<double> momentum() const override {
+            if constexpr (requires { s.momentum(); })
+                return s.momentum();
+            else
+                return std::nullopt;
+        }
         std::map<std::string, double> state() const override {
             std::map<std::string, double> out;
             if constexpr (requires { s.to_record().scalars; }) {

@@ -239,6 +239,9 @@ class SupervisedTraining {
             std::size_t pending = 0;
             auto apply = [&](optim::GradientsParams& grads) {
                 current_lr = lr.step();
+                // a schedule with cycle_momentum sets the optimizer's momentum for this step (torch writes
+                // it into the param groups); a rule without one throws, naming it
+                if (const std::optional<double> m = lr.momentum()) optimizer.set_momentum(*m);
                 model = optimizer.step(current_lr, std::move(model), grads);
             };
             while (auto batch = it->next()) {
