@@ -1,13 +1,15 @@
-// The terminal dashboard (ncurses): live curves of each numeric metric, a table of the latest values,
-// progress bars with ETAs for the epoch and the run, and the last messages. Keys: left/right (or h/l,
-// tab) switch the plotted metric, q stops the run cleanly. Built only with ncurses (BURN_HAVE_NCURSES)
-// and used only when stdout is a terminal.
+// The terminal dashboard (ncurses): live curves of each numeric metric (plot_text.cpp: labelled value
+// and epoch axes), a table of the latest values, progress bars with ETAs for the epoch and the run, and
+// the last messages. Keys: left/right (or h/l, tab) switch the plotted metric, r toggles the plot
+// between the whole run and the last epoch's worth, q stops the run cleanly. Built only with ncurses
+// (BURN_HAVE_NCURSES) and used only when stdout is a terminal.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "burn/train/renderer.hpp"
 #include "platform/process.hpp"
+#include "train/plot_text.hpp"
 
 #ifdef BURN_HAVE_NCURSES
 #include <curses.h>
@@ -39,9 +41,7 @@ bool tui_built() {
 
 namespace {
 
-struct Point {
-    double x, y;
-};
+using Point = detail::PlotPoint;
 
 class TuiRenderer final : public MetricsRenderer {
   public:
@@ -144,6 +144,8 @@ class TuiRenderer final : public MetricsRenderer {
                 selected_ = (selected_ + 1) % names_.size();
             else if (ch == KEY_LEFT || ch == 'h')
                 selected_ = (selected_ + names_.size() - 1) % names_.size();
+            else if (ch == 'r' || ch == 'R')
+                recent_ = !recent_;
             else if (ch == 'q' || ch == 'Q') {
                 stop_ = true;
                 push_message(
@@ -165,15 +167,8 @@ class TuiRenderer final : public MetricsRenderer {
     }
 
     void plot(int top, int height, int width) {
-        if (names_.empty() || height < 4 || width < 20) return;
+        if (names_.empty() || height < 4 || width < 24) return;
         const std::string& name = names_[selected_ % names_.size()];
-        const auto* t = find(train_curve_, name);
-        const auto* v = find(valid_curve_, name);
-        double lo = INFINITY, hi = -INFINITY, x_hi = 1e-9;
-        for (const auto* pts : {t, v})
-            if (pts)
-                for (const auto& p : *pts)
-                    lo = std::min(lo, p.y), hi = std::max(hi, p.y), x_hi = std::max(x_hi, p.x);
         std::string title = " " + name + (units_[name].empty() ? "" : " (" + units_[name] + ")") + "   ";
         mvprintw(top, 2, "%s", title.c_str());
         attron(COLOR_PAIR(1));
@@ -182,25 +177,23 @@ class TuiRenderer final : public MetricsRenderer {
         attron(COLOR_PAIR(2));
         printw("o valid");
         attroff(COLOR_PAIR(2));
-        printw("   (%zu/%zu, left/right to switch)", selected_ % names_.size() + 1, names_.size());
-        if (!(lo <= hi)) return;
-        if (hi - lo < 1e-12) lo -= 0.5, hi += 0.5;
-        const int left = 12, plot_w = width - left - 1, plot_top = top + 1, plot_h = height - 1;
-        mvprintw(plot_top, 0, "%10.4g", hi);
-        mvprintw(plot_top + plot_h - 1, 0, "%10.4g", lo);
-        for (int r = 0; r < plot_h; ++r) mvaddch(plot_top + r, left - 1, '|');
-        auto draw_pts = [&](const std::vector<Point>* pts, char c, int pair) {
-            if (!pts) return;
-            attron(COLOR_PAIR(pair));
-            for (const auto& p : *pts) {
-                int x = left + static_cast<int>(p.x / x_hi * (plot_w - 1) + 0.5);
-                int y = plot_top + static_cast<int>((hi - p.y) / (hi - lo) * (plot_h - 1) + 0.5);
-                mvaddch(y, x, c);
+        printw("   (%zu/%zu, left/right to switch; r: %s)", selected_ % names_.size() + 1, names_.size(),
+               recent_ ? "last epoch, r for all" : "whole run, r for the last epoch");
+        detail::PlotInput in;
+        in.train = find(train_curve_, name);
+        in.valid = find(valid_curve_, name);
+        in.num_epochs = progress_.num_epochs;
+        in.recent = recent_;
+        const std::vector<std::string> rows = detail::render_plot(in, width - 1, height + 1);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            const std::string& line = rows[r];
+            for (std::size_t c = 0; c < line.size(); ++c) {
+                const int pair = line[c] == '*' ? 1 : line[c] == 'o' && c > 10 ? 2 : 0;
+                if (pair) attron(COLOR_PAIR(pair));
+                mvaddch(top + 1 + static_cast<int>(r), static_cast<int>(c), static_cast<chtype>(line[c]));
+                if (pair) attroff(COLOR_PAIR(pair));
             }
-            attroff(COLOR_PAIR(pair));
-        };
-        draw_pts(t, '*', 1);
-        draw_pts(v, 'o', 2);
+        }
     }
 
     static const std::vector<Point>* find(const std::map<std::string, std::vector<Point> >& m,
@@ -213,12 +206,13 @@ class TuiRenderer final : public MetricsRenderer {
         last_draw_ = std::chrono::steady_clock::now();
         erase();
         const auto& p = progress_;
-        mvprintw(0, 0, "burn training   epoch %zu/%zu   %s %zu/%zu   [left/right] metric  [q] stop", p.epoch,
-                 p.num_epochs, split_name(p.split), p.iteration, p.num_iterations);
+        mvprintw(0, 0,
+                 "burn training   epoch %zu/%zu   %s %zu/%zu   [left/right] metric  [r] recent/all  [q] stop",
+                 p.epoch, p.num_epochs, split_name(p.split), p.iteration, p.num_iterations);
         const int table_rows = static_cast<int>(names_.size()) + 1;
-        const int plot_h = std::max(4, LINES - table_rows - 9);
-        plot(1, plot_h, COLS);
-        int row = 2 + plot_h;
+        const int plot_h = std::max(4, LINES - table_rows - 10);
+        plot(1, plot_h, COLS);  // the title, then plot_h + 1 rows: points, the epoch axis and its labels
+        int row = 3 + plot_h;
         mvprintw(row++, 0, "%-22s %16s %16s %16s", "metric", "train (epoch)", "train (last)",
                  "valid (epoch)");
         for (const auto& name : names_) {
@@ -253,6 +247,7 @@ class TuiRenderer final : public MetricsRenderer {
     std::deque<std::string> messages_;
     std::vector<std::string> epoch_lines_;
     std::size_t selected_ = 0;
+    bool recent_ = false;
     double run_start_fraction_ = -1;
     std::chrono::steady_clock::time_point last_draw_{};
 };
