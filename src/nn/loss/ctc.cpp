@@ -7,25 +7,15 @@
 #include <limits>
 #include <vector>
 
-#include "burn/autodiff/custom_op.hpp"
-#include "burn/tensor/data.hpp"
+#include "nn/loss/host_loss.hpp"
 
 namespace burn::nn::loss {
 
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-double lse(double a, double b) {
-    if (a == kNegInf) return b;
-    if (b == kNegInf) return a;
-    const double m = std::max(a, b);
-    return m + std::log(std::exp(a - m) + std::exp(b - m));
-}
-
-std::vector<int64_t> host_ints(const TensorAny& t) {
-    return ops::into_data(ops::inner_of(t)).convert(DType::i64).to_vec<int64_t>();
-}
+using detail::host_ints;
+using detail::kNegInf;
+using detail::lse;
 
 struct Problem {
     int64_t T = 0, N = 0, C = 0;
@@ -136,25 +126,15 @@ TensorAny CtcLoss::forward_any(const TensorAny& log_probs, const TensorAny& targ
         p.targets.push_back(std::move(seq));
         offset += tl;
     }
-    autodiff::CustomOp op;
-    op.name = "ctc_loss";
-    op.forward = [p, blank = blank, zero_inf = zero_infinity](const std::vector<TensorAny>& in) {
-        const TensorAny& x = in[0];
-        std::vector<double> lp = ops::into_data(x).convert(DType::f64).to_vec<double>();
-        std::vector<double> grad(lp.size(), 0.0), loss(static_cast<std::size_t>(p.N));
-        for (int64_t n = 0; n < p.N; ++n)
-            loss[static_cast<std::size_t>(n)] = sample(p, lp, n, blank, zero_inf, grad);
-        auto to = [&](const std::vector<double>& v, Dims shape) {
-            return ops::cast(ops::from_data(TensorData(v, shape), x.device()), x.dtype());
-        };
-        return std::vector<TensorAny>{to(loss, Dims{p.N}), to(grad, x.shape())};
-    };
-    op.backward = [N = p.N](const std::vector<TensorAny>&, const std::vector<TensorAny>& out,
-                            const std::vector<TensorAny>& grads) {
-        if (!grads[0].defined()) return std::vector<TensorAny>{TensorAny()};
-        return std::vector<TensorAny>{ops::mul(out[1], ops::reshape(grads[0], Dims{1, N, 1}))};
-    };
-    return autodiff::apply(op, {log_probs})[0];
+    return detail::host_loss("ctc_loss", log_probs, p.N, Dims{1, p.N, 1},
+                             [p, blank = blank, zero_inf = zero_infinity](const std::vector<double>& lp,
+                                                                          std::vector<double>& grad) {
+                                 std::vector<double> loss(static_cast<std::size_t>(p.N));
+                                 for (int64_t n = 0; n < p.N; ++n)
+                                     loss[static_cast<std::size_t>(n)] =
+                                         sample(p, lp, n, blank, zero_inf, grad);
+                                 return loss;
+                             });
 }
 
 TensorAny CtcLoss::reduce_any(const TensorAny& losses, const TensorAny& target_lengths, Reduction reduction) {

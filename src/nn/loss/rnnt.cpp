@@ -8,25 +8,15 @@
 #include <limits>
 #include <vector>
 
-#include "burn/autodiff/custom_op.hpp"
-#include "burn/tensor/data.hpp"
+#include "nn/loss/host_loss.hpp"
 
 namespace burn::nn::loss {
 
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-double lse(double a, double b) {
-    if (a == kNegInf) return b;
-    if (b == kNegInf) return a;
-    const double m = std::max(a, b);
-    return m + std::log(std::exp(a - m) + std::exp(b - m));
-}
-
-std::vector<int64_t> host_ints(const TensorAny& t) {
-    return ops::into_data(ops::inner_of(t)).convert(DType::i64).to_vec<int64_t>();
-}
+using detail::host_ints;
+using detail::kNegInf;
+using detail::lse;
 
 struct Lattice {
     int64_t N = 0, T = 0, U1 = 0, V = 0;  // U1 = U + 1
@@ -165,24 +155,13 @@ TensorAny RnntLoss::forward_any(const TensorAny& logits, const TensorAny& target
                             " of sample ", n, " must be in [0, ", p.V, ") and differ from blank ", p.blank);
         p.targets.push_back(std::move(seq));
     }
-    autodiff::CustomOp op;
-    op.name = "rnnt_loss";
-    op.forward = [p](const std::vector<TensorAny>& in) {
-        const TensorAny& x = in[0];
-        std::vector<double> v = ops::into_data(x).convert(DType::f64).to_vec<double>();
-        std::vector<double> grad(v.size(), 0.0), loss(static_cast<std::size_t>(p.N));
-        for (int64_t n = 0; n < p.N; ++n) loss[static_cast<std::size_t>(n)] = sample(p, v, n, grad);
-        auto to = [&](const std::vector<double>& values, Dims shape) {
-            return ops::cast(ops::from_data(TensorData(values, shape), x.device()), x.dtype());
-        };
-        return std::vector<TensorAny>{to(loss, Dims{p.N}), to(grad, x.shape())};
-    };
-    op.backward = [N = p.N](const std::vector<TensorAny>&, const std::vector<TensorAny>& out,
-                            const std::vector<TensorAny>& grads) {
-        if (!grads[0].defined()) return std::vector<TensorAny>{TensorAny()};
-        return std::vector<TensorAny>{ops::mul(out[1], ops::reshape(grads[0], Dims{N, 1, 1, 1}))};
-    };
-    return autodiff::apply(op, {logits})[0];
+    return detail::host_loss("rnnt_loss", logits, p.N, Dims{p.N, 1, 1, 1},
+                             [p](const std::vector<double>& x, std::vector<double>& grad) {
+                                 std::vector<double> loss(static_cast<std::size_t>(p.N));
+                                 for (int64_t n = 0; n < p.N; ++n)
+                                     loss[static_cast<std::size_t>(n)] = sample(p, x, n, grad);
+                                 return loss;
+                             });
 }
 
 }  // namespace burn::nn::loss
