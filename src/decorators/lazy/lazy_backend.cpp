@@ -30,6 +30,15 @@ const NodePtr& node_of(const TensorRef& t) {
     return static_cast<const LazyTensor&>(*t).node;
 }
 
+/// The fusion target of the backend directly below a lazy device (BackendEntry::fusion), or nullptr
+/// (another decorator, or a backend without one: the decorator then only forwards).
+FusionTarget* target_below(const Device& below) {
+    if (below != below.base()) return nullptr;
+    const int id = find_backend(below.backend_name());
+    if (id < 0 || backend_entry(id).fusion == nullptr) return nullptr;
+    return backend_entry(id).fusion(below);
+}
+
 class Lazy final : public Backend {
   public:
     explicit Lazy(const Device& device)
@@ -47,7 +56,7 @@ class Lazy final : public Backend {
         std::vector<NodePtr> pending;
         for (const auto& t : inputs)
             if (node_of(t)->pending()) pending.push_back(node_of(t));
-        if (!pending.empty()) evaluate(pending, below_);
+        if (!pending.empty()) evaluate(pending, below_, *target_);
         TensorRefs inner;
         for (const auto& t : inputs) inner.push_back(node_of(t)->value);
         return below().supports(call, inner);
@@ -68,7 +77,7 @@ class Lazy final : public Backend {
         flush_pending();
         below().sync();
     }
-    TensorRef unwrap(const TensorRef& t) const override { return materialize(node_of(t), below_); }
+    TensorRef unwrap(const TensorRef& t) const override { return materialize(node_of(t), below_, target_); }
     TensorRef wrap(TensorRef inner, const Device& device) override {
         return std::make_shared<LazyTensor>(value_node(std::move(inner)), device);
     }
@@ -117,7 +126,7 @@ class Lazy final : public Backend {
         std::vector<NodePtr> tails;  // a pending reduction feeds other ops materialised
         for (const auto& t : inputs)
             if (node_of(t)->pending() && node_of(t)->is_reduce) tails.push_back(node_of(t));
-        if (!tails.empty()) evaluate(tails, below_);
+        if (!tails.empty()) evaluate(tails, below_, *target_);
         int cost = 1;
         for (const auto& t : inputs) cost += node_of(t)->pending() ? node_of(t)->cost : 0;
         if (cost > kMaxChain) {  // the size limit: run what is queued under this op first
@@ -135,7 +144,7 @@ class Lazy final : public Backend {
         std::vector<NodePtr> roots;
         for (const auto& t : inputs)
             if (node_of(t)->pending()) roots.push_back(node_of(t));
-        if (!roots.empty()) evaluate(roots, below_);
+        if (!roots.empty()) evaluate(roots, below_, *target_);
     }
 
     /// Remembers a pending node for sync (weakly: a node nobody holds is never computed).
@@ -169,7 +178,7 @@ class Lazy final : public Backend {
         for (NodePtr& n : live)
             if (n->owners() - 1 > internal[n.get()]) roots.push_back(n);  // -1: live's own reference
         live.clear();  // before evaluating: an intermediate must not look held
-        evaluate(roots, below_);
+        evaluate(roots, below_, *target_);
     }
 
     Device device_;
@@ -190,13 +199,6 @@ Lazy& backend_for(const Device& device) {
 }
 
 }  // namespace
-
-FusionTarget* target_below(const Device& below) {
-    if (below != below.base()) return nullptr;
-    const int id = find_backend(below.backend_name());
-    if (id < 0 || backend_entry(id).fusion == nullptr) return nullptr;
-    return backend_entry(id).fusion(below);
-}
 
 }  // namespace burn::lazy
 

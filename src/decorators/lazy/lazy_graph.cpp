@@ -65,10 +65,8 @@ bool run_single(const std::vector<Node*>& roots, const Device& below, const Fusi
 }
 
 /// One fused pass over roots of one shape.
-void run_group(const std::vector<Node*>& roots, const Device& below) {
-    FusionTarget* target = target_below(below);
-    BURN_CHECK(target != nullptr, "[lazy] a pending graph over ", below, ", which has no fusion target");
-    if (run_single(roots, below, *target)) return;
+void run_group(const std::vector<Node*>& roots, const Device& below, FusionTarget& target) {
+    if (run_single(roots, below, target)) return;
     std::vector<const Node*> order;
     std::map<const Node*, long> internal;
     walk(roots, order, internal);
@@ -84,12 +82,12 @@ void run_group(const std::vector<Node*>& roots, const Device& below) {
         auto it = internal.find(n);
         if (it != internal.end() && n->owners() == it->second) dead.push_back(n);
     }
-    Program p = build(order, outputs, dead, below, *target);
+    Program p = build(order, outputs, dead, below, target);
     if (g_dump.on()) {
         *g_last = listing(p);
         std::fprintf(stderr, "%s", g_last->c_str());
     }
-    target->run(p);
+    target.run(p);
     int64_t ops = 0;
     for (const Step& s : p.steps) ops += s.kind == Step::Kind::op || s.kind == Step::Kind::to_bool;
     for (const Output& o : p.outputs) ops += o.row > 0;
@@ -115,7 +113,7 @@ NodePtr value_node(TensorRef inner) {
     return n;
 }
 
-void evaluate(const std::vector<NodePtr>& roots, const Device& below) {
+void evaluate(const std::vector<NodePtr>& roots, const Device& below, FusionTarget& target) {
     platform::Lock lock(g_mutex);
     std::vector<Node*> todo;
     for (const NodePtr& r : roots)
@@ -129,13 +127,16 @@ void evaluate(const std::vector<NodePtr>& roots, const Device& below) {
         const Dims shape = pass_shape(todo.front());
         std::vector<Node*> group, rest;
         for (Node* n : todo) (pass_shape(n) == shape ? group : rest).push_back(n);
-        run_group(group, below);
+        run_group(group, below, target);
         todo.swap(rest);
     }
 }
 
-TensorRef materialize(const NodePtr& node, const Device& below) {
-    if (node->pending()) evaluate({node}, below);
+TensorRef materialize(const NodePtr& node, const Device& below, FusionTarget* target) {
+    if (node->pending()) {
+        BURN_CHECK(target != nullptr, "[lazy] a pending graph over ", below, ", which has no fusion target");
+        evaluate({node}, below, *target);
+    }
     return node->value;
 }
 

@@ -40,15 +40,12 @@ NodePtr value_node(TensorRef inner);
 
 /// Materialises every node of `roots` (pending ones through fused passes, one per shape) and every
 /// pending node they reach that an owner outside the graph also holds; `below` is the device the
-/// outputs live on.
-void evaluate(const std::vector<NodePtr>& roots, const Device& below);
+/// outputs live on, `target` its fusion target (the lazy backend looks it up once).
+void evaluate(const std::vector<NodePtr>& roots, const Device& below, FusionTarget& target);
 
 /// The tensor of the device below that `node` stands for (evaluating it first if pending).
-TensorRef materialize(const NodePtr& node, const Device& below);
-
-/// The fusion target of the backend directly below a lazy device (BackendEntry::fusion), or nullptr
-/// (another decorator, or a backend without one: the decorator then only forwards).
-FusionTarget* target_below(const Device& below);
+/// A pending node exists only over a fusion target, so `target` may be null when the node is not pending.
+TensorRef materialize(const NodePtr& node, const Device& below, FusionTarget* target);
 
 /// Counts an op that ran unchanged on the device below (lazy::stats().passthrough).
 void note_passthrough();
