@@ -1,5 +1,6 @@
 #pragma once
-// Reading a serialized ModelProto into the runtime's graph (proto.cpp; the only protobuf user).
+// Reading a serialized ModelProto into the runtime's graph: proto.cpp through protobuf, proto_wire.cpp
+// without it; both convert through proto_convert.hpp.
 #include <string>
 
 #include "onnx/graph.hpp"
@@ -13,5 +14,10 @@ ModelIr parse_model(const std::string& bytes, const std::string& folder, const s
 
 /// Parses a serialized TensorProto (the input_N.pb / output_N.pb files of ONNX's backend tests).
 TensorData parse_tensor(const std::string& bytes, const std::string& what);
+
+/// The same two through the built-in wire-format decoder (proto_wire.cpp), which builds without
+/// protobuf use (BURN_ONNX=WIRE: WebAssembly); with protobuf, the tests compare the two.
+ModelIr parse_model_wire(const std::string& bytes, const std::string& folder, const std::string& what);
+TensorData parse_tensor_wire(const std::string& bytes, const std::string& what);
 
 }  // namespace burn::onnx::detail
