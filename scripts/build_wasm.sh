@@ -112,14 +112,15 @@ wasm_build() {
     local start=$SECONDS
     mkdir -p "$dir"
     wasm_deps "$dir" "$flags" "$threads"
-    # CUDA, OpenBLAS, oneDNN, ONNX (protobuf), libzip and ncurses have no wasm32 build here; Highway
-    # 1.0.3's WASM target has no f64 vectors, which simd_math.cpp uses.
+    # CUDA, OpenBLAS, oneDNN, protobuf, libzip and ncurses have no wasm32 build here (ONNX import
+    # decodes models itself: BURN_ONNX=WIRE); Highway 1.0.3's WASM target has no f64 vectors, which
+    # simd_math.cpp uses.
     emcmake cmake -S "$BURN_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_FIND_ROOT_PATH="$dir/deps" -DCMAKE_CXX_FLAGS="$flags" \
         -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" -DCMAKE_EXE_LINKER_FLAGS_RELEASE="$opt" \
         -DBURN_THREADS="$threads" -DBURN_EXCEPTIONS=ON -DBURN_FILESYSTEM=ON -DBURN_UNITY_BUILD="$unity" -DBURN_KERNEL_OPT="$kernel_opt" \
         -DBURN_TESTS="$tests" -DBURN_BENCH=OFF -DBURN_EXAMPLES=OFF -DBURN_CUDA=OFF -DBURN_OPENBLAS=OFF \
-        -DBURN_DNNL=OFF -DBURN_HIGHWAY=OFF -DBURN_ONNX=OFF -DBURN_ZIP=OFF -DBURN_TUI=OFF -DBURN_WEB="$web" \
+        -DBURN_DNNL=OFF -DBURN_HIGHWAY=OFF -DBURN_ONNX="${BURN_WASM_ONNX:-WIRE}" -DBURN_ZIP=OFF -DBURN_TUI=OFF -DBURN_WEB="$web" \
         -DBURN_WEB_INFER_OPT="${BURN_WEB_INFER_OPT:--Oz}" \
         >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
     local targets=()

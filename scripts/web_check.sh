@@ -8,6 +8,9 @@
 #   accuracy       within 0.1 points of the native accuracy of the same model.bpk on the same 2,000 digits
 #   digits         2,000
 #   train_accuracy >= 95 after train_epochs >= 1
+# and the ONNX part (<pre id="selftest-onnx">): the same model exported to ONNX natively (web_native
+# export, burn's ONNX export) and run in the page by the importer built for WebAssembly:
+#   onnx_accuracy  within 0.1 points of the page's accuracy on the same digits; a truncated file refused
 # usage: bash scripts/web_check.sh
 #   BURN_WEB_TRAIN_SUBSET, BURN_WEB_TRAIN_EPOCHS   the selftest's training run (default 8000 digits, 1 epoch)
 set -euo pipefail
@@ -37,18 +40,28 @@ built=$SECONDS
 burn_build web_native >/dev/null
 native="$(BURN_NUM_THREADS=1 "$BURN_BUILD_DIR/examples/web_native" eval "$site/model.bpk" 50)"
 echo "native: $native"
+# The page's ONNX model: the shipped weights through burn's ONNX export (the bench page's model.onnx too).
+"$BURN_BUILD_DIR/examples/web_native" export "$site/model.bpk" "$site" >/dev/null
 
 burn_web_serve "$site"
 trap 'kill "$WEB_SERVER" 2>/dev/null || true' EXIT
 query="selftest=1&subset=${BURN_WEB_TRAIN_SUBSET:-8000}&epochs=${BURN_WEB_TRAIN_EPOCHS:-1}"
 page_start=$SECONDS
-json="$(node "$BURN_ROOT/scripts/web_drive.cjs" "${WEB_URL}index.html?$query" selftest 900)"
+answer="$(node "$BURN_ROOT/scripts/web_drive.cjs" "${WEB_URL}index.html?$query" selftest-onnx,selftest 900)"
+onnx_json="$(sed -n 1p <<<"$answer")"
+json="$(sed -n 2p <<<"$answer")"
 echo "page:   $json"
+echo "onnx:   $onnx_json"
 
-python3 - "$json" "$native" <<'PY'
+python3 - "$json" "$native" "$onnx_json" <<'PY'
 import json, sys
-page, native = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+page, native, onnx = json.loads(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 problems = []
+if "onnx_accuracy" not in onnx:
+    problems.append(f"no ONNX result: {onnx}")
+elif onnx.get("onnx_digits") != 2000 or abs(onnx["onnx_accuracy"] - page.get("accuracy", -1)) > 0.1:
+    problems.append(f"ONNX in the page: {onnx.get('onnx_accuracy')} % on {onnx.get('onnx_digits')} digits "
+                    f"against {page.get('accuracy')} % for the same weights as Burnpack")
 if set(page) != {"accuracy", "digits", "ms_per_digit", "train_epochs", "train_accuracy", "threads"}:
     problems.append(f"keys {sorted(page)}")
 if page.get("digits") != 2000:
@@ -61,6 +74,7 @@ if problems:
     sys.exit("web_check: FAILED: " + "; ".join(problems))
 print(f"web_check: ok (accuracy {page['accuracy']} % in the page, {native['accuracy']} % natively; "
       f"{page['ms_per_digit']} ms per digit in the page, {native['ms_per_digit']} natively; "
-      f"trained in the page to {page['train_accuracy']} %)")
+      f"trained in the page to {page['train_accuracy']} %; the ONNX export of the same model "
+      f"{onnx['onnx_accuracy']} % in the page, {onnx['onnx_ms_per_digit']} ms per digit)")
 PY
 echo "web_check: done in $((SECONDS - start))s (build $((built - start))s, page $((SECONDS - page_start))s)"

@@ -1,6 +1,7 @@
 // The page: burn_infer.wasm on the main thread classifies what is drawn (live), worker.js evaluates and
-// trains. index.html?selftest=1 runs everything without input and writes one JSON object into
-// <pre id="selftest"> (docs/wasm.md, "The selftest contract").
+// trains and runs ONNX models picked from disk. index.html?selftest=1 runs everything without input and
+// writes one JSON object into <pre id="selftest"> (docs/wasm.md, "The selftest contract"), after the ONNX
+// part's into <pre id="selftest-onnx">.
 /* global BurnInfer */
 'use strict';
 
@@ -150,6 +151,7 @@ function startWorker() {
 // Sends a message to the worker; resolves with its answer of type `want`, rejects on an error.
 function request(msg, want, transfer) {
   return new Promise((resolve, reject) => {
+    if (onWorker) { reject(new Error('the worker is busy (training?): try again when it is done')); return; }
     onWorker = (data) => {
       onWorker = null;
       if (data.type === 'error') reject(new Error(data.message));
@@ -217,6 +219,61 @@ $('train').onclick = () => {
     .catch((err) => showError(err.message));
 };
 
+// ---- ONNX from disk (in the worker: onnx_api.cpp) ------------------------------------------------------
+function describeSpec(v) {
+  return `${v.name} ${v.dtype} [${v.shape ? v.shape.join(', ') : '?'}]`;
+}
+
+async function onnxLoad(bytes, name) {
+  const info = await request({ cmd: 'onnx-load', bytes }, 'onnx', [bytes.buffer]);
+  const ops = Object.entries(info.ops).map(([op, n]) => `${op} ${n}`).join(', ');
+  $('onnx-info').textContent = `${name}: opset ${info.opset}, ${info.nodes} nodes (${ops})` +
+    `${info.producer ? `, from ${info.producer}` : ''}\ninputs:  ${info.inputs.map(describeSpec).join('; ')}` +
+    `\noutputs: ${info.outputs.map(describeSpec).join('; ')}`;
+  $('onnx-run').disabled = false;
+  return info;
+}
+
+async function onnxRun(pixels) {
+  const r = await request({ cmd: 'onnx-run', pixels, scaling: Number($('onnx-scaling').value) }, 'onnx');
+  $('onnx-out').textContent = `ran in ${r.ms.toFixed(2)} ms on ${pixels ? 'the drawing' : 'generated inputs'}\n` +
+    r.outputs.map((o) => `${o.name} ${o.dtype} [${o.shape.join(', ')}]: arg max ${o.argmax}; ` +
+      `${o.values.map((v) => Number(v.toPrecision(4))).join(', ')}${o.values.length < o.shape.reduce((a, b) => a * b, 1) ? ', …' : ''}`).join('\n');
+  return r;
+}
+
+$('onnx-file').onchange = async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  $('onnx-info').textContent = ''; $('onnx-out').textContent = ''; $('onnx-run').disabled = true;
+  try {
+    await workerReady;
+    const info = await onnxLoad(new Uint8Array(await file.arrayBuffer()), file.name);
+    const takesDigit = info.inputs.length > 0 && info.inputs[0].dtype.startsWith('f') && info.inputs[0].shape &&
+      info.inputs[0].shape.map((d) => (typeof d === 'number' ? d : 1)).reduce((a, b) => a * b, 1) === 784;
+    await onnxRun(takesDigit ? padPixels() : null);
+    showError('');
+  } catch (err) { showError(err.message); }
+};
+$('onnx-run').onclick = () => onnxRun(padPixels()).then(() => showError('')).catch((err) => showError(err.message));
+
+// The selftest's ONNX part: the site's model.onnx (the shipped model, exported by web_native) read as a
+// file picked from disk would be, a truncated copy refused readably, the 2,000 held-out digits classified.
+async function onnxSelftest() {
+  let bytes;
+  try { bytes = await fetchBytes('model.onnx'); } catch (err) { return { onnx: `skipped: ${err.message}` }; }
+  let corruptError = '';
+  try { await onnxLoad(bytes.slice(0, Math.floor(bytes.length / 2)), 'a truncated model.onnx'); } catch (err) { corruptError = err.message; }
+  if (!corruptError.includes('ONNX')) throw new Error(`a truncated ONNX model was not refused readably: '${corruptError}'`);
+  const info = await onnxLoad(bytes.slice(), 'model.onnx');
+  const run = await onnxRun(null);
+  const e = await request({ cmd: 'onnx-eval', limit: 0, scaling: 0 }, 'onnx');
+  return {
+    onnx_accuracy: Number(e.accuracy.toFixed(2)), onnx_digits: e.digits, onnx_ms_per_digit: Number(e.ms_per_digit.toFixed(4)),
+    onnx_nodes: info.nodes, onnx_opset: info.opset, onnx_outputs: run.outputs.map((o) => o.shape), onnx_corrupt_error: corruptError,
+  };
+}
+
 // ---- start and selftest ------------------------------------------------------------------------------
 async function fetchBytes(url) {
   const r = await fetch(url);
@@ -244,6 +301,9 @@ async function runSelftest(shipped) {
   await workerReady;
   status('selftest: classifying the 2,000 held-out digits…');
   const e = await request({ cmd: 'eval', model: shipped.slice() }, 'eval');
+  status('selftest: an ONNX model…');
+  const o = await onnxSelftest();
+  $('selftest-onnx').textContent = JSON.stringify(o);
   const subset = Number(params.get('subset') || 8000), epochs = Number(params.get('epochs') || 1);
   status('selftest: training…');
   const t = await train({ subset, epochs, batch: 32 });

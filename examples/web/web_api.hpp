@@ -21,12 +21,16 @@ struct State {
     std::optional<mnist::Cnn> model;  // what bw_classify uses
     std::string error;                // bw_error(): the message of the last failure
     std::vector<uint8_t> bytes;       // bw_bytes(): the last Burnpack produced
+    std::string text;                 // bw_text(): the last JSON produced (onnx_api.cpp)
 };
 
 inline State& state() {
     static State s;
     return s;
 }
+
+/// The 2,000 held-out digits once bw_load_digits read them (train_api.cpp; null before).
+const data::DatasetPtr<data::MnistItem>& test_digits();
 
 /// Runs f; a burn::Error (or any exception) becomes the message of bw_error() and the status 1.
 template <class F>

@@ -1,7 +1,8 @@
 // The page's Web Worker: burn_web.wasm (burn's CPU backend, autodiff, Adam, the MNIST dataset) with the
 // digits written to its in-memory file system. Messages in: {cmd: 'init'}, {cmd: 'eval', model},
-// {cmd: 'train', subset, epochs, batch, lr}, {cmd: 'stop'}. Messages out: {type: 'ready' | 'eval' |
-// 'progress' | 'trained' | 'error', ...}. Training runs a few batches, posts its progress, then yields
+// {cmd: 'train', subset, epochs, batch, lr}, {cmd: 'stop'}, and for ONNX models picked from disk
+// {cmd: 'onnx-load', bytes}, {cmd: 'onnx-run', pixels, scaling}, {cmd: 'onnx-eval', limit, scaling}.
+// Messages out: {type: 'ready' | 'eval' | 'progress' | 'trained' | 'onnx' | 'error', ...}. Training runs a few batches, posts its progress, then yields
 // (setTimeout) so that a 'stop' gets through.
 /* global BurnWeb */
 importScripts('burn_web.js');
@@ -42,6 +43,28 @@ function evaluate(limit) {
   return { accuracy: m._bw_eval_accuracy(), digits: m._bw_eval_digits(), ms_per_digit: m._bw_eval_ms_per_digit() };
 }
 
+// ONNX (onnx_api.cpp): each call leaves its result as JSON in bw_text().
+function onnx(cmd, msg) {
+  if (typeof m._bw_onnx_load !== 'function') throw new Error('this build has no ONNX import (BURN_ONNX=OFF)');
+  let status;
+  if (cmd === 'onnx-load') {
+    const ptr = m._malloc(Math.max(msg.bytes.length, 1));
+    m.HEAPU8.set(msg.bytes, ptr);
+    status = m._bw_onnx_load(ptr, msg.bytes.length);
+    m._free(ptr);
+  } else if (cmd === 'onnx-run') {
+    const n = msg.pixels ? msg.pixels.length : 0;
+    const ptr = m._malloc(Math.max(n, 1) * 4);
+    if (n) m.HEAPF32.set(msg.pixels, ptr / 4);
+    status = m._bw_onnx_run(ptr, n, msg.scaling || 0);
+    m._free(ptr);
+  } else {
+    status = m._bw_onnx_evaluate(msg.limit || 0, msg.scaling || 0);
+  }
+  check(status, cmd);
+  return JSON.parse(m.UTF8ToString(m._bw_text()));
+}
+
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function train(msg) {
@@ -78,6 +101,7 @@ onmessage = async (e) => {
     if (msg.cmd === 'init') await init();
     else if (msg.cmd === 'eval') { loadModel(msg.model); postMessage({ type: 'eval', ...evaluate(msg.limit) }); }
     else if (msg.cmd === 'train') await train(msg);
+    else if (msg.cmd.startsWith('onnx-')) postMessage({ type: 'onnx', cmd: msg.cmd, ...onnx(msg.cmd, msg) });
     else throw new Error(`unknown command ${msg.cmd}`);
   } catch (err) {
     postMessage({ type: 'error', cmd: msg.cmd, message: String(err && err.message ? err.message : err) });
