@@ -32,7 +32,7 @@ for name in ["mlp.safetensors", "dtypes.safetensors", "views.safetensors", "mlp_
     put("safetensors", name, fixture(name))
 zips = ["mlp.pt", "mlp_nested.pt", "views.pt", "dtypes.pt"]
 for name in zips + ["mlp_legacy.pt", "mlp_nested_legacy.pt", "views_legacy.pt", "dtypes_legacy.pt",
-                    "evil.pt", "evil_legacy.pt", "evil_eval.pt"]:
+                    "evil.pt", "evil_legacy.pt", "evil_eval.pt", "tar_views.pt", "tar_nested.pt"]:
     put("pytorch", name, fixture(name))
 
 # zip_index: the zip fixtures, and archives Python writes in each layout.

@@ -1,7 +1,8 @@
 // libFuzzer target: torch.save files as users load them: PytorchStore::from_bytes -> keys(),
 // load_tensors() and load_from() into a small model, plus the same under with_top_level_key. Covers
-// the restricted unpickler, the legacy stream layout, the zip archive (libzip and the in-place entry
-// index, store/zip_index.hpp, when built with libzip), flattening, strided gathers and the apply.
+// the restricted unpickler, the legacy stream layout, the tar format (store/pytorch_tar.cpp), the zip
+// archive (libzip and the in-place entry index, store/zip_index.hpp, when built with libzip),
+// flattening, strided gathers and the apply.
 #include <cstddef>
 #include <cstdint>
 

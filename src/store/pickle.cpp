@@ -47,8 +47,8 @@ constexpr GlobalName kGlobals[] = {
 
 class Unpickler {
   public:
-    Unpickler(const uint8_t* data, std::size_t size, const Limits& limits)
-        : p_(data), begin_(data), end_(data + size) {
+    Unpickler(const uint8_t* data, std::size_t size, const Limits& limits, const UnpickleOptions& options)
+        : p_(data), begin_(data), end_(data + size), options_(options) {
         max_values_ = 64 * limits.max_tensors + (1u << 20);
         max_items_ = max_items(limits);
     }
@@ -169,10 +169,13 @@ class Unpickler {
             }
         }
         if (module == "torch" || module == "torch.cuda") {
+            // A tensor type (torch.FloatTensor) is looked up as its storage type (torch.FloatStorage).
+            const bool tensor = options_.tensor_types && name.ends_with("Tensor");
+            const std::string storage = tensor ? name.substr(0, name.size() - 6) + "Storage" : name;
             for (const auto& t : kStorageTypes) {
-                if (name == t.name) {
+                if (storage == t.name) {
                     Value* v = make_str(Kind::global, module + "." + name);
-                    v->i = static_cast<int64_t>(Global::storage_type);
+                    v->i = static_cast<int64_t>(tensor ? Global::tensor_type : Global::storage_type);
                     v->storage = std::make_unique<StorageRef>();
                     v->storage->type_name = t.name;
                     v->storage->dtype = t.dtype;
@@ -257,12 +260,15 @@ class Unpickler {
                 return t;
             }
             case Global::storage_type:
-                fail("a storage type is called directly");
+            case Global::tensor_type:
+                fail("a storage or tensor type is called directly");
         }
         fail("unknown global");
     }
 
     Value* persistent(Value* pid) {
+        if (options_.persistent_key && pid->kind != Kind::tuple)
+            return options_.persistent_key(*pid, [this](Kind k) { return make(k); });
         if (pid->kind != Kind::tuple || pid->items.empty() || pid->items[0]->kind != Kind::string)
             fail("a persistent id is not a ('storage', ...) tuple");
         const auto& a = pid->items;
@@ -300,6 +306,7 @@ class Unpickler {
     const uint8_t* p_;
     const uint8_t* begin_;
     const uint8_t* end_;
+    const UnpickleOptions& options_;
     std::size_t max_values_;
     uint64_t max_items_;
     uint64_t items_ = 0;
@@ -545,8 +552,9 @@ void Unpickler::step(uint8_t op) {
 
 }  // namespace
 
-Unpickled unpickle(const uint8_t* data, std::size_t size, const Limits& limits) {
-    return Unpickler(data, size, limits).run();
+Unpickled unpickle(const uint8_t* data, std::size_t size, const Limits& limits,
+                   const UnpickleOptions& options) {
+    return Unpickler(data, size, limits, options).run();
 }
 
 }  // namespace burn::store::pickle

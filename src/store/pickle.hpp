@@ -4,6 +4,7 @@
 // (collections.OrderedDict, torch._utils._rebuild_tensor_v2 and friends), evaluated here in C++.
 // Any other global is refused when it is named, before anything could use it.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,7 +39,8 @@ enum class Global : uint8_t {
     rebuild_parameter,
     codecs_encode,
     torch_size,
-    storage_type
+    storage_type,
+    tensor_type  // torch.FloatTensor, ...: only named (UnpickleOptions::tensor_types), never called
 };
 
 struct Value;
@@ -86,8 +88,23 @@ inline uint64_t max_items(const Limits& limits) {
     return 8 * limits.max_tensors + (uint64_t{1} << 22);
 }
 
+/// Makes a value in the unpickler's arena (for UnpickleOptions::persistent_key).
+using MakeValue = std::function<Value*(Kind)>;
+
+/// What the tar format of torch.save (PyTorch before 0.1.10, src/store/pytorch_tar.cpp) needs beyond
+/// the other formats. The defaults read those.
+struct UnpickleOptions {
+    /// Resolves a persistent id that is not a tuple (the tar format names tensors and storages by plain
+    /// keys, str(key)) into a storage or tensor value made with make; unset, such ids are errors.
+    std::function<Value*(const Value& pid, const MakeValue& make)> persistent_key;
+    /// Accepts the tensor type names torch.FloatTensor, torch.cuda.LongTensor, ... as globals (the tar
+    /// format's tensor records name them); calling one is an error.
+    bool tensor_types = false;
+};
+
 /// Unpickles one object from data (stopping at its STOP opcode). Throws burn::Error
 /// "[PytorchStore] ..." for malformed input, unsupported opcodes and refused globals.
-Unpickled unpickle(const uint8_t* data, std::size_t size, const Limits& limits);
+Unpickled unpickle(const uint8_t* data, std::size_t size, const Limits& limits,
+                   const UnpickleOptions& options = {});
 
 }  // namespace burn::store::pickle

@@ -34,7 +34,7 @@ std::vector<TensorEntry> PytorchStore::read_entries() {
     // meanwhile cannot raise SIGBUS; tensors are then viewed in that copy.
     detail::ByteView view =
         bytes_ ? detail::view_vector(bytes_) : detail::file_bytes(path_, "PytorchStore", opts_.mmap);
-    return detail::read_pytorch(view, top_level_key_, opts_.limits);
+    return detail::read_pytorch(view, top_level_key_, opts_.limits, path_.string());
 }
 
 void PytorchStore::write_entries(std::vector<TensorEntry>) {

@@ -85,7 +85,7 @@ config::Value PytorchStore::load_config_value(const std::string& key) {
     detail::ByteView view =
         bytes_ ? detail::view_vector(bytes_) : detail::file_bytes(path_, "PytorchStore", opts_.mmap);
     std::shared_ptr<pickle::Unpickled> keep;
-    const pickle::Value* v = detail::read_pytorch_object(view, key, opts_.limits, keep);
+    const pickle::Value* v = detail::read_pytorch_object(view, key, opts_.limits, keep, path_.string());
     return to_config(v, key, "", 0);
 }
 

@@ -9,6 +9,7 @@
 
 #include "burn/core/error.hpp"
 #include "store/pickle.hpp"
+#include "store/pytorch_document.hpp"
 
 #ifdef BURN_HAVE_ZIP
 #include <zip.h>
@@ -18,32 +19,35 @@
 
 namespace burn::store::detail {
 
-namespace {
-
-constexpr const char* kPytorchOp = "PytorchStore";
 using pickle::Kind;
 using pickle::Value;
 
-/// Where storages live: a zip archive (one entry per key) or ranges of a legacy file.
-class StorageSource {
-  public:
-    virtual ~StorageSource() = default;
-    /// The bytes of storage key (the whole storage).
-    virtual ByteView storage(const std::string& key) = 0;
-};
+ByteView RangeStorages::storage(const std::string& key) {
+    auto it = ranges_.find(key);
+    BURN_CHECK(it != ranges_.end(), "[", kPytorchOp, "] storage '", key, "' is not in the file (corrupt)");
+    return {file_.data + it->second.first, static_cast<std::size_t>(it->second.second), file_.owner};
+}
 
-class LegacyStorages : public StorageSource {
-  public:
-    explicit LegacyStorages(ByteView file) : file_(std::move(file)) {}
-    ByteView storage(const std::string& key) override {
-        auto it = ranges_.find(key);
-        BURN_CHECK(it != ranges_.end(), "[", kPytorchOp, "] storage '", key,
-                   "' is not in the file (corrupt)");
-        return {file_.data + it->second.first, static_cast<std::size_t>(it->second.second), file_.owner};
-    }
-    ByteView file_;
-    std::map<std::string, std::pair<uint64_t, uint64_t>> ranges_;  // key -> (offset, bytes)
-};
+uint64_t read_raw_storage(RangeStorages& src, const std::string& key, uint64_t elem_size, uint64_t offset,
+                          uint64_t end, const std::string& where) {
+    BURN_CHECK(offset <= end && end - offset >= 8, "[", kPytorchOp, "] ", where, " ends before storage '",
+               key, "' (truncated)");
+    int64_t numel = read_le<int64_t>(src.file_.data + offset);
+    uint64_t nbytes;
+    BURN_CHECK(
+        numel >= 0 && mul_ok(static_cast<uint64_t>(numel), elem_size, nbytes) && nbytes <= end - offset - 8,
+        "[", kPytorchOp, "] storage '", key, "' claims ", numel, " elements, past the end of ", where,
+        " (truncated)");
+    src.ranges_[key] = {offset + 8, nbytes};
+    return offset + 8 + nbytes;
+}
+
+std::shared_ptr<pickle::Unpickled> unpickle_shared(const uint8_t* p, std::size_t n, const Limits& limits,
+                                                   const pickle::UnpickleOptions& options) {
+    return std::make_shared<pickle::Unpickled>(pickle::unpickle(p, n, limits, options));
+}
+
+namespace {
 
 #ifdef BURN_HAVE_ZIP
 class ZipStorages : public StorageSource {
@@ -349,16 +353,6 @@ std::vector<TensorEntry> make_entries(std::shared_ptr<pickle::Unpickled> doc,
     return entries;
 }
 
-std::shared_ptr<pickle::Unpickled> unpickle_shared(const uint8_t* p, std::size_t n, const Limits& limits) {
-    return std::make_shared<pickle::Unpickled>(pickle::unpickle(p, n, limits));
-}
-
-/// The unpickled object of a file and where its storages are.
-struct Document {
-    std::shared_ptr<pickle::Unpickled> doc;
-    std::shared_ptr<StorageSource> src;
-};
-
 Document read_legacy(const ByteView& bytes, const Limits& limits) {
     const uint8_t* p = bytes.data;
     std::size_t left = bytes.size;
@@ -375,12 +369,7 @@ Document read_legacy(const ByteView& bytes, const Limits& limits) {
     auto protocol = next();
     BURN_CHECK(protocol->root->kind == Kind::integer && protocol->root->i == 1001, "[", kPytorchOp,
                "] unsupported legacy protocol version (expected 1001)");
-    auto sys_info = next();
-    if (sys_info->root->kind == Kind::dict) {
-        const Value* le = dict_get(sys_info->root, "little_endian");
-        BURN_CHECK(!le || le->kind != Kind::boolean || le->i == 1, "[", kPytorchOp,
-                   "] the file was written on a big-endian machine, which is not supported");
-    }
+    check_sys_info(next()->root);
     auto doc = next();
     auto keys = next();
     BURN_CHECK(keys->root->kind == Kind::list, "[", kPytorchOp,
@@ -389,27 +378,18 @@ Document read_legacy(const ByteView& bytes, const Limits& limits) {
     std::map<std::string, uint64_t> elem;
     for (const auto& v : doc->arena)
         if (v->kind == Kind::storage) elem[v->storage->key] = v->storage->elem_size;
-    auto src = std::make_shared<LegacyStorages>(bytes);
+    auto src = std::make_shared<RangeStorages>(bytes);
     uint64_t offset = static_cast<uint64_t>(p - bytes.data);
     for (const Value* k : keys->root->items) {
         BURN_CHECK(k->kind == Kind::string, "[", kPytorchOp, "] a storage key is not a string (corrupt)");
         auto it = elem.find(k->s);
         if (it == elem.end()) break;  // an unreferenced storage: nothing after it is needed to be located
-        BURN_CHECK(bytes.size - offset >= 8, "[", kPytorchOp, "] the file ends before storage '", k->s,
-                   "' (truncated)");
-        int64_t numel = read_le<int64_t>(bytes.data + offset);
-        uint64_t nbytes;
-        BURN_CHECK(numel >= 0 && mul_ok(static_cast<uint64_t>(numel), it->second, nbytes) &&
-                       nbytes <= bytes.size - offset - 8,
-                   "[", kPytorchOp, "] storage '", k->s, "' claims ", numel,
-                   " elements, past the end of the file (truncated)");
-        src->ranges_[k->s] = {offset + 8, nbytes};
-        offset += 8 + nbytes;
+        offset = read_raw_storage(*src, k->s, it->second, offset, bytes.size, "the file");
     }
     return {doc, src};
 }
 
-Document read_document(const ByteView& bytes, const Limits& limits) {
+Document read_document(const ByteView& bytes, const Limits& limits, const std::string& source) {
     BURN_CHECK(bytes.size <= limits.max_file_bytes, "[", kPytorchOp, "] the file has ", bytes.size,
                " bytes, over the limit of ", limits.max_file_bytes);
     BURN_CHECK(bytes.size >= 2, "[", kPytorchOp, "] the file has ", bytes.size,
@@ -433,16 +413,20 @@ Document read_document(const ByteView& bytes, const Limits& limits) {
             "the file with torch.save(obj, path, _use_new_zipfile_serialization=False), or as SafeTensors");
 #endif
     }
-    if (bytes.size > 262 && std::memcmp(bytes.data + 257, "ustar", 5) == 0)
-        BURN_THROW("[", kPytorchOp,
-                   "] this is a tar-format torch.save file (PyTorch before 0.1.10), which is not supported; "
-                   "re-save it with a recent PyTorch");
+    if (is_tar(bytes)) return read_tar(bytes, limits, source);
     BURN_CHECK(bytes.data[0] == 0x80, "[", kPytorchOp,
                "] not a torch.save file: it is neither a zip archive nor a pickle");
     return read_legacy(bytes, limits);
 }
 
 }  // namespace
+
+void check_sys_info(const Value* sys_info) {
+    if (sys_info->kind != Kind::dict) return;
+    const Value* le = dict_get(sys_info, "little_endian");
+    BURN_CHECK(!le || le->kind != Kind::boolean || le->i == 1, "[", kPytorchOp,
+               "] the file was written on a big-endian machine, which is not supported");
+}
 
 bool pytorch_zip_supported() {
 #ifdef BURN_HAVE_ZIP
@@ -452,14 +436,16 @@ bool pytorch_zip_supported() {
 #endif
 }
 
-std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits) {
-    Document d = read_document(bytes, limits);
+std::vector<TensorEntry> read_pytorch(const ByteView& bytes, const std::string& key, const Limits& limits,
+                                      const std::string& source) {
+    Document d = read_document(bytes, limits, source);
     return make_entries(d.doc, d.src, key, limits);
 }
 
 const pickle::Value* read_pytorch_object(const ByteView& bytes, const std::string& key, const Limits& limits,
-                                         std::shared_ptr<pickle::Unpickled>& keep) {
-    keep = read_document(bytes, limits).doc;
+                                         std::shared_ptr<pickle::Unpickled>& keep,
+                                         const std::string& source) {
+    keep = read_document(bytes, limits, source).doc;
     return key.empty() ? keep->root : select(keep->root, key);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-/// PytorchStore: reads files written by torch.save, read-only. Both formats: the zip archive of
-/// PyTorch >= 1.6 (needs libzip at build time, CMake BURN_ZIP) and the legacy pickle stream
-/// (_use_new_zipfile_serialization=False, PyTorch 0.4 - 1.5). Nested dictionaries are flattened into
-/// dotted paths; with_top_level_key("state_dict") first selects a sub-dictionary of a checkpoint.
+/// PytorchStore: reads files written by torch.save, read-only, in every format: the zip archive of
+/// PyTorch >= 1.6 (needs libzip at build time, CMake BURN_ZIP), the legacy pickle stream (PyTorch
+/// 0.4 - 1.5, _use_new_zipfile_serialization=False) and the tar archive of PyTorch before 0.1.10.
+/// Nested dictionaries become dotted paths; with_top_level_key("state_dict") selects a sub-dictionary.
 ///
 /// The unpickler executes nothing: it interprets only the opcodes and the few globals needed for
 /// tensors, storages and containers (OrderedDict, torch._utils._rebuild_tensor_v2, the storage types)
