@@ -19,6 +19,9 @@ endfunction()
 
 if(EMSCRIPTEN)
   set(BURN_WASM_POOL_SIZE 8 CACHE STRING "Web workers a threaded wasm program starts before main")
+  if(BURN_THREADS)  # the CPU thread pool stays inside the pre-started workers (src/platform/parallel.cpp)
+    add_compile_definitions(BURN_WASM_MAX_THREADS=${BURN_WASM_POOL_SIZE})
+  endif()
   if(BURN_THREADS AND NOT CMAKE_CXX_FLAGS MATCHES "-pthread")
     message(FATAL_ERROR "burn: a wasm build with BURN_THREADS=ON needs -pthread in CMAKE_CXX_FLAGS "
                         "(scripts/build_wasm.sh passes it), or -DBURN_THREADS=OFF")

@@ -14,9 +14,9 @@
 #   BURN_WASM_UNITY      1 (default): unity builds of the libraries (BURN_UNITY_BUILD); 0: file by file
 #   BURN_WASM_DIR, BURN_WASM_MT_DIR   the build folders
 #   BURN_JOBS            parallel compile jobs (default: the number of CPUs)
-# The single-threaded variant also builds the page of examples/web into build-wasm/web/ (docs/wasm.md,
-# "The page"): its two modules, HTML and JavaScript, the MNIST digits (scripts/fetch_mnist.sh) and the
-# model.bpk it classifies with (web_model below).
+# Each variant also builds the page of examples/web into its web/ folder (build-wasm/web/, and the
+# pthreads page build-wasm-mt/web/; docs/wasm.md, "The page"): its two modules, HTML and JavaScript, the
+# MNIST digits (scripts/fetch_mnist.sh) and the model.bpk it classifies with (web_model below).
 #   BURN_WEB=0           leave the page out
 #   BURN_WEB_MODEL       the model.bpk to ship (default: artifacts/mnist/model.bpk when the main job made
 #                        one, otherwise one trained once by examples/web/make_model.cjs in node)
@@ -104,7 +104,7 @@ web_site() {
 wasm_build() {
     local dir="$1" threads="$2"
     local web=OFF
-    [ "$threads" = OFF ] && [ "${BURN_WEB:-1}" != "0" ] && web=ON
+    [ "${BURN_WEB:-1}" != "0" ] && web=ON
     # Exceptions on explicitly (without an EH flag em++ compiles throw but disables catch); SIMD128 for the
     # CPU backend's vector-extension GEMM and the autovectorised elementwise and reduction loops.
     local flags="$eh -msimd128"

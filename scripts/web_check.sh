@@ -11,7 +11,8 @@
 # and the ONNX part (<pre id="selftest-onnx">): the same model exported to ONNX natively (web_native
 # export, burn's ONNX export) and run in the page by the importer built for WebAssembly:
 #   onnx_accuracy  within 0.1 points of the page's accuracy on the same digits; a truncated file refused
-# usage: bash scripts/web_check.sh
+# usage: bash scripts/web_check.sh          the single-threaded page (build-wasm/web; CI)
+#        BURN_WEB_VARIANT=mt bash scripts/web_check.sh   the pthreads page (build-wasm-mt/web)
 #   BURN_WEB_TRAIN_SUBSET, BURN_WEB_TRAIN_EPOCHS   the selftest's training run (default 8000 digits, 1 epoch)
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -20,7 +21,9 @@ start=$SECONDS
 # shellcheck source=scripts/web_tools.sh
 source "$BURN_ROOT/scripts/web_tools.sh"
 
+variant="${BURN_WEB_VARIANT:-st}"
 dir="${BURN_WASM_DIR:-$BURN_ROOT/build-wasm}"
+[ "$variant" = mt ] && dir="${BURN_WASM_MT_DIR:-$BURN_ROOT/build-wasm-mt}"
 site="$dir/web"
 # Reuse the st libraries at whatever levels they were built (wasm_check.sh builds them at -O1, kernels
 # included): changing either would rebuild them.
@@ -32,7 +35,7 @@ if [ -z "${BURN_WASM_KERNEL_OPT+set}" ] && [ -f "$dir/CMakeCache.txt" ]; then
     BURN_WASM_KERNEL_OPT="$(sed -n 's/^BURN_KERNEL_OPT:STRING=//p' "$dir/CMakeCache.txt")"
     export BURN_WASM_KERNEL_OPT
 fi
-BURN_WASM_TARGETS=web bash "$BURN_ROOT/scripts/build_wasm.sh" st
+BURN_WASM_TARGETS=web bash "$BURN_ROOT/scripts/build_wasm.sh" "$variant"
 built=$SECONDS
 
 # The native figure: the same code (web_mnist.hpp) on the host, on the same model and digits.

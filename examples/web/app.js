@@ -298,7 +298,7 @@ function checkBadInput(shipped) {
 async function runSelftest(shipped) {
   const t0 = performance.now();
   checkBadInput(shipped);
-  await workerReady;
+  const ready = await workerReady;
   status('selftest: classifying the 2,000 held-out digits…');
   const e = await request({ cmd: 'eval', model: shipped.slice() }, 'eval');
   status('selftest: an ONNX model…');
@@ -309,7 +309,7 @@ async function runSelftest(shipped) {
   const t = await train({ subset, epochs, batch: 32 });
   const result = {
     accuracy: Number(e.accuracy.toFixed(2)), digits: e.digits, ms_per_digit: Number(e.ms_per_digit.toFixed(4)),
-    train_epochs: epochs, train_accuracy: Number(t.accuracy.toFixed(2)), threads: 1,
+    train_epochs: epochs, train_accuracy: Number(t.accuracy.toFixed(2)), threads: ready.threads,
   };
   console.log(`selftest: ${JSON.stringify({ ...result, train_digits: subset, train_samples_per_s: t.samples_per_s, wall_s: (performance.now() - t0) / 1000 })}`);
   $('selftest').textContent = JSON.stringify(result);
@@ -323,7 +323,8 @@ async function main() {
   startWorker().catch((err) => showError(`the training worker: ${err.message}`));
   const shipped = await fetchBytes('model.bpk');
   loadModel(shipped, 'model.bpk (shipped)');
-  status('ready: draw a digit');
+  const threads = infer._bw_threads();
+  status(`ready: draw a digit (${threads > 1 ? `${threads} threads` : 'single-threaded'})`);
   if (selftest) await runSelftest(shipped);
 }
 

@@ -12,6 +12,11 @@ WEB_EXPORT const char* bw_error() {
     return state().error.c_str();
 }
 
+/// How many threads burn's CPU backend computes with (1 in the single-threaded build).
+WEB_EXPORT int bw_threads() {
+    return num_threads();
+}
+
 /// Loads Burnpack bytes (a fetched model.bpk) as the model that classifies.
 WEB_EXPORT int bw_load_model(const uint8_t* data, int size) {
     return guarded([&] {

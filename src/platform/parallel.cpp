@@ -109,6 +109,11 @@ class Pool {
         std::lock_guard<std::mutex> run(run_mutex_);
         stop_workers();
         size_ = std::max(1, n);
+#ifdef __EMSCRIPTEN_PTHREADS__
+        // A thread past the web workers started before main (PTHREAD_POOL_SIZE) would need the event
+        // loop that a blocked caller never returns to: stay inside the pool (cmake/wasm.cmake).
+        size_ = std::min(size_, BURN_WASM_MAX_THREADS);
+#endif
         // No job is running (run_mutex_): workers wait for a generation after the current one.
         const uint64_t seen = gen_of(state_.load(std::memory_order_acquire));
         for (int i = 1; i < size_; ++i) workers_.emplace_back([this, seen] { worker(seen); });
