@@ -217,6 +217,8 @@ const std::vector<OpEntry>& op_db() {
         add_api_grid_entries(v);
         add_api_take_entries(v);
         add_api_update_entries(v);
+        add_api_parity_entries(v);
+        add_api_module_fn_entries(v);
         std::set<std::string> names;
         for (const auto& e : v)
             if (!names.insert(e.name).second) BURN_THROW("[op_db] duplicate entry name ", e.name);

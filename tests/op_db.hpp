@@ -186,5 +186,7 @@ void add_api_take_entries(std::vector<OpEntry>& db);    // op_db_api_take.cpp: t
 void add_api_grid_entries(std::vector<OpEntry>& db);    // op_db_api_grid.cpp: grid_sample_2d, affine_grid_2d
 void add_api_fft_entries(std::vector<OpEntry>& db);     // op_db_api_fft.cpp: rfft, irfft, cfft, stft
 void add_api_update_entries(std::vector<OpEntry>& db);  // op_db_api_scatter.cpp: IndexingUpdateOp modes
+void add_api_parity_entries(std::vector<OpEntry>& db);  // op_db_api_parity.cpp: iter_dim, shrink, ...
+void add_api_module_fn_entries(std::vector<OpEntry>& db);  // op_db_api_module_fn.cpp: embedding, batch_norm
 
 }  // namespace burn::opdb

@@ -1,5 +1,6 @@
 // Thresholding activations: a mask of the kept elements times x (plus a constant where Threshold
-// replaces), or x minus its clamp for SoftShrink, so the gradients are 1 where x passes, 0 elsewhere.
+// replaces), x minus its clamp for SoftShrink, or the shifted x masked for Shrink (which ONNX's Shrink
+// node runs), so the gradients are 1 where x passes, 0 elsewhere.
 #include "burn/nn/activation_shrink.hpp"
 
 #include "nn/activation_common.hpp"
@@ -15,6 +16,16 @@ TensorAny above(const TensorAny& x, double t) {
     return cast(greater_elem(x, t), x.dtype());
 }
 }  // namespace
+
+TensorAny shrink(const TensorAny& x, double lambda, double bias) {
+    BURN_CHECK(x.defined(), "[shrink] got an undefined tensor");
+    // Float, and Int for ONNX's Shrink (the typed activation::shrink is Float, as burn's)
+    BURN_CHECK_KIND(is_float(x.dtype()) || is_int(x.dtype()), dtype,
+                    "[shrink] needs a Float or Int tensor, got ", x.dtype(), " ", x.shape());
+    // x + bias below 0, x - bias above, zeroed where |x| <= lambda (NaN stays NaN, as burn's)
+    TensorAny shifted = where(lower_elem(x, 0.0), add_scalar(x, bias), sub_scalar(x, bias));
+    return mask_fill(std::move(shifted), lower_equal_elem(abs(x), lambda), 0.0);
+}
 
 TensorAny hard_shrink(const TensorAny& x, double lambda) {
     check_float(x, "hard_shrink");

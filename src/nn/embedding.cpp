@@ -1,5 +1,7 @@
 #include "burn/nn/embedding.hpp"
 
+#include "burn/tensor/module_ops.hpp"
+
 namespace burn::nn {
 
 Embedding EmbeddingConfig::init(const Device& device) const {
@@ -13,11 +15,7 @@ Embedding EmbeddingConfig::init(const Device& device) const {
 TensorAny Embedding::forward_any(const TensorAny& indices) const {
     BURN_CHECK_KIND(is_int(indices.dtype()), dtype, "[Embedding] indices must be an Int tensor, got ",
                     indices.dtype());
-    const int64_t d = weight.val().shape()[1];
-    Dims out = indices.shape();
-    out.push_back(d);
-    TensorAny rows = ops::select(weight.val().handle(), 0, ops::reshape(indices, Dims{-1}));
-    return ops::reshape(std::move(rows), out);
+    return ops::embedding(weight.val().handle(), indices);
 }
 
 }  // namespace burn::nn

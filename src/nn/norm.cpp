@@ -2,14 +2,12 @@
 
 #include <optional>
 
-#include "nn/channel_view.hpp"
+#include "burn/tensor/module_ops.hpp"
 #include "ops/fused_nn.hpp"
 
 namespace burn::nn {
 
 using namespace ops;
-
-using detail::channel_view;
 
 BatchNorm BatchNormConfig::init(const Device& device) const {
     BURN_CHECK(num_features > 0, "[BatchNormConfig] num_features must be positive");
@@ -58,10 +56,8 @@ TensorAny BatchNorm::forward_any(const TensorAny& x) const {
         mean = running_mean.val().handle();
         var = running_var.val().handle();
     }
-    TensorAny inv_std = recip(sqrt(add_scalar(var, epsilon)));
-    TensorAny scale = mul(gamma.val().handle(), inv_std);          // [c]
-    TensorAny shift = sub(beta.val().handle(), mul(mean, scale));  // [c]
-    return add(mul(x, channel_view(scale, r)), channel_view(shift, r));
+    return ops::batch_norm(x, gamma.val().handle(), beta.val().handle(), std::move(mean), std::move(var),
+                           epsilon);
 }
 
 LayerNorm LayerNormConfig::init(const Device& device) const {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "burn/nn/activation_shrink.hpp"
 #include "onnx/op_util.hpp"
 
 namespace burn::onnx::detail {
@@ -98,10 +99,8 @@ Outs is_inf(const OpContext& c) {
 }
 
 Outs shrink(const OpContext& c) {
-    const TensorAny x = c.in(0);
     const double lambd = c.attr_float("lambd", 0.5), bias = c.attr_float("bias", 0.0);
-    return {ops::where(ops::lower_elem(x, -lambd), ops::add_scalar(x, bias),
-                       ops::where(ops::greater_elem(x, lambd), ops::sub_scalar(x, bias), zero_like(x)))};
+    return {activation::any::shrink(c.in(0), lambd, bias)};
 }
 
 Outs prelu(const OpContext& c) {

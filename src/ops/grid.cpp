@@ -72,6 +72,13 @@ std::vector<TensorAny> meshgrid(const std::vector<TensorAny>& xs, bool cartesian
     return out;
 }
 
+TensorAny meshgrid_stack(const std::vector<TensorAny>& xs, bool index_last) {
+    const int n = static_cast<int>(xs.size());
+    BURN_CHECK_KIND(n >= 1 && n < kMaxRank, shape, "[meshgrid_stack] needs 1 to ", kMaxRank - 1,
+                    " vectors (the result adds a dim), got ", n);
+    return stack(meshgrid(xs, false), index_last ? n : 0);
+}
+
 TensorAny cartesian_grid(const Dims& shape, DType dtype, const Device& device) {
     BURN_CHECK_KIND(is_int(dtype), dtype, "[cartesian_grid] makes integer coordinates, got dtype ", dtype,
                     "; use an int dtype");

@@ -195,6 +195,16 @@ TensorAny select_dim(TensorAny x, int64_t dim, int64_t index) {
     return squeeze_dim(narrow(std::move(x), d, i, 1), d);
 }
 
+TensorAny iter_dim_item(TensorAny x, int64_t dim, int64_t index) {
+    check_defined(x, "iter_dim");
+    const int d = normalize_dim(dim, x.rank(), "iter_dim");
+    const int64_t n = x.shape()[d];
+    const int64_t i = index < 0 ? index + n : index;
+    BURN_CHECK_KIND(i >= 0 && i < n, index, "[iter_dim] index ", index, " is outside dim ", d, " of size ", n,
+                    " (shape ", x.shape(), "); valid indices are ", -n, " to ", n - 1);
+    return narrow(std::move(x), d, i, 1);
+}
+
 TensorAny roll(TensorAny x, const Dims& shifts, const Dims& dims) {
     check_defined(x, "roll");
     BURN_CHECK_KIND(shifts.rank() == dims.rank(), shape, "[roll] ", shifts.rank(), " shift(s) ", shifts,

@@ -72,6 +72,17 @@ TensorAny outer(TensorAny a, TensorAny b) {
     return mul(unsqueeze_dim(std::move(a), 1), unsqueeze_dim(std::move(b), 0));
 }
 
+TensorAny outer_dim(TensorAny a, TensorAny b, int64_t dim) {
+    check_pair(a, b, "outer_dim");
+    BURN_CHECK_KIND(a.rank() == b.rank(), shape, "[outer_dim] a ", a.shape(), " and b ", b.shape(),
+                    " must have one rank (unsqueeze one first)");
+    const int d = normalize_dim(dim, a.rank(), "outer_dim");
+    // a: [..., m, 1, ...], b: [..., 1, n, ...]; the product broadcasts the other dims
+    TensorAny col = unsqueeze_dim(std::move(a), d + 1);
+    TensorAny row = unsqueeze_dim(std::move(b), d);
+    return mul(std::move(col), std::move(row));
+}
+
 TensorAny matvec(TensorAny m, TensorAny v) {
     check_matrix(m, "matvec");
     check_pair(m, v, "matvec");
@@ -112,6 +123,15 @@ TensorAny vector_norm(TensorAny x, double p, int64_t dim) {
     if (p == 1) return sum_dim(std::move(a), dim);
     if (p == 2) return sqrt(sum_dim(square(std::move(a)), dim));
     return powf_scalar(sum_dim(powf_scalar(std::move(a), p), dim), 1.0 / p);
+}
+
+TensorAny vector_normalize(TensorAny x, double p, int64_t dim, double eps) {
+    check_defined(x, "vector_normalize");
+    check_float(x, "vector_normalize");
+    BURN_CHECK(eps >= 0.0, "[vector_normalize] eps must be non-negative, got ", eps);
+    check_along_dim(x, dim, "vector_normalize");
+    TensorAny norm = vector_norm(x, p, dim);
+    return div(std::move(x), clamp(std::move(norm), eps, std::numeric_limits<double>::infinity()));
 }
 
 }  // namespace burn::ops

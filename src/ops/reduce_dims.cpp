@@ -83,6 +83,14 @@ TensorAny max_abs_dim(TensorAny x, int64_t dim) {
     return max_dim(abs(std::move(x)), dim);
 }
 
+TensorAny max_abs_dims(TensorAny x, const Dims& dims) {
+    if (x.defined()) check_numeric(x, "max_abs_dims");
+    const std::vector<int> ds = reduce_dims_of(x, dims, "max_abs_dims", false);
+    TensorAny a = abs(std::move(x));
+    for (int d : ds) a = max_dim(std::move(a), d);
+    return a;
+}
+
 std::pair<TensorAny, TensorAny> var_mean(TensorAny x, int64_t dim, int64_t correction) {
     check_defined(x, "var_mean");
     check_float(x, "var_mean");

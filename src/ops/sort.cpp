@@ -27,6 +27,15 @@ std::pair<TensorAny, TensorAny> run_sort(TensorAny x, const attrs::Sort& a) {
     return {TensorAny(std::move(outs[0])), TensorAny(std::move(outs[1]))};
 }
 
+/// The sort of the k largest along dim, checked under the caller's name.
+attrs::Sort topk_attrs(const TensorAny& x, int64_t k, int64_t dim, const char* op) {
+    const int d = sort_dim(x, dim, op);
+    const int64_t n = x.shape()[d];
+    BURN_CHECK_KIND(k >= 0 && k <= n, index, "[", op, "] k = ", k, " is out of range for dim ", d,
+                    " of size ", n, " (", describe(x), "); k must be between 0 and ", n);
+    return attrs::Sort{d, true, k};
+}
+
 }  // namespace
 
 std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending) {
@@ -35,11 +44,13 @@ std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool
 }
 
 std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim) {
-    const int d = sort_dim(x, dim, "topk");
-    const int64_t n = x.shape()[d];
-    BURN_CHECK_KIND(k >= 0 && k <= n, index, "[topk] k = ", k, " is out of range for dim ", d, " of size ", n,
-                    " (", describe(x), "); k must be between 0 and ", n);
-    return run_sort(std::move(x), attrs::Sort{d, true, k});
+    const attrs::Sort a = topk_attrs(x, k, dim, "topk");
+    return run_sort(std::move(x), a);
+}
+
+TensorAny argtopk(TensorAny x, int64_t k, int64_t dim) {
+    const attrs::Sort a = topk_attrs(x, k, dim, "argtopk");
+    return run_sort(std::move(x), a).second;
 }
 
 }  // namespace burn::ops

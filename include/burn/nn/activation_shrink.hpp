@@ -1,7 +1,7 @@
 #pragma once
-/// Thresholding activations, composites of existing ops so autodiff needs no new rules: HardShrink,
-/// SoftShrink, Threshold and ThresholdedRelu (burn's). Defaults are PyTorch's and burn's (lambda 0.5,
-/// alpha 1).
+/// Thresholding activations, composites of existing ops so autodiff needs no new rules: Shrink,
+/// HardShrink, SoftShrink, Threshold and ThresholdedRelu (burn's). Defaults are PyTorch's and burn's
+/// (lambda 0.5, alpha 1; Shrink's bias 0.5).
 #include "burn/config/config.hpp"
 #include "burn/nn/activation.hpp"
 
@@ -9,12 +9,19 @@ namespace burn::activation {
 
 namespace any {
 // Rank-erased forms, defined in src/nn/activation_shrink.cpp.
+TensorAny shrink(const TensorAny& x, double lambda, double bias);
 TensorAny hard_shrink(const TensorAny& x, double lambda);
 TensorAny soft_shrink(const TensorAny& x, double lambda);
 TensorAny threshold(const TensorAny& x, double threshold, double value);
 TensorAny thresholded_relu(const TensorAny& x, double alpha);
 }  // namespace any
 
+/// x - sign(x) * bias where |x| > lambda, 0 elsewhere (burn's shrink, ONNX's Shrink): soft_shrink is
+/// shrink(x, lambda, lambda). NaN stays NaN.
+template <std::size_t D>
+Tensor<D> shrink(const Tensor<D>& x, double lambda = 0.5, double bias = 0.5) {
+    return Tensor<D>(any::shrink(x.handle(), lambda, bias));
+}
 /// x where |x| > lambda, 0 elsewhere.
 template <std::size_t D>
 Tensor<D> hard_shrink(const Tensor<D>& x, double lambda = 0.5) {
@@ -39,6 +46,23 @@ Tensor<D> thresholded_relu(const Tensor<D>& x, double alpha = 1.0) {
 }  // namespace burn::activation
 
 namespace burn::nn {
+
+/// burn's Shrink layer: activation::shrink(x, lambda, bias).
+struct Shrink {
+    double lambda = 0.5;
+    double bias = 0.5;
+    template <std::size_t D>
+    Tensor<D> forward(const Tensor<D>& x) const {
+        return activation::shrink(x, lambda, bias);
+    }
+};
+/// burn's ShrinkConfig (lambda 0.5, bias 0.5).
+struct ShrinkConfig {
+    double lambda = 0.5;
+    double bias = 0.5;
+    Shrink init() const { return {lambda, bias}; }
+    BURN_CONFIG(ShrinkConfig, lambda, bias)
+};
 
 struct HardShrink {
     double lambda = 0.5;

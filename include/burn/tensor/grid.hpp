@@ -26,4 +26,17 @@ std::array<Tensor<N, K>, N> meshgrid(const std::array<Tensor<1, K>, N>& xs,
     return r;
 }
 
+/// Where meshgrid_stack puts the coordinate index: a new first dim or a new last dim.
+enum class IndexPos { First, Last };
+
+/// The matrix-indexed meshgrid of N vectors stacked into one tensor of rank N + 1 (burn's
+/// meshgrid_stack): [N, n0, n1, ...] with IndexPos::First, [n0, n1, ..., N] with IndexPos::Last.
+template <std::size_t N, class K = Float>
+Tensor<N + 1, K> meshgrid_stack(const std::array<Tensor<1, K>, N>& xs, IndexPos index_pos = IndexPos::First) {
+    std::vector<TensorAny> in;
+    in.reserve(N);
+    for (const auto& x : xs) in.push_back(x.handle());
+    return Tensor<N + 1, K>(ops::meshgrid_stack(in, index_pos == IndexPos::Last));
+}
+
 }  // namespace burn::grid

@@ -26,6 +26,16 @@ template <std::size_t D>
 Tensor<D> vector_norm(const Tensor<D>& x, Norm norm, int64_t dim) {
     return Tensor<D>(ops::vector_norm(x.handle(), norm.p, dim));
 }
+/// The general L(p) norm along dim, kept (burn's lp_norm; the same as vector_norm with Norm::Lp(p)).
+template <std::size_t D>
+Tensor<D> lp_norm(const Tensor<D>& x, double p, int64_t dim) {
+    return vector_norm(x, Norm::Lp(p), dim);
+}
+/// The count of non-zero elements along dim, kept, in x's float dtype (burn's l0_norm).
+template <std::size_t D>
+Tensor<D> l0_norm(const Tensor<D>& x, int64_t dim) {
+    return vector_norm(x, Norm::L0(), dim);
+}
 template <std::size_t D>
 Tensor<D> l1_norm(const Tensor<D>& x, int64_t dim) {
     return vector_norm(x, Norm::L1(), dim);
@@ -42,6 +52,12 @@ template <std::size_t D>
 Tensor<D> min_abs_norm(const Tensor<D>& x, int64_t dim) {
     return vector_norm(x, Norm::LNegInf(), dim);
 }
+/// x / max(vector_norm(x, norm, dim), eps) (burn's vector_normalize): unit vectors along dim, with
+/// eps keeping an all-zero vector finite (it stays 0).
+template <std::size_t D>
+Tensor<D> vector_normalize(const Tensor<D>& x, Norm norm, int64_t dim, double eps = 1e-12) {
+    return Tensor<D>(ops::vector_normalize(x.handle(), norm.p, dim, eps));
+}
 
 /// a . b of two vectors of one length, as a [1] tensor.
 template <class K>
@@ -52,6 +68,13 @@ Tensor<1, K> dot(const Tensor<1, K>& a, const Tensor<1, K>& b) {
 template <class K>
 Tensor<2, K> outer(const Tensor<1, K>& a, const Tensor<1, K>& b) {
     return Tensor<2, K>(ops::outer(a.handle(), b.handle()));
+}
+/// The outer product along dim (burn's outer_dim): a [..., m, ...] and b [..., n, ...] of one rank D
+/// (m and n at dim, the other dims broadcast) -> rank D + 1 with out[..., i, j, ...] = a[..., i, ...] *
+/// b[..., j, ...]: dim holds i and dim + 1 holds j. outer_dim(a, b, -1) of [b, m] and [b, n] is [b, m, n].
+template <std::size_t D, class K>
+Tensor<D + 1, K> outer_dim(const Tensor<D, K>& a, const Tensor<D, K>& b, int64_t dim) {
+    return Tensor<D + 1, K>(ops::outer_dim(a.handle(), b.handle(), dim));
 }
 /// x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, kept with size 1 (burn's cosine_similarity).
 template <std::size_t D>

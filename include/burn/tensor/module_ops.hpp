@@ -1,7 +1,7 @@
 #pragma once
 /// Module ops on tensors (burn's burn::tensor::module): convolution, transposed convolution, pools,
 /// interpolation and pixel shuffle over [batch, channels, spatial...] tensors; fused layer_norm and
-/// cross_entropy.
+/// cross_entropy; embedding and batch_norm (composites).
 ///
 ///     auto y = ops::conv2d(x, w, b, ConvOptions<2>{.stride = {2, 2}, .padding = {1, 1}});  // TensorAny
 ///     Tensor<4> z = tensor::module::max_pool2d(y4, {2, 2}, {2, 2}, {0, 0}, {1, 1});        // typed
@@ -146,6 +146,23 @@ TensorAny attention(TensorAny q, TensorAny k, TensorAny v, std::optional<TensorA
 /// otherwise) with label smoothing s: logsumexp - (1 - s) * logits[t] - s * mean(logits) -> [N].
 /// One fused op (nn::loss::CrossEntropyLoss uses it).
 TensorAny cross_entropy(TensorAny logits, TensorAny targets, double smoothing = 0);
+/// The rows of weights [n, d] (float) at indices (Int, any rank, each in [0, n)) -> [...indices, d]
+/// (burn's module::embedding; nn::Embedding is this over its weight). Differentiable for weights.
+TensorAny embedding(TensorAny weights, TensorAny indices);
+/// Batch normalisation with the statistics given (burn's module::batch_norm): x [N, C, ...] and gamma,
+/// beta, mean, variance [C] (x's float dtype) -> (x - mean) / sqrt(variance + eps) * gamma + beta per
+/// channel. Computes no statistics and updates none; nn::BatchNorm calls it.
+TensorAny batch_norm(TensorAny x, TensorAny gamma, TensorAny beta, TensorAny mean, TensorAny variance,
+                     double eps);
+/// burn's batch_norm_train: batch_norm with the batch's own mean and biased variance over every dim but
+/// 1 (computed in f32 for f16 / bf16 x), returned beside the output in x's dtype (detached: gradients
+/// reach x through the output alone).
+struct BatchNormTrainOutput {
+    TensorAny output;
+    TensorAny mean;      // [C]
+    TensorAny variance;  // [C], biased, without eps
+};
+BatchNormTrainOutput batch_norm_train(TensorAny x, TensorAny gamma, TensorAny beta, double eps);
 
 }  // namespace ops
 
@@ -237,6 +254,30 @@ Tensor<D> layer_norm(const Tensor<D>& x, const std::optional<Tensor<1>>& gamma,
 }
 inline Tensor<1> cross_entropy(const Tensor<2>& logits, const Tensor<1, Int>& targets, double smoothing = 0) {
     return Tensor<1>(ops::cross_entropy(logits.handle(), targets.handle(), smoothing));
+}
+/// weights [n_embedding, d_model], indices [batch, seq] -> [batch, seq, d_model] (burn's embedding).
+inline Tensor<3> embedding(const Tensor<2>& weights, const Tensor<2, Int>& indices) {
+    return Tensor<3>(ops::embedding(weights.handle(), indices.handle()));
+}
+/// x [N, C, ...] normalised per channel with the statistics given (burn's batch_norm).
+template <std::size_t D>
+Tensor<D> batch_norm(const Tensor<D>& x, const Tensor<1>& gamma, const Tensor<1>& beta, const Tensor<1>& mean,
+                     const Tensor<1>& variance, double eps = 1e-5) requires(D >= 2) {
+    return Tensor<D>(
+        ops::batch_norm(x.handle(), gamma.handle(), beta.handle(), mean.handle(), variance.handle(), eps));
+}
+/// batch_norm over the batch's own statistics, returned with it (burn's BatchNormTrainOutput).
+template <std::size_t D>
+struct BatchNormTrainOutput {
+    Tensor<D> output;
+    Tensor<1> mean;
+    Tensor<1> variance;
+};
+template <std::size_t D>
+BatchNormTrainOutput<D> batch_norm_train(const Tensor<D>& x, const Tensor<1>& gamma, const Tensor<1>& beta,
+                                         double eps = 1e-5) requires(D >= 2) {
+    ops::BatchNormTrainOutput r = ops::batch_norm_train(x.handle(), gamma.handle(), beta.handle(), eps);
+    return {Tensor<D>(std::move(r.output)), Tensor<1>(std::move(r.mean)), Tensor<1>(std::move(r.variance))};
 }
 
 }  // namespace tensor::module

@@ -104,6 +104,8 @@ TensorAny min_dims(TensorAny x, const Dims& dims);
 /// max(|x|) over everything ([1]) and along dim (kept).
 TensorAny max_abs(TensorAny x);
 TensorAny max_abs_dim(TensorAny x, int64_t dim);
+/// max(|x|) over several distinct dims, each kept with size 1 (burn's max_abs_dims).
+TensorAny max_abs_dims(TensorAny x, const Dims& dims);
 /// {var(x, dim, correction), mean_dim(x, dim)} (float).
 std::pair<TensorAny, TensorAny> var_mean(TensorAny x, int64_t dim, int64_t correction);
 /// The lower median (torch.median: the element at sorted position (n - 1) / 2) over everything ([1])
@@ -126,6 +128,8 @@ bool all_close(TensorAny a, TensorAny b, double rtol, double atol);
 /// Sorted values and i32 indices along dim.
 std::pair<TensorAny, TensorAny> sort_with_indices(TensorAny x, int64_t dim, bool descending);
 std::pair<TensorAny, TensorAny> topk_with_indices(TensorAny x, int64_t k, int64_t dim);
+/// The i32 indices of the k largest values along dim, in descending order of value (burn's argtopk).
+TensorAny argtopk(TensorAny x, int64_t k, int64_t dim);
 
 // ---- matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dims broadcast
 TensorAny matmul(TensorAny a, TensorAny b);
@@ -153,6 +157,9 @@ TensorAny narrow(TensorAny x, int64_t dim, int64_t start, int64_t length);
 /// The sub-tensor at `index` of dim, with dim removed (torch.select; burn's select with a single index
 /// then squeeze_dim). A negative index counts from the end; the result is a view.
 TensorAny select_dim(TensorAny x, int64_t dim, int64_t index);
+/// The item at `index` of burn's iter_dim(dim): the slice of dim at index with dim kept (size 1), a view.
+/// A negative index counts from the end.
+TensorAny iter_dim_item(TensorAny x, int64_t dim, int64_t index);
 /// x's elements shifted by shifts[i] along dims[i], wrapping around (torch.roll): out[(j + s) mod n] = x[j].
 /// Two slice views and a cat per dim, so it runs and differentiates on every device.
 TensorAny roll(TensorAny x, const Dims& shifts, const Dims& dims);
@@ -198,6 +205,10 @@ TensorAny triu(TensorAny x, int64_t diagonal);
 TensorAny dot(TensorAny a, TensorAny b);
 /// Rank-1 a [m], b [n] -> [m, n] with a[i] * b[j].
 TensorAny outer(TensorAny a, TensorAny b);
+/// The outer product along dim (burn's linalg::outer_dim): a and b of one rank D, with sizes m and n at
+/// dim and the other dims broadcast, give rank D + 1 with out[..., i, j, ...] = a[..., i, ...] * b[..., j,
+/// ...] (i at dim, j at dim + 1). A negative dim counts from the end of the inputs' rank.
+TensorAny outer_dim(TensorAny a, TensorAny b, int64_t dim);
 /// x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, which is kept with size 1 (burn's
 /// linalg::cosine_similarity, PyTorch's F.cosine_similarity before the squeeze). Float, one shape.
 TensorAny cosine_similarity(TensorAny x1, TensorAny x2, int64_t dim, double eps);
@@ -213,6 +224,8 @@ TensorAny trace(TensorAny x);
 /// The vector p-norm along dim, kept (float): p = 0 counts non-zeros, 1, 2, +inf (max |x|), -inf
 /// (min |x|), any other p: (sum |x|^p)^(1/p).
 TensorAny vector_norm(TensorAny x, double p, int64_t dim);
+/// x / max(vector_norm(x, p, dim), eps) (burn's linalg::vector_normalize; eps >= 0).
+TensorAny vector_normalize(TensorAny x, double p, int64_t dim, double eps);
 
 // ---- masks and grids
 /// Bool masks of shape (rank >= 2) over its last two dims, true where an element is *removed* (burn's
@@ -223,6 +236,9 @@ TensorAny diag_mask(const Dims& shape, int64_t offset, const Device& device);
 /// N rank-1 tensors -> N tensors of rank N (expanded views): matrix ("ij") indexing has shape
 /// [n0, n1, ...]; cartesian ("xy") swaps the first two dims.
 std::vector<TensorAny> meshgrid(const std::vector<TensorAny>& xs, bool cartesian);
+/// The matrix-indexed meshgrid stacked into one tensor of rank N + 1 (burn's meshgrid_stack): the N
+/// coordinates on a new first dim ([N, n0, n1, ...]) or, with index_last, a new last dim.
+TensorAny meshgrid_stack(const std::vector<TensorAny>& xs, bool index_last);
 /// The i64 coordinates of every position of shape: [...shape, rank] (dtype: an int dtype).
 TensorAny cartesian_grid(const Dims& shape, DType dtype, const Device& device);
 

@@ -15,6 +15,9 @@
 
 namespace burn {
 
+template <std::size_t D, TensorKind K>
+class DimIter;  // burn/tensor/dim_iter.hpp: what iter_dim returns
+
 namespace detail {
 template <class T, std::size_t D>
 struct Nested {
@@ -450,3 +453,5 @@ std::ostream& operator<<(std::ostream& os, const Tensor<D, K>& t) {
 }
 
 }  // namespace burn
+
+#include "burn/tensor/dim_iter.hpp"  // DimIter, needs the complete Tensor
