@@ -93,6 +93,14 @@ bool spin_until(F&& done) {
     }
 }
 
+#ifdef __EMSCRIPTEN_PTHREADS__
+// A thread past the web workers started before main (PTHREAD_POOL_SIZE) would need the event loop that a
+// blocked caller never returns to: the pool stays inside them (cmake/wasm.cmake).
+constexpr int kMaxPoolThreads = BURN_WASM_MAX_THREADS;
+#else
+constexpr int kMaxPoolThreads = 1 << 16;
+#endif
+
 // A fixed pool. The caller of run() publishes a job and takes chunks too. A job's state is one
 // 64-bit word (generation | parts | next chunk), so a worker can only claim a chunk of the job it
 // read the fields of: the fields stay put until every claimed chunk has finished.
@@ -108,12 +116,7 @@ class Pool {
     void resize(int n) {
         std::lock_guard<std::mutex> run(run_mutex_);
         stop_workers();
-        size_ = std::max(1, n);
-#ifdef __EMSCRIPTEN_PTHREADS__
-        // A thread past the web workers started before main (PTHREAD_POOL_SIZE) would need the event
-        // loop that a blocked caller never returns to: stay inside the pool (cmake/wasm.cmake).
-        size_ = std::min(size_, BURN_WASM_MAX_THREADS);
-#endif
+        size_ = std::clamp(n, 1, kMaxPoolThreads);
         // No job is running (run_mutex_): workers wait for a generation after the current one.
         const uint64_t seen = gen_of(state_.load(std::memory_order_acquire));
         for (int i = 1; i < size_; ++i) workers_.emplace_back([this, seen] { worker(seen); });
