@@ -1,13 +1,14 @@
-// Index kernels: gather/select (one gather core) and scatter_add/select_add (one scatter core: a
-// thread per column off `dim`, serial along `dim`, so duplicate indices add in the CPU's order and
-// results are deterministic). A bad index is flagged in the launch's error slot (error_slots.hpp) and
-// raised at the device's next synchronisation, without a synchronisation per op.
-// select_add with many indices (embedding backward) sorts (index, position) pairs stably instead
-// and gives each (destination row, column) one thread that adds its contributions in position
-// order, starting from the destination's value: the CPU's serial order, so results are bit-equal.
+// Index kernels: gather/select (one gather core) and scatter_add/select_add/scatter_reduce (one scatter
+// core: a thread per column off `dim`, serial along `dim`, so duplicate indices add, or combine under
+// scatter_reduce's mode, in the CPU's order and results are deterministic: the last assign wins). A bad index
+// is flagged in the launch's error slot (error_slots.hpp) and raised at the device's next synchronisation,
+// without a synchronisation per op. select_add with many indices (embedding backward) sorts (index, position)
+// pairs stably instead and gives each (destination row, column) one thread that adds its contributions in
+// position order, starting from the destination's value: the CPU's serial order, so results are bit-equal.
 // scatter_add with many steps along the dim does the same with (column, index) keys.
 #include <climits>
 
+#include "backends/common/scalar_math.hpp"
 #include "backends/cuda/error_slots.hpp"
 #include "backends/cuda/kernels.cuh"
 #include "backends/cuda/radix_sort.hpp"
@@ -19,6 +20,7 @@ namespace {
 const char* user_name(OpId op) {
     switch (op) {
         case OpId::scatter_add:
+        case OpId::scatter_reduce:
             return "scatter";
         case OpId::select_add:
             return "select_assign";
@@ -118,8 +120,35 @@ TensorRefs select_kernel(const OpCall& call, TensorRefs& in) {
     return {run_gather(call, x, broadcast_index(ix, x.shape.rank(), dim), dim)};
 }
 
-/// For each column c (positions off dim), for k in [0, steps): out[c, index(c, k)] += values[c, k].
-template <class T, class I>
+/// How the scatter core combines: add (scatter_add, select_add) or a scatter_reduce mode.
+constexpr int64_t kScatterAdd = -1;
+
+/// dst combined with v under a scatter_reduce mode, as the CPU's scatter_combine: assign (the last wins),
+/// mul (integers wrap), min and max (NaN propagates); on bool mul and min are "and", max "or".
+template <int64_t M, class T>
+__device__ __forceinline__ T scatter_reduce_one(T dst, T v) {
+    using R = attrs::ScatterReduce;
+    if constexpr (M == R::assign) {
+        return v;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return M == R::max ? (dst || v) : (dst && v);
+    } else if constexpr (M == R::mul) {
+        if constexpr (std::is_integral_v<T>) {
+            using U = std::make_unsigned_t<T>;
+            return static_cast<T>(static_cast<U>(static_cast<U>(dst) * static_cast<U>(v)));
+        } else {
+            return dst * v;
+        }
+    } else if constexpr (M == R::min) {
+        return bm::min_nan(dst, v);
+    } else {
+        return bm::max_nan(dst, v);
+    }
+}
+
+/// For each column c (positions off dim), for k in [0, steps): out[c, index(c, k)] += values[c, k]
+/// (M = kScatterAdd), or combined under scatter_reduce's mode M.
+template <int64_t M, class T, class I>
 __global__ void scatter_k(const I* ib, const T* vb, T* ob, Iter<3> it, int64_t isd, int64_t vsd, int64_t osd,
                           int64_t steps, int64_t n, int64_t cols, long long* flag) {
     BURN_GRID_STRIDE(c, cols) {
@@ -133,7 +162,9 @@ __global__ void scatter_k(const I* ib, const T* vb, T* ob, Iter<3> it, int64_t i
             }
             T& dst = ob[off[2] + v * osd];
             const T add = vb[off[1] + k * vsd];
-            if constexpr (std::is_integral_v<T>) {
+            if constexpr (M != kScatterAdd) {
+                dst = scatter_reduce_one<M, T>(dst, add);
+            } else if constexpr (std::is_integral_v<T>) {
                 using U = std::make_unsigned_t<T>;
                 dst = static_cast<T>(static_cast<U>(static_cast<U>(dst) + static_cast<U>(add)));
             } else {
@@ -143,7 +174,26 @@ __global__ void scatter_k(const I* ib, const T* vb, T* ob, Iter<3> it, int64_t i
     }
 }
 
-TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, const IndexView& ix, int dim) {
+/// Calls f(std::integral_constant<int64_t, M>) for the combining mode.
+template <class F>
+void dispatch_mode(int64_t mode, F&& f) {
+    using R = attrs::ScatterReduce;
+    switch (mode) {
+        case R::assign:
+            return f(std::integral_constant<int64_t, R::assign>{});
+        case R::mul:
+            return f(std::integral_constant<int64_t, R::mul>{});
+        case R::min:
+            return f(std::integral_constant<int64_t, R::min>{});
+        case R::max:
+            return f(std::integral_constant<int64_t, R::max>{});
+        default:
+            return f(std::integral_constant<int64_t, kScatterAdd>{});
+    }
+}
+
+TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, const IndexView& ix, int dim,
+                      int64_t mode = kScatterAdd) {
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     if (out.get() != in[0].get()) {
         TensorRef c = contiguous_copy(in[0]);
@@ -161,16 +211,27 @@ TensorRef run_scatter(const OpCall& call, TensorRefs& in, const Dims& shape, con
     const Dims* st[3] = {&is, &vs, &os};
     const int64_t base[3] = {ix.offset, values.offset, out->offset};
     auto it = make_iter<3>(cols, st, base);
-    dispatch_numeric(call.dtype, [&](auto tag) {
+    auto launch = [&](auto tag) {
         using T = decltype(tag);
         dispatch_index(ix.tensor->dtype, [&](auto itag) {
             using I = decltype(itag);
-            scatter_k<T, I><<<blocks_for(ncols), kThreads, 0, ctx().stream>>>(
-                static_cast<const I*>(ix.tensor->storage->data), static_cast<const T*>(values.storage->data),
-                static_cast<T*>(out->storage->data), it, isd, vsd, osd, steps, out->shape[dim], ncols,
-                bad.dev());
+            dispatch_mode(mode, [&](auto mtag) {
+                constexpr int64_t M = decltype(mtag)::value;
+                if constexpr (M == kScatterAdd && std::is_same_v<T, bool>) {
+                    BURN_THROW_KIND(dtype, "[scatter] adding into a bool tensor is not defined");
+                } else {
+                    scatter_k<M, T, I><<<blocks_for(ncols), kThreads, 0, ctx().stream>>>(
+                        static_cast<const I*>(ix.tensor->storage->data),
+                        static_cast<const T*>(values.storage->data), static_cast<T*>(out->storage->data), it,
+                        isd, vsd, osd, steps, out->shape[dim], ncols, bad.dev());
+                }
+            });
         });
-    });
+    };
+    if (call.dtype == DType::boolean)
+        launch(bool{});
+    else
+        dispatch_numeric(call.dtype, launch);
     BURN_CUDA_LAUNCHED();
     return out;
 }
@@ -179,6 +240,13 @@ TensorRefs scatter_add_kernel(const OpCall& call, TensorRefs& in) {
     const int dim = static_cast<int>(call.attrs<attrs::Dim>().dim);
     const CudaTensor& ic = as_cuda(in[1]);
     return {run_scatter(call, in, ic.shape, IndexView{&ic, ic.strides, ic.offset}, dim)};
+}
+
+TensorRefs scatter_reduce_kernel(const OpCall& call, TensorRefs& in) {
+    const auto a = call.attrs<attrs::ScatterReduce>();
+    const CudaTensor& ic = as_cuda(in[1]);
+    return {run_scatter(call, in, ic.shape, IndexView{&ic, ic.strides, ic.offset}, static_cast<int>(a.dim),
+                        a.mode)};
 }
 
 TensorRefs select_add_kernel(const OpCall& call, TensorRefs& in) {
@@ -423,6 +491,9 @@ bool index_dtype_ok(const TensorRefs& in) {
 bool gather_ok(const OpCall& call, const TensorRefs& in) {
     return index_dtype_ok(in) && is_any_k(call.dtype);
 }
+bool index_dtype_ok_call(const OpCall&, const TensorRefs& in) {
+    return index_dtype_ok(in);
+}
 bool scatter_ok(const OpCall& call, const TensorRefs& in) {
     return index_dtype_ok(in) && call.dtype != DType::boolean;
 }
@@ -433,6 +504,7 @@ void register_index(KernelTable& t) {
     t[idx(OpId::gather)] = {&gather_kernel, &gather_ok};
     t[idx(OpId::select)] = {&select_kernel, &gather_ok};
     t[idx(OpId::scatter_add)] = {&scatter_add_dispatch, &scatter_ok};
+    t[idx(OpId::scatter_reduce)] = {&widening<&scatter_reduce_kernel>, &index_dtype_ok_call};
     t[idx(OpId::select_add)] = {&select_add_dispatch, &scatter_ok};
 }
 
