@@ -190,9 +190,6 @@ attrs::MaskedSoftmax sample(std::type_identity<attrs::MaskedSoftmax>) {
 attrs::Sort sample(std::type_identity<attrs::Sort>) {
     return {1, true, 4};
 }
-attrs::Dft sample(std::type_identity<attrs::Dft>) {
-    return {true};
-}
 attrs::Conv sample(std::type_identity<attrs::Conv>) {
     attrs::Conv c;
     c.spatial = 3;
