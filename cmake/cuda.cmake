@@ -75,8 +75,8 @@ function(burn_add_cuda_backend target)
   set_property(TARGET ${target} PROPERTY CUDA_STANDARD_REQUIRED ON)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -Xcudafe=--diag_suppress=20012 -Xcudafe=--diag_suppress=186>)
-  # dl: libnvidia-ml.so.1 (GPU utilisation, src/backends/cuda/nvml.cpp) and libcudnn are opened at run time.
-  target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas CUDA::cublasLt ${CMAKE_DL_LIBS})
+  # cuFFT: the dft row (fft_cufft.cpp). dl: libnvidia-ml.so.1 (GPU utilisation, src/backends/cuda/nvml.cpp) and libcudnn are opened at run time.
+  target_link_libraries(${target} PRIVATE CUDA::cudart_static CUDA::cublas CUDA::cublasLt CUDA::cufft ${CMAKE_DL_LIBS})
   # The headers fused kernels include under NVRTC (src/backends/cuda/fused_headers.cpp): the functors'
   # text, embedded as raw strings; rewritten only when a header changes.
   set(_rtc_out ${PROJECT_BINARY_DIR}/generated/cuda_fused_headers.cpp)

@@ -13,7 +13,7 @@ BURN_JOBS="${BURN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 BURN_APT_PACKAGES=(
     build-essential cmake ninja-build
     libgtest-dev libgmock-dev libbenchmark-dev
-    libopenblas-dev libdnnl-dev libhwy-dev nlohmann-json3-dev libzip-dev zlib1g-dev libncurses-dev ccache
+    libopenblas-dev libdnnl-dev libhwy-dev libkissfft-dev nlohmann-json3-dev libzip-dev zlib1g-dev libncurses-dev ccache
     libonnx-dev libprotobuf-dev
     libsqlite3-dev libpng-dev libjpeg62-turbo-dev
 )

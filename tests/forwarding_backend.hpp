@@ -27,7 +27,9 @@ class ForwardingBackend final : public Backend {
     }
     TensorData to_host(const TensorRef& t) override { return cpu().to_host(inner(t)); }
     bool supports(const OpCall& call, const TensorRefs& inputs) const override {
-        return (!allow || allow(call.op)) && cpu().supports(call, unwrapped(inputs));
+        const bool yes = (!allow || allow(call.op)) && cpu().supports(call, unwrapped(inputs));
+        if (!yes && declined) declined(call);
+        return yes;
     }
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override {
         ++executed;
@@ -48,6 +50,8 @@ class ForwardingBackend final : public Backend {
     int executed = 0;
     /// Called after each execute with the call, its inputs' metas and the CPU's outputs (when set).
     std::function<void(const OpCall&, const std::vector<TensorMeta>&, const TensorRefs&)> observe;
+    /// Called when supports() says no (the op then decomposes or falls back), when set.
+    std::function<void(const OpCall&)> declined;
 
   private:
     static Backend& cpu() { return Device::cpu().backend(); }

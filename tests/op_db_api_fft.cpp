@@ -1,13 +1,15 @@
 // Op-database entries of the Fourier transforms (burn/tensor/fft.hpp; composites, `ops` = {}): rfft,
-// irfft, cfft forward and inverse, stft, each output of a pair its own entry, and istft, against naive
-// float64 sums over the definition (no table, no matmul), with gradcheck. torch's conventions (the
-// centred, reflect-padded frames of stft, irfft ignoring the imaginary DC and Nyquist parts) are
-// pinned by tests/fft_torch_test.cpp against torch 1.13's own numbers.
+// irfft, cfft forward and inverse, stft, each output of a pair its own entry, and istft; and the dft row
+// they run on (both signs; `ops` = {dft}), against naive float64 sums over the definition (no table, no
+// matmul), with gradcheck. torch's conventions (the centred, reflect-padded frames of stft, irfft
+// ignoring the imaginary DC and Nyquist parts) are pinned by tests/fft_torch_test.cpp against torch 1.13's
+// own numbers.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "op_db.hpp"
+#include "ops/fft_factored.hpp"
 #include "reference.hpp"
 
 namespace burn::opdb {
@@ -179,6 +181,46 @@ void add_cfft(std::vector<OpEntry>& db, bool inverse, int part) {
     e.tol = fft_tol;
     e.bad.push_back(bad("dtypes differ", "[cfft", [](const Device& d) {
         ops::cfft(f32({3}, d), ops::full({3}, 0, DType::f64, d), 0);
+    }));
+    e.differentiable = true;
+    e.grad_inputs = {0, 1};
+    db.push_back(std::move(e));
+}
+
+/// The dft row itself (fft_row.cpp; kissfft on the CPU for float32, cuFFT on CUDA, elsewhere its
+/// decomposition): the unscaled DFT of the last dim, both signs, against the naive float64 sums; the
+/// gradient is the row's own rule (the DFT of the other sign).
+void add_dft_row(std::vector<OpEntry>& db, bool inverse, int part) {
+    const std::string base = inverse ? "dft_row_inverse" : "dft_row";
+    OpEntry e = entry(base + (part == 0 ? "_re" : "_im"), {OpId::dft}, {DType::f32, DType::f64});
+    e.samples = [base](DType dt) {
+        InputGen g{base, dt};
+        return std::vector<Sample>{sample(Tag::basic, {g({8}), g({8})}),
+                                   sample(Tag::basic, {g({2, 5}), g({2, 5})}),
+                                   sample(Tag::basic, {g({2, 3, 7}), g({2, 3, 7})}),
+                                   sample(Tag::basic, {g({3, 17}), g({3, 17})}, {}, {}, "a prime length"),
+                                   sample(Tag::scalar, {g({1}), g({1})}),
+                                   sample(Tag::empty, {g({0, 4}), g({0, 4})})};
+    };
+    e.forward = [inverse, part](V in, A) {
+        auto y = ops::fft_impl::dft(in[0], in[1], inverse);
+        return part == 0 ? y.first : y.second;
+    };
+    e.reference = [inverse, part](In in, A) {
+        ref::Host re = ref::host(in[0]), im = ref::host(in[1]);
+        const int d = re.rank() - 1;
+        const int64_t n = re.shape[d];
+        return out(ref::map_lanes(cat_dim(re, im, d), d, n,
+                                  [&](const Lane& l) {
+                                      return dft(half(l, 0), half(l, 1), part, inverse ? 1 : -1, 1.0);
+                                  }),
+                   in[0].dtype());
+    };
+    e.tol = [](DType dt) { return dt == DType::f32 ? Tol{2e-5, 2e-5} : default_tol(dt); };
+    e.bad.push_back(bad("shapes differ", "[dft]",
+                        [](const Device& d) { ops::fft_impl::dft(f32({3}, d), f32({4}, d), false); }));
+    e.bad.push_back(bad("a 16-bit float", "[dft]", [](const Device& d) {
+        ops::fft_impl::dft(ops::full({3}, 0, DType::f16, d), ops::full({3}, 0, DType::f16, d), false);
     }));
     e.differentiable = true;
     e.grad_inputs = {0, 1};
@@ -368,6 +410,8 @@ void add_api_fft_entries(std::vector<OpEntry>& db) {
         add_cfft(db, false, part);
         add_cfft(db, true, part);
         add_stft(db, part);
+        add_dft_row(db, false, part);
+        add_dft_row(db, true, part);
     }
     add_irfft(db);
     add_istft(db);

@@ -20,10 +20,11 @@ using namespace std::string_view_literals;
 // attention_backward is the attention row's adjoint (when the build has it).
 constexpr std::array kLow = {"matmul"sv,     "conv"sv,      "conv_backward_input"sv, "conv_backward_weight"sv,
                              "conv_fused"sv, "attention"sv, "attention_backward"sv};
-// Elementwise rows whose range or precision needs float32 (torch's fp32 list: exp, log, pow, ...).
+// Elementwise rows whose range or precision needs float32 (torch's fp32 list: exp, log, pow, ...), and
+// dft (torch runs its FFTs in float32; the row takes float32 or float64 only).
 constexpr std::array kFloat32 = {"exp"sv,   "log"sv,         "log1p"sv,    "log2"sv, "expm1"sv, "recip"sv,
                                  "rsqrt"sv, "tan"sv,         "sinh"sv,     "cosh"sv, "asin"sv,  "acos"sv,
-                                 "powf"sv,  "powi_scalar"sv, "softplus"sv, "erf"sv};
+                                 "powf"sv,  "powi_scalar"sv, "softplus"sv, "erf"sv,  "dft"sv};
 // Rows of float32 families that are exact in any dtype (a max, an index, a pool's selection).
 constexpr std::array kPassthrough = {"max_dim"sv, "min_dim"sv, "argmax"sv,     "argmin"sv,
                                      "any_dim"sv, "all_dim"sv, "max_pool2d"sv, "max_pool2d_backward"sv};

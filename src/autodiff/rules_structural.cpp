@@ -7,6 +7,7 @@
 #include "autodiff/rules.hpp"
 #include "burn/backend/op_attrs.hpp"
 #include "burn/tensor/ops.hpp"
+#include "ops/fft_factored.hpp"
 
 namespace burn::autodiff {
 
@@ -237,6 +238,20 @@ Grads linear_rule(const VjpContext& c) {
     if (c.x.size() > 2 && c.needs[2]) out[2] = cast(squeeze_dim(sum_dim(c.g[0], 0), 0), c.x[2].dtype());
     return out;
 }
+/// dft: linear, y = F x with F_jk = e^(-+2 pi i j k / n) symmetric, so x's gradient (as a complex
+/// re + i im) is F^H g = conj(F) g: the unscaled DFT of the other sign of the outputs' gradients. A
+/// missing output gradient is zero.
+Grads dft_rule(const VjpContext& c) {
+    Grads out(2);
+    if (!c.needs[0] && !c.needs[1]) return out;
+    const bool inverse = c.call.attrs<attrs::Dft>().inverse;
+    const bool g0 = c.g[0].defined(), g1 = c.g.size() > 1 && c.g[1].defined();
+    if (!g0 && !g1) return out;
+    auto [gr, gi] = fft_impl::dft(g0 ? c.g[0] : zeros_as(c.y[0]), g1 ? c.g[1] : zeros_as(c.y[1]), !inverse);
+    if (c.needs[0]) out[0] = std::move(gr);
+    if (c.needs[1]) out[1] = std::move(gi);
+    return out;
+}
 Grads where_rule(const VjpContext& c) {
     Grads out(3);
     auto z = full(Dims::filled(c.g[0].rank(), 1), 0.0, c.g[0].dtype(), c.g[0].device());
@@ -275,6 +290,7 @@ void register_structural_rules(RuleTable& t) {
     t[static_cast<std::size_t>(OpId::matmul)] = &matmul_rule;
     t[static_cast<std::size_t>(OpId::matmul_widen)] = &matmul_widen_rule;
     t[static_cast<std::size_t>(OpId::linear)] = &linear_rule;
+    t[static_cast<std::size_t>(OpId::dft)] = &dft_rule;
     t[static_cast<std::size_t>(OpId::where)] = &where_rule;
 }
 

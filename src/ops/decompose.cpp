@@ -37,6 +37,7 @@ const detail::DecompositionTable& table() {
         detail::add_conv_decompositions(d);
         detail::add_scan_decompositions(d);
         detail::add_linear_decompositions(d);
+        detail::add_fft_decompositions(d);
         return d;
     }();
     return t;

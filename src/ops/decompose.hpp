@@ -40,6 +40,7 @@ void add_conv_decompositions(DecompositionTable& t);         // decompose_conv.c
 // Frontend files that keep a derived row's decomposition beside its frontend and infer:
 void add_scan_decompositions(DecompositionTable& t);    // scan.cpp
 void add_linear_decompositions(DecompositionTable& t);  // linear.cpp
+void add_fft_decompositions(DecompositionTable& t);     // fft_row.cpp
 }  // namespace detail
 
 }  // namespace burn::ops

@@ -1,7 +1,9 @@
-// Discrete Fourier transforms (burn/tensor/fft.hpp): rfft, irfft, cfft, stft and istft, each one matmul of
-// the signal's rows with a table of twiddle factors built on the host in float64, or for signals longer
-// than fft_impl::kDirectMax the factored DFT of fft_factored.cpp. No rows of their own, so every device
-// runs them and autodiff differentiates them through matmul.
+// Discrete Fourier transforms (burn/tensor/fft.hpp): rfft, irfft, cfft, stft and istft. Where the device
+// has a DFT kernel of its own (the dft row: kissfft on the CPU for float32, cuFFT on CUDA) every length
+// goes through it; elsewhere a signal of at most fft_impl::kDirectMax points is one matmul of its rows
+// with a table of twiddle factors built on the host in float64, and a longer one the dft row, whose
+// decomposition is the factored DFT of fft_factored.cpp. Every device runs them; autodiff differentiates
+// the tables through matmul and the row through its own rule.
 #include "burn/tensor/fft.hpp"
 
 #include <algorithm>
@@ -96,10 +98,11 @@ Complex rfft(TensorAny x, int64_t dim, int64_t n) {
                     " of ", describe(x));
     const DType dt = x.dtype();
     const int64_t bins = len / 2 + 1;
-    if (len > fft_impl::kDirectMax) {  // a long signal: the factored complex DFT of (x, 0)
+    if (len > fft_impl::kDirectMax || fft_impl::has_native_dft(x.device(), fft_impl::work_dtype(dt), len)) {
+        // the complex DFT of (x, 0): the device's kernel, or the factored DFT of a long signal
         TensorAny xs = fft_impl::last_dim_of(std::move(x), d, len);
         TensorAny zeros = full(xs.shape(), 0.0, xs.dtype(), xs.device());
-        auto [yr, yi] = fft_impl::dft_rows(std::move(xs), std::move(zeros), false);
+        auto [yr, yi] = fft_impl::dft(std::move(xs), std::move(zeros), false);
         return {fft_impl::restore(narrow(yr, -1, 0, bins), d, dt),
                 fft_impl::restore(narrow(yi, -1, 0, bins), d, dt)};
     }
@@ -127,9 +130,9 @@ TensorAny irfft(TensorAny re, TensorAny im, int64_t dim, int64_t n) {
                     " bins on dim ", d, " of ", describe(re), " (pass n for a single bin)");
     const DType dt = re.dtype();
     const int64_t bins = len / 2 + 1;
-    if (len > fft_impl::kDirectMax) {
-        // A long signal: the real part of the factored inverse DFT of the spectrum weighted as below
-        // (c_k / len), zero past the bins.
+    if (len > fft_impl::kDirectMax || fft_impl::has_native_dft(re.device(), fft_impl::work_dtype(dt), len)) {
+        // The real part of the inverse DFT (the device's kernel, or the factored DFT of a long signal) of
+        // the spectrum weighted as below (c_k / len), zero past the bins.
         TensorAny r = fft_impl::last_dim_of(std::move(re), d, bins),
                   i = fft_impl::last_dim_of(std::move(im), d, bins);
         std::vector<double> cr(static_cast<std::size_t>(bins)), ci(static_cast<std::size_t>(bins));
@@ -147,7 +150,7 @@ TensorAny irfft(TensorAny re, TensorAny im, int64_t dim, int64_t n) {
         i = mul(std::move(i), wi);
         r = pad(std::move(r), Dims{0, len - bins}, PadMode::Constant(0));
         i = pad(std::move(i), Dims{0, len - bins}, PadMode::Constant(0));
-        return fft_impl::restore(fft_impl::dft_rows(std::move(r), std::move(i), true).first, d, dt);
+        return fft_impl::restore(fft_impl::dft(std::move(r), std::move(i), true).first, d, dt);
     }
     // [2 * bins, len]: x[t] = sum_k c_k (re_k cos(a) - im_k sin(a)) / len, c_k = 2 but for DC and
     // Nyquist (1); an imaginary DC or Nyquist part contributes nothing (sin is 0 there).
@@ -178,9 +181,11 @@ Complex cfft(TensorAny re, TensorAny im, int64_t dim, bool inverse) {
     const int64_t len = re.shape()[d];
     BURN_CHECK_KIND(len >= 1, shape, "[", op, "] needs at least one point on dim ", d, " of ", describe(re));
     const DType dt = re.dtype();
-    if (len > fft_impl::kDirectMax) {  // a long signal: the factored DFT
-        auto [yr, yi] = fft_impl::dft_rows(fft_impl::last_dim_of(std::move(re), d, len),
-                                           fft_impl::last_dim_of(std::move(im), d, len), inverse);
+    if (len > fft_impl::kDirectMax || fft_impl::has_native_dft(re.device(), fft_impl::work_dtype(dt), len)) {
+        // the device's kernel, or the factored DFT of a long signal
+        TensorAny r = fft_impl::last_dim_of(std::move(re), d, len),
+                  i = fft_impl::last_dim_of(std::move(im), d, len);
+        auto [yr, yi] = fft_impl::dft(std::move(r), std::move(i), inverse);
         if (inverse) {
             yr = mul_scalar(std::move(yr), 1.0 / static_cast<double>(len));
             yi = mul_scalar(std::move(yi), 1.0 / static_cast<double>(len));

@@ -26,4 +26,12 @@ inline constexpr int64_t kSplitDirect = 128;
 std::pair<TensorAny, TensorAny> dft_rows(TensorAny re, TensorAny im, bool inverse,
                                          int64_t direct_max = kSplitDirect);
 
+/// The same DFT as the dft row (fft_row.cpp): a backend's kernel (kissfft on the CPU, cuFFT on CUDA) or,
+/// where it has none, the row's decomposition: dft_rows, direct up to kDirectMax points. re and im are
+/// float32 or float64 of one shape.
+std::pair<TensorAny, TensorAny> dft(TensorAny re, TensorAny im, bool inverse);
+/// Whether device has a kernel of its own for the dft row of rows of n points of dtype (f32 or f64);
+/// without one, the transforms keep their direct table matmuls for short signals.
+bool has_native_dft(const Device& device, DType dtype, int64_t n);
+
 }  // namespace burn::ops::fft_impl

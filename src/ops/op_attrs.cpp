@@ -392,6 +392,14 @@ CrossEntropy CrossEntropy::decode(const OpCall& c) {
     return {c.scalars[0]};
 }
 
+void Dft::encode(OpCall& c) const {
+    c.ints = {inverse ? 1 : 0};
+}
+Dft Dft::decode(const OpCall& c) {
+    check_decode<Dft>(c, 1, 1);
+    return {c.ints[0] != 0};
+}
+
 }  // namespace attrs
 
 }  // namespace burn

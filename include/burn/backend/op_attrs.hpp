@@ -350,6 +350,15 @@ struct CrossEntropy {
     friend bool operator==(const CrossEntropy&, const CrossEntropy&) = default;
 };
 
+/// dft: the sign of the exponent. ints = {inverse} (0: e^(-2 pi i j k / n), 1: e^(+2 pi i j k / n)).
+struct Dft {
+    static constexpr std::string_view kName = "Dft";
+    bool inverse = false;
+    void encode(OpCall& c) const;
+    static Dft decode(const OpCall& c);
+    friend bool operator==(const Dft&, const Dft&) = default;
+};
+
 }  // namespace attrs
 
 /// The attribute struct of a row: OpAttrs<OpId::conv>::type is attrs::Conv.

@@ -92,6 +92,7 @@ CpuBackend::CpuBackend() {
     register_optim(table_);
     register_norm(table_);
     register_attention(table_);
+    register_dft(table_);
 }
 
 TensorRef CpuBackend::from_host(const TensorData& data, const Device& device) {

@@ -34,6 +34,7 @@ void register_optim(KernelTable& t);               // optim.cpp: fused optimizer
 void register_norm(KernelTable& t);                // norm.cpp: layer_norm, cross_entropy
 void register_attention(KernelTable& t);           // attention.cpp: scaled dot-product attention
 void register_attention_backward(KernelTable& t);  // attention_backward.cpp: its adjoint
+void register_dft(KernelTable& t);                 // fft_kiss.cpp: dft through kissfft (when built with it)
 
 /// Elements per parallel chunk for cheap elementwise work.
 inline constexpr int64_t kGrain = 32768;

@@ -171,6 +171,7 @@ class CudaBackend final : public Backend {
         register_norm(table_);
         register_attention(table_);
         register_optim_multi(table_);
+        register_fft(table_);
     }
     std::string_view name() const override { return name_; }
 

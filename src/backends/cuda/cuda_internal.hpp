@@ -118,6 +118,7 @@ void register_sort(KernelTable& t);         // sort.cu: sort, topk
 void register_norm(KernelTable& t);         // norm.cu: layer_norm, cross_entropy
 void register_attention(KernelTable& t);    // attention.cu, attention_backward.cu
 void register_optim_multi(KernelTable& t);  // optim_multi.cu: adam_step_multi
+void register_fft(KernelTable& t);          // fft_cufft.cpp: the dft row through cuFFT
 
 /// A copy of t converted to dtype d (contiguous).
 TensorRef cast_to(const TensorRef& t, DType d);
