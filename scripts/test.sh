@@ -78,9 +78,9 @@ fi
 # installs what it needs (emscripten, chromium, npm playwright-core). BURN_WASM=0 skips them.
 if [ "${BURN_WASM:-1}" = "1" ]; then
     bash "$BURN_ROOT/scripts/wasm_check.sh" st
-    # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build. Its
-    # inference module linked at -O1 rather than -Oz (the smallest, what docs/wasm.md measures): the same
-    # code, and 26 s less of CI on one core.
+    # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build; its
+    # inference module from the five-dtype libraries build_wasm.sh configures in build-wasm/infer,
+    # linked at -O1 rather than -O2 (what docs/wasm.md measures): the same code, in less CI time.
     BURN_WEB_INFER_OPT="${BURN_WEB_INFER_OPT:--O1}" bash "$BURN_ROOT/scripts/web_check.sh"
 fi
 # The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 10 s per fuzz
