@@ -98,3 +98,4 @@
 #include "burn/tensor/module_ops.hpp"
 #include "burn/tensor/signal.hpp"
 #include "burn/tensor/tensor.hpp"
+#include "burn/tensor/transaction.hpp"

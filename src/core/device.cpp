@@ -222,6 +222,25 @@ void Device::sync() const {
     backend().sync();
 }
 
+void Device::flush() const {
+    // Outermost first: a decorator's flush may queue work on the level below (lazy under autodiff).
+    for (Device d = *this;; d = d.below()) {
+        d.backend().flush();
+        if (d.num_decorators() == 0) break;
+    }
+}
+
+void Device::memory_cleanup() const {
+    sync();
+    const Device b = base();
+    b.backend().memory_cleanup(b);
+}
+
+bool Device::supports_dtype(DType dtype) const {
+    const Device b = base();
+    return b.backend().supports_dtype(b, dtype);
+}
+
 std::string Device::str() const {
     return detail::to_text(*this);
 }

@@ -15,14 +15,14 @@ using namespace detail;
 
 namespace {
 
-struct Geometry {
+struct FoldGeometry {
     int64_t kh, kw, sh, sw, ph, pw, dh, dw;
     int64_t hp, wp;  // the padded image
     int64_t oh, ow;  // window positions per spatial dim
 };
 
-Geometry geometry(const char* op, int64_t h, int64_t w, std::array<std::size_t, 2> k, const UnfoldOptions& o,
-                  const TensorAny& x) {
+FoldGeometry geometry(const char* op, int64_t h, int64_t w, std::array<std::size_t, 2> k,
+                      const UnfoldOptions& o, const TensorAny& x) {
     for (int i = 0; i < 2; ++i) {
         BURN_CHECK(k[i] >= 1, "[", op, "] kernel_size must be at least 1 in each dim, got ", k[0], " x ",
                    k[1]);
@@ -34,7 +34,7 @@ Geometry geometry(const char* op, int64_t h, int64_t w, std::array<std::size_t, 
                        o.padding[i] <= (std::size_t(1) << 31) && o.dilation[i] <= (std::size_t(1) << 31),
                    "[", op, "] kernel_size, stride, padding and dilation must each be at most 2^31");
     }
-    Geometry g{};
+    FoldGeometry g{};
     g.kh = static_cast<int64_t>(k[0]), g.kw = static_cast<int64_t>(k[1]);
     g.sh = static_cast<int64_t>(o.stride[0]), g.sw = static_cast<int64_t>(o.stride[1]);
     g.ph = static_cast<int64_t>(o.padding[0]), g.pw = static_cast<int64_t>(o.padding[1]);
@@ -50,7 +50,7 @@ Geometry geometry(const char* op, int64_t h, int64_t w, std::array<std::size_t, 
 }
 
 /// The flat padded-image position of tap (i, j) of window (y, x), ordered [i, j, y, x].
-TensorAny positions(const Geometry& g, const Device& device) {
+TensorAny positions(const FoldGeometry& g, const Device& device) {
     std::vector<int64_t> pos;
     pos.reserve(static_cast<std::size_t>(g.kh * g.kw * g.oh * g.ow));
     for (int64_t i = 0; i < g.kh; ++i)
@@ -69,7 +69,7 @@ TensorAny unfold4d(TensorAny x, std::array<std::size_t, 2> kernel_size, const Un
     check_defined(x, op);
     BURN_CHECK_KIND(x.rank() == 4, shape, "[", op,
                     "] input must be [batch, channels, height, width] (rank 4), got ", describe(x));
-    const Geometry g = geometry(op, x.shape()[2], x.shape()[3], kernel_size, options, x);
+    const FoldGeometry g = geometry(op, x.shape()[2], x.shape()[3], kernel_size, options, x);
     const int64_t n = x.shape()[0], c = x.shape()[1];
     TensorAny idx = positions(g, x.device());
     if (g.ph || g.pw) x = pad(std::move(x), Dims{g.pw, g.pw, g.ph, g.ph}, PadMode::Constant(0));
@@ -87,8 +87,8 @@ TensorAny fold4d(TensorAny columns, std::array<std::size_t, 2> output_size,
                     describe(columns));
     BURN_CHECK(output_size[0] <= (std::size_t(1) << 31) && output_size[1] <= (std::size_t(1) << 31), "[", op,
                "] output_size must be at most 2^31 in each dim");
-    const Geometry g = geometry(op, static_cast<int64_t>(output_size[0]),
-                                static_cast<int64_t>(output_size[1]), kernel_size, options, columns);
+    const FoldGeometry g = geometry(op, static_cast<int64_t>(output_size[0]),
+                                    static_cast<int64_t>(output_size[1]), kernel_size, options, columns);
     const int64_t n = columns.shape()[0], rows = columns.shape()[1], windows = columns.shape()[2];
     BURN_CHECK_KIND(rows % (g.kh * g.kw) == 0, shape, "[", op, "] the columns' dim 1 (", rows,
                     ") must divide by kh * kw = ", g.kh * g.kw, "; operand ", describe(columns));

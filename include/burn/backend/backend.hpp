@@ -50,6 +50,20 @@ class Backend {
         (void)device;
         return inner;
     }
+    /// Starts the work this backend has queued on the host (the lazy decorator's pending graphs) without
+    /// waiting for it; Device::flush calls it on every level of a device's decorator stack. Default:
+    /// nothing queued (an eager backend has already launched every op).
+    virtual void flush() {}
+    /// Physical backends: releases the memory their allocator caches for reuse on `device` (blocks no
+    /// tensor holds). Default: nothing cached.
+    virtual void memory_cleanup(const Device& device) { (void)device; }
+    /// Physical backends: whether `device` stores and computes tensors of `dtype` (its elementwise and
+    /// reduction kernels; single ops may still refuse a dtype, as matmul refuses bool). Default: yes.
+    virtual bool supports_dtype(const Device& device, DType dtype) const {
+        (void)device;
+        (void)dtype;
+        return true;
+    }
     /// Physical backends: the statistics of `device` (one of theirs, undecorated). Default: nothing known.
     virtual DeviceStats stats(const Device& device) {
         (void)device;

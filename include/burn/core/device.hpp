@@ -73,6 +73,18 @@ class Device {
     void seed(uint64_t seed) const;
     /// Waits until every op queued on this device has finished.
     void sync() const;
+    /// Starts every op queued on this device without waiting for it: the lazy decorator's pending
+    /// graphs are evaluated (their kernels launched); a GPU keeps running while the host goes on.
+    /// A no-op on eager devices. sync() = flush() and wait.
+    void flush() const;
+    /// Releases the memory the physical device's allocator caches for reuse (the CPU's size-class
+    /// cache, the CUDA caching allocator's free blocks); memory tensors hold stays. Waits for queued
+    /// work first. device_stats(d).reserved_bytes falls to allocated_bytes.
+    void memory_cleanup() const;
+    /// Whether this device stores and computes tensors of dtype (its elementwise and reduction
+    /// kernels): false on the CPU for a dtype a BURN_CPU_DTYPES build left out. Single ops may still
+    /// refuse a dtype (matmul refuses bool) with an error naming it.
+    bool supports_dtype(DType dtype) const;
     std::string str() const;
 
     /// The backend that runs this device's ops: the outermost decorator's, else the physical one's

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "burn/tensor/ops.hpp"
+#include "burn/tensor/pending_data.hpp"
 
 namespace burn {
 
@@ -179,6 +180,15 @@ class Tensor {
         BURN_CHECK_KIND(numel() == 1, shape, "[into_scalar] the tensor has shape ", shape(), " (", numel(),
                         " elements); into_scalar needs exactly one element");
         return into_data().convert(dtype_of<T>).template to_vec<T>()[0];
+    }
+    /// Starts the read now (flushes the device: pending lazy graphs launch, a GPU keeps computing) and
+    /// returns a handle whose get() waits for the values (burn's into_data_async).
+    PendingData into_data_async() const { return PendingData(t_); }
+    /// into_data_async of a one-element tensor: get() then scalar<T>() (burn's into_scalar_async).
+    PendingData into_scalar_async() const {
+        BURN_CHECK_KIND(numel() == 1, shape, "[into_scalar_async] the tensor has shape ", shape(), " (",
+                        numel(), " elements); it needs exactly one element");
+        return PendingData(t_);
     }
     std::string to_string() const { return detail::format_tensor(t_, K::name); }
     Tensor to_device(const Device& device) const { return Tensor(ops::to_device(t_, device)); }

@@ -142,6 +142,14 @@ DeviceStats CpuBackend::stats(const Device&) {
     return s;
 }
 
+void CpuBackend::memory_cleanup(const Device&) {
+    empty_cache();
+}
+
+bool CpuBackend::supports_dtype(const Device&, DType dtype) const {
+    return kernel_dtype_built(dtype);
+}
+
 CpuBackend& CpuBackend::instance() {
     static CpuBackend* backend = new CpuBackend();  // lives for the whole process
     return *backend;

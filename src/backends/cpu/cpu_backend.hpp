@@ -13,6 +13,10 @@ class CpuBackend final : public Backend {
     bool supports(const OpCall& call, const TensorRefs& inputs) const override;
     TensorRefs execute(const OpCall& call, TensorRefs inputs) override;
     void sync() override {}
+    /// Frees the allocator's cached blocks (empty_cache).
+    void memory_cleanup(const Device& device) override;
+    /// The dtypes this build has kernels for (BURN_CPU_DTYPES).
+    bool supports_dtype(const Device& device, DType dtype) const override;
     /// The caching allocator's bytes (live tensors, and live plus cached).
     DeviceStats stats(const Device& device) override;
     /// Whether the op has a kernel (for the coverage test).

@@ -241,6 +241,12 @@ class CudaBackend final : public Backend {
         errors_->synchronize();
     }
 
+    void memory_cleanup(const Device&) override {
+        Scope s(this, "memory_cleanup");
+        errors_->synchronize();
+        empty_cache(index_);
+    }
+
     DeviceStats stats(const Device&) override {
         const MemoryStats m = memory_stats(index_);
         DeviceStats st;

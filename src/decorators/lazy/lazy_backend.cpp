@@ -77,6 +77,7 @@ class Lazy final : public Backend {
         flush_pending();
         below().sync();
     }
+    void flush() override { flush_pending(); }  // Device::flush then flushes the levels below
     TensorRef unwrap(const TensorRef& t) const override { return materialize(node_of(t), below_, target_); }
     TensorRef wrap(TensorRef inner, const Device& device) override {
         return std::make_shared<LazyTensor>(value_node(std::move(inner)), device);
