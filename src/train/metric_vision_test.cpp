@@ -5,12 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "burn/data/dataloader.hpp"
+#include "burn/data/fake.hpp"
 #include "burn/tensor/tensor.hpp"
+#include "burn/train/evaluator.hpp"
 #include "burn/train/output.hpp"
 #include "fixture_root.hpp"
 
@@ -100,6 +104,35 @@ MetricInput masks(std::vector<std::size_t> item_shape, std::vector<float> pred, 
     in.target_values = std::move(target);
     return in;
 }
+
+/// A noisy and a clean 1 x 12 x 12 image.
+struct Pair {
+    std::vector<float> noisy, clean;
+};
+
+struct PairBatch {
+    Tensor<4> noisy, clean;
+};
+
+struct PairBatcher final : data::Batcher<Pair, PairBatch> {
+    PairBatch batch(std::vector<Pair> items, const Device& device) const override {
+        std::vector<float> noisy, clean;
+        for (const auto& p : items) {
+            noisy.insert(noisy.end(), p.noisy.begin(), p.noisy.end());
+            clean.insert(clean.end(), p.clean.begin(), p.clean.end());
+        }
+        const auto n = static_cast<int64_t>(items.size());
+        return {Tensor<4>::from_data(TensorData(noisy, Dims{n, 1, 12, 12}), device),
+                Tensor<4>::from_data(TensorData(clean, Dims{n, 1, 12, 12}), device)};
+    }
+};
+
+/// The "model" of a denoiser that returns its input.
+struct Identity {
+    std::vector<Device> devices() const { return {}; }
+    Identity valid() const { return *this; }
+    ImageOutput infer_step(const PairBatch& b) const { return {Tensor<1>(), b.noisy, b.clean}; }
+};
 
 }  // namespace metric_vision_test
 
@@ -271,4 +304,34 @@ TEST(TrainVisionMetric, ErrorsNameTheShapesAndTheFix) {
     EXPECT_NE(e.find("4 predictions and 3 targets for 1 images of 1 x 2 x 2"), std::string::npos) << e;
     e = error_of([] { SsimMetric(SsimOptions{.window_size = 4}); });
     EXPECT_NE(e.find("window_size must be a positive odd number"), std::string::npos) << e;
+}
+
+TEST(TrainVisionMetric, EvaluatorAveragesImagesOverBatches) {
+    using namespace metric_vision_test;
+    // 7 random image pairs in batches of 3, 3 and 1: the epoch's value is the mean over the 7 images
+    data::FakeDataset pairs(7, 11, [](data::Rng& rng) {
+        Pair p{std::vector<float>(144), std::vector<float>(144)};
+        for (std::size_t i = 0; i < 144; ++i) {
+            p.clean[i] = static_cast<float>(rng.uniform());
+            p.noisy[i] = std::clamp(p.clean[i] + static_cast<float>(0.2 * rng.uniform() - 0.1), 0.0f, 1.0f);
+        }
+        return p;
+    });
+    auto loader = data::DataLoaderBuilder(PairBatcher()).batch_size(3).build(pairs);
+    const auto report = Evaluator()
+                            .metric_numeric(PsnrMetric())
+                            .metric_numeric(SsimMetric())
+                            .eval("test", Identity(), loader);
+    EXPECT_EQ(report.batches, 3u);
+    EXPECT_EQ(report.items, 7u);
+    double psnr = 0, ssim = 0;
+    for (const auto& p : pairs.to_vec()) {
+        double se = 0;  // PSNR by hand, in float64
+        for (std::size_t i = 0; i < 144; ++i) se += std::pow(static_cast<double>(p.noisy[i]) - p.clean[i], 2);
+        psnr += 10 * std::log10(1.0 / (se / 144)) / 7;
+        ssim += ssim_channel(p.noisy.data(), p.clean.data(), 12, 12, SsimOptions{}).ssim / 7;
+    }
+    EXPECT_NEAR(report.value("PSNR"), psnr, 1e-9);
+    EXPECT_NEAR(report.value("SSIM"), ssim, 1e-12);
+    EXPECT_GT(report.value("PSNR"), 20.0);  // noise of at most 0.1: MSE below 0.01
 }
