@@ -59,10 +59,7 @@ std::string error_of(const std::function<void()>& f) {
     return "";
 }
 
-}  // namespace cifar_test
-
 TEST(DataCifar, Cifar10BatchesBecomeHwcImagesInOrder) {
-    using namespace cifar_test;
     const fs::path dir = train_test::fresh_dir("cifar10");
     // batch k holds records 2k and 2k + 1 (labels (r * 3) % 10), the test batch record 10
     for (int k = 0; k < 5; ++k)
@@ -90,7 +87,6 @@ TEST(DataCifar, Cifar10BatchesBecomeHwcImagesInOrder) {
 }
 
 TEST(DataCifar, Cifar100HasCoarseAndFineLabels) {
-    using namespace cifar_test;
     const fs::path dir = train_test::fresh_dir("cifar100");
     write(dir / "train.bin", record(0, {19, 99}) + record(1, {0, 0}) + record(2, {7, 42}));
     const auto train = CifarDataset::cifar100_train(dir);
@@ -112,7 +108,6 @@ TEST(DataCifar, Cifar100HasCoarseAndFineLabels) {
 }
 
 TEST(DataCifar, DamagedFilesNameTheFileAndByteOffset) {
-    using namespace cifar_test;
     const fs::path dir = train_test::fresh_dir("cifar_errors");
     // two whole records and 100 bytes of a third
     const fs::path cut = dir / "cut.bin";
@@ -148,3 +143,5 @@ TEST(DataCifar, DamagedFilesNameTheFileAndByteOffset) {
     EXPECT_NE(e.find("'" + (dir / "test_batch.bin").string() + "' does not exist"), std::string::npos) << e;
     EXPECT_NE(e.find("cifar-10-binary.tar.gz"), std::string::npos) << e;
 }
+
+}  // namespace cifar_test

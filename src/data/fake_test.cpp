@@ -25,10 +25,7 @@ Pair two_words(Rng& rng) {
     return {a, rng.next()};
 }
 
-}  // namespace fake_test
-
 TEST(DataFake, ItemsAreSeededPerIndex) {
-    using namespace fake_test;
     FakeDataset fake(5, 7, two_words);
     static_assert(std::is_same_v<decltype(fake), FakeDataset<Pair>>);
     EXPECT_EQ(fake.len(), 5u);
@@ -71,3 +68,5 @@ TEST(DataFake, ConcurrentReadsAgree) {
     for (auto& th : threads) th.join();
     EXPECT_EQ(wrong.load(), 0);
 }
+
+}  // namespace fake_test

@@ -45,11 +45,8 @@ std::string error_of(const std::function<void()>& f) {
     return "";
 }
 
-}  // namespace sqlite_writer_test
-
 TEST(DataSqliteWriter, WrittenSplitsReadBackThroughSqliteDataset) {
     if (!SqliteDatasetWriter::available()) GTEST_SKIP() << "built without SQLite (BURN_SQLITE)";
-    using namespace sqlite_writer_test;
     const fs::path db = train_test::fresh_dir("sqlite_writer") / "splits.db";
     const std::vector<Row> rows = {{0.5, 3, "three", {0, 1}}, {-1.5, 1, "one", {}}, {2.0, 2, "-", {255}}};
     {
@@ -86,7 +83,6 @@ TEST(DataSqliteWriter, WrittenSplitsReadBackThroughSqliteDataset) {
 
 TEST(DataSqliteWriter, OverwriteThreadsAndWholeDatasets) {
     if (!SqliteDatasetWriter::available()) GTEST_SKIP() << "built without SQLite (BURN_SQLITE)";
-    using namespace sqlite_writer_test;
     const fs::path dir = train_test::fresh_dir("sqlite_writer_threads");
     const fs::path db = dir / "numbers.db";
     {
@@ -123,7 +119,6 @@ TEST(DataSqliteWriter, OverwriteThreadsAndWholeDatasets) {
 
 TEST(DataSqliteWriter, UncompletedWritersLeaveNothingAndRowsAreChecked) {
     if (!SqliteDatasetWriter::available()) GTEST_SKIP() << "built without SQLite (BURN_SQLITE)";
-    using namespace sqlite_writer_test;
     const fs::path dir = train_test::fresh_dir("sqlite_writer_errors");
     const fs::path db = dir / "partial.db";
     {
@@ -153,3 +148,5 @@ TEST(DataSqliteWriter, UncompletedWritersLeaveNothingAndRowsAreChecked) {
     EXPECT_NE(e.find("cannot create"), std::string::npos) << e;
     EXPECT_NE(e.find("does the folder exist"), std::string::npos) << e;
 }
+
+}  // namespace sqlite_writer_test

@@ -134,10 +134,7 @@ struct Identity {
     ImageOutput infer_step(const PairBatch& b) const { return {Tensor<1>(), b.noisy, b.clean}; }
 };
 
-}  // namespace metric_vision_test
-
 TEST(TrainVisionMetric, ImagesFollowTheFixtureRecipe) {
-    using namespace metric_vision_test;
     for (const auto& s : fixture()["samples"]) {
         EXPECT_EQ(pixel(true, s[0], s[1], s[2], s[3]), s[4].get<int>()) << s.dump();
         EXPECT_EQ(pixel(false, s[0], s[1], s[2], s[3]), s[5].get<int>()) << s.dump();
@@ -145,7 +142,6 @@ TEST(TrainVisionMetric, ImagesFollowTheFixtureRecipe) {
 }
 
 TEST(TrainVisionMetric, SsimMatchesTheFloat64Reference) {
-    using namespace metric_vision_test;
     const auto f = fixture();
     const auto& c = f["ssim"];
     SsimMetric ssim(1.0);
@@ -176,7 +172,6 @@ TEST(TrainVisionMetric, SsimMatchesTheFloat64Reference) {
 }
 
 TEST(TrainVisionMetric, MsSsimMatchesTheFloat64Reference) {
-    using namespace metric_vision_test;
     const auto f = fixture();
     MsSsimMetric ms(1.0);
     EXPECT_EQ(ms.name(), "MS-SSIM");
@@ -190,7 +185,6 @@ TEST(TrainVisionMetric, MsSsimMatchesTheFloat64Reference) {
 }
 
 TEST(TrainVisionMetric, PsnrHandComputedAndReference) {
-    using namespace metric_vision_test;
     // constant error 0.1: MSE 0.01, 20 dB; error 0.01: 40 dB; the batch's mean is per image: 30 dB
     PsnrMetric psnr;
     EXPECT_EQ(psnr.unit(), "dB");
@@ -218,7 +212,6 @@ TEST(TrainVisionMetric, PsnrHandComputedAndReference) {
 }
 
 TEST(TrainVisionMetric, DiceMicroMacroAndBackground) {
-    using namespace metric_vision_test;
     // one item, 3 classes of 4 pixels. Class 0 (background): pred {1,1,0,0} target {1,0,0,0};
     // class 1: pred {0,0,1,0} target {0,1,1,0}: |X n Y| 1, |X| 1, |Y| 2;
     // class 2: pred {0,0,0,1} target {0,0,0,1}: 1, 1, 1.
@@ -255,7 +248,6 @@ TEST(TrainVisionMetric, DiceMicroMacroAndBackground) {
 }
 
 TEST(TrainVisionMetric, OutputsGiveImagesAndOneHotMasks) {
-    using namespace metric_vision_test;
     // ImageOutput: [2, 1, 1, 2] images, errors 0.1 and 0.3 / 0.1: PSNR per image 20 and 10 log10(1 / 0.05)
     ImageOutput image{Tensor<1>::from_floats({0.5}), Tensor<4>::from_floats({{{{0.1, 0.1}}}, {{{0.3, 0.1}}}}),
                       Tensor<4>::from_floats({{{{0.0, 0.0}}}, {{{0.0, 0.0}}}})};
@@ -284,7 +276,6 @@ TEST(TrainVisionMetric, OutputsGiveImagesAndOneHotMasks) {
 }
 
 TEST(TrainVisionMetric, ErrorsNameTheShapesAndTheFix) {
-    using namespace metric_vision_test;
     MetricInput rows;  // a regression output: no item_shape
     rows.batch_size = 1;
     rows.predictions = rows.target_values = {1, 2};
@@ -307,7 +298,6 @@ TEST(TrainVisionMetric, ErrorsNameTheShapesAndTheFix) {
 }
 
 TEST(TrainVisionMetric, EvaluatorAveragesImagesOverBatches) {
-    using namespace metric_vision_test;
     // 7 random image pairs in batches of 3, 3 and 1: the epoch's value is the mean over the 7 images
     data::FakeDataset pairs(7, 11, [](data::Rng& rng) {
         Pair p{std::vector<float>(144), std::vector<float>(144)};
@@ -335,3 +325,5 @@ TEST(TrainVisionMetric, EvaluatorAveragesImagesOverBatches) {
     EXPECT_NEAR(report.value("SSIM"), ssim, 1e-12);
     EXPECT_GT(report.value("PSNR"), 20.0);  // noise of at most 0.1: MSE below 0.01
 }
+
+}  // namespace metric_vision_test
