@@ -1,6 +1,7 @@
 // The sequence and multi-label metrics against hand-computed values: perplexity of uniform logits,
 // CER/WER from Levenshtein distances worked out by hand, BLEU-1/BLEU-2 of Papineni et al.'s example,
-// the Hamming score, and AUC-PR against scikit-learn's documented average_precision_score example.
+// ROUGE-L of Lin's example, the Hamming score, and AUC-PR against scikit-learn's documented
+// average_precision_score example.
 #include "burn/train/metric_sequence.hpp"
 
 #include <gtest/gtest.h>
@@ -52,6 +53,45 @@ TEST(SequenceMetrics, CharAndWordErrorRatesDropPadsAndAccumulate) {
     EXPECT_DOUBLE_EQ(cer.value(), 100.0 * 2 / 8);
     cer.clear();
     EXPECT_TRUE(std::isnan(cer.value()));
+}
+
+TEST(SequenceMetrics, RougeLFromTheLongestCommonSubsequence) {
+    auto s = [](const char* t) { return std::vector<char>(t, t + std::char_traits<char>::length(t)); };
+    EXPECT_EQ(lcs_length(s("ABCBDAB"), s("BDCABA")), 4u);  // BCBA (Cormen et al.)
+    EXPECT_EQ(lcs_length(s(""), s("AB")), 0u);
+    EXPECT_EQ(lcs_length(s("AXBYC"), s("ABC")), 3u);
+    // Lin (2004): reference "police killed the gunman" (1 2 3 4); "police kill the gunman" (1 5 3 4)
+    // shares "police the gunman": P = R = 3/4; "the gunman kill police" (3 4 5 1) shares "the gunman": 1/2.
+    RougeLScore rouge;
+    EXPECT_EQ(rouge.name(), "ROUGE-L");
+    EXPECT_EQ(rouge.direction(), Direction::highest);
+    rouge.update(seqs({{1, 5, 3, 4}, {3, 4, 5, 1}}, {{1, 2, 3, 4}, {1, 2, 3, 4}}, 6), kMeta);
+    EXPECT_DOUBLE_EQ(rouge.last(), (75.0 + 50.0) / 2);
+    // pads (0) dropped: prediction 1 2 3 against 1 2 3 4 5: P = 1, R = 3/5, F1 = 2 * 0.6 / 1.6 = 75 %;
+    // both empty: 100; an empty prediction: 0. The epoch's mean weighs each sequence once.
+    rouge.with_pad_token(0).update(seqs({{1, 2, 3, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}},
+                                        {{1, 2, 3, 4, 5}, {0, 0, 0, 0, 0}, {2, 0, 0, 0, 0}}, 6),
+                                   kMeta);
+    EXPECT_DOUBLE_EQ(rouge.last(), (75.0 + 100.0 + 0.0) / 3);
+    EXPECT_DOUBLE_EQ(rouge.value(), (75.0 + 50.0 + 75.0 + 100.0 + 0.0) / 5);
+    // beta = 2 weighs recall: (1 + 4) P R / (R + 4 P) = 5 * 0.6 / 4.6
+    EXPECT_DOUBLE_EQ(RougeLScore::score({1, 2, 3}, {1, 2, 3, 4, 5}, 2.0), 3.0 / 4.6);
+    EXPECT_DOUBLE_EQ(RougeLScore::score({7, 8}, {1, 2}), 0.0);
+    rouge.clear();
+    EXPECT_TRUE(std::isnan(rouge.value()));
+    MetricInput rows;  // not a sequence output
+    rows.batch_size = 1;
+    rows.num_classes = 2;
+    rows.scores = {0, 1};
+    rows.targets = {1};
+    try {
+        rouge.update(rows, kMeta);
+        ADD_FAILURE() << "a classification output was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("[RougeLScore] needs a sequence output"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(RougeLScore(0.0), Error);
 }
 
 TEST(SequenceMetrics, PerplexityOfUniformLogitsIsTheVocabularySize) {

@@ -149,6 +149,31 @@ void BleuMetric::clear() {
     last_ = msi::kNaN;
 }
 
+RougeLScore::RougeLScore(double beta) : beta_(beta) {
+    BURN_CHECK(beta > 0, "[RougeLScore] beta must be positive (1 weighs precision and recall equally); got ",
+               beta);
+}
+
+double RougeLScore::score(const std::vector<int64_t>& predicted, const std::vector<int64_t>& target,
+                          double beta) {
+    if (predicted.empty() && target.empty()) return 1.0;
+    if (predicted.empty() || target.empty()) return 0.0;
+    const auto lcs = static_cast<double>(lcs_length(predicted, target));
+    if (lcs == 0) return 0.0;
+    const double p = lcs / static_cast<double>(predicted.size()),
+                 r = lcs / static_cast<double>(target.size());
+    const double b2 = beta * beta;
+    return (1 + b2) * p * r / (r + b2 * p);
+}
+
+void RougeLScore::update(const MetricInput& in, const MetricMetadata&) {
+    const auto pairs = sequences(in, "RougeLScore");
+    if (pairs.empty()) return;
+    double sum = 0;
+    for (const auto& p : pairs) sum += score(p.predicted, p.target, beta_);
+    mean_.add(100.0 * sum / static_cast<double>(pairs.size()), static_cast<double>(pairs.size()));
+}
+
 void HammingScore::update(const MetricInput& in, const MetricMetadata&) {
     const std::size_t n = in.batch_size * in.num_classes;
     BURN_CHECK_KIND(in.num_classes > 0 && in.scores.size() == n && in.target_values.size() == n, shape,

@@ -85,4 +85,55 @@ MetricInput RegressionOutput::metric_input() const {
     return in;
 }
 
+MetricInput ImageOutput::metric_input() const {
+    MetricInput in;
+    in.loss = host_loss(loss);
+    BURN_CHECK_KIND(output.defined() && targets.defined() && output.shape() == targets.shape(), shape,
+                    "[ImageOutput] output ", output.shape(), " and targets ", targets.shape(),
+                    " must have the same shape [batch, channels, height, width]");
+    auto dims = output.dims();
+    in.batch_size = static_cast<std::size_t>(dims[0]);
+    in.item_shape = {static_cast<std::size_t>(dims[1]), static_cast<std::size_t>(dims[2]),
+                     static_cast<std::size_t>(dims[3])};
+    in.predictions = host_floats(output.handle());
+    in.target_values = host_floats(targets.handle());
+    return in;
+}
+
+MetricInput SegmentationOutput::metric_input() const {
+    MetricInput in;
+    in.loss = host_loss(loss);
+    BURN_CHECK_KIND(output.defined() && targets.defined(), shape,
+                    "[SegmentationOutput] output and targets must both be set");
+    auto dims = output.dims();
+    auto t = targets.dims();
+    BURN_CHECK_KIND(t[0] == dims[0] && t[1] == dims[2] && t[2] == dims[3], shape,
+                    "[SegmentationOutput] output ", output.shape(),
+                    " is [batch, classes, height, width] but targets ", targets.shape(),
+                    " are not [batch, height, width]");
+    const auto n = static_cast<std::size_t>(dims[0]), c = static_cast<std::size_t>(dims[1]);
+    const auto pixels = static_cast<std::size_t>(dims[2] * dims[3]);
+    in.batch_size = n;
+    in.num_classes = c;
+    in.item_shape = {c, static_cast<std::size_t>(dims[2]), static_cast<std::size_t>(dims[3])};
+    const std::vector<float> scores = host_floats(output.handle());
+    const std::vector<int64_t> classes = host_ints(targets.handle());
+    in.predictions.assign(n * c * pixels, 0.0f);
+    in.target_values.assign(n * c * pixels, 0.0f);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t p = 0; p < pixels; ++p) {
+            const float* s = scores.data() + i * c * pixels + p;  // class k at s[k * pixels]
+            std::size_t best = 0;
+            for (std::size_t k = 1; k < c; ++k)
+                if (s[k * pixels] > s[best * pixels]) best = k;
+            in.predictions[(i * c + best) * pixels + p] = 1.0f;
+            const int64_t target = classes[i * pixels + p];
+            BURN_CHECK_KIND(target >= 0 && static_cast<std::size_t>(target) < c, index,
+                            "[SegmentationOutput] item ", i, " pixel ", p, " has class ", target,
+                            ", outside the output's ", c, " classes [0, ", c, ")");
+            in.target_values[(i * c + static_cast<std::size_t>(target)) * pixels + p] = 1.0f;
+        }
+    return in;
+}
+
 }  // namespace burn::train

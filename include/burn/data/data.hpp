@@ -1,10 +1,12 @@
 #pragma once
-/// burn::data: datasets, transforms, batchers, data loaders, MNIST and Fashion-MNIST, CSV and
+/// burn::data: datasets, transforms, batchers, data loaders, MNIST, Fashion-MNIST and CIFAR, CSV and
 /// JSON-lines files, images. SQLite is in burn/data/sqlite.hpp (an optional part of the build).
 #include "burn/data/batcher.hpp"
+#include "burn/data/cifar.hpp"
 #include "burn/data/csv.hpp"
 #include "burn/data/dataloader.hpp"
 #include "burn/data/dataset.hpp"
+#include "burn/data/fake.hpp"
 #include "burn/data/fashion_mnist.hpp"
 #include "burn/data/idx.hpp"
 #include "burn/data/image.hpp"

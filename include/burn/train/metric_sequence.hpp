@@ -1,6 +1,6 @@
 #pragma once
 /// Metrics of sequence and multi-label outputs (burn's text and multi-label metrics): perplexity, the
-/// character and word error rates, BLEU, and the Hamming score. The sequence metrics read a
+/// character and word error rates, BLEU, ROUGE-L, and the Hamming score. The sequence metrics read a
 /// SequenceOutput's rows (one per token, `sequence_length` per item); the predicted token of a row is
 /// its highest score, and tokens equal to the pad token (when set) are dropped from both sequences.
 ///
@@ -125,6 +125,29 @@ class BleuMetric final : public SequenceMetric<BleuMetric> {
     double last_ = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// ROUGE-L (Lin 2004) per item, in %: with L the length of the longest common subsequence of the
+/// predicted and target tokens, precision P = L / |predicted|, recall R = L / |target| and the
+/// F-measure (1 + beta^2) P R / (R + beta^2 P) (beta = 1, burn's RougeLScore: 2 P R / (P + R)). Both
+/// sequences empty score 100, one empty 0. value() is the mean over the epoch's items.
+class RougeLScore final : public SequenceMetric<RougeLScore> {
+  public:
+    explicit RougeLScore(double beta = 1.0);
+    std::string name() const override { return "ROUGE-L"; }
+    std::string unit() const override { return "%"; }
+    Direction direction() const override { return Direction::highest; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override { return mean_.mean(); }
+    double last() const override { return mean_.last(); }
+    void clear() override { mean_.clear(); }
+    /// The ROUGE-L F-measure (in [0, 1]) of one predicted sequence against its target.
+    static double score(const std::vector<int64_t>& predicted, const std::vector<int64_t>& target,
+                        double beta = 1.0);
+
+  private:
+    double beta_;
+    RunningMean mean_;
+};
+
 /// Share of (row, label) pairs whose prediction (sigmoid(logit) > threshold) equals the 0/1 target, in %
 /// (burn's HammingScore, from a MultiLabelClassificationOutput).
 class HammingScore final : public MetricBase<HammingScore> {
@@ -160,6 +183,21 @@ std::size_t edit_distance(const std::vector<T>& a, const std::vector<T>& b) {
     return row[b.size()];
 }
 
+/// The length of the longest common subsequence of two sequences (not necessarily contiguous).
+template <class T>
+std::size_t lcs_length(const std::vector<T>& a, const std::vector<T>& b) {
+    std::vector<std::size_t> row(b.size() + 1, 0);  // row[j]: LCS of a[0, i) and b[0, j)
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = 0;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = a[i - 1] == b[j - 1] ? diag + 1 : std::max(row[j], row[j - 1]);
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
 template <class Derived>
 void EditRateMetric<Derived>::update(const MetricInput& input, const MetricMetadata&) {
     const auto& self = static_cast<const Derived&>(*this);
@@ -181,5 +219,6 @@ using train::BleuMetric;
 using train::CharErrorRate;
 using train::HammingScore;
 using train::PerplexityMetric;
+using train::RougeLScore;
 using train::WordErrorRate;
 }  // namespace burn::train::metric

@@ -35,6 +35,9 @@ struct MetricInput {
     /// Sequences (SequenceOutput): each item is sequence_length consecutive rows (tokens), so
     /// batch_size is items * sequence_length; 0 when rows are independent.
     std::size_t sequence_length = 0;
+    /// Images and masks (ImageOutput, SegmentationOutput): the shape of one item of predictions and
+    /// target_values, e.g. {channels, height, width}; empty when an item is a flat row.
+    std::vector<std::size_t> item_shape;
 };
 
 /// A classification batch: the mean loss, the logits [batch, classes] and the targets [batch].
@@ -69,6 +72,26 @@ struct MultiLabelClassificationOutput {
     Tensor<1> loss;
     Tensor<2> output;
     Tensor<2, Int> targets;
+    MetricInput metric_input() const;
+};
+
+/// An image-to-image batch (denoising, super-resolution, reconstruction): the mean loss, the output
+/// images and the target images, both [batch, channels, height, width] (PsnrMetric, SsimMetric,
+/// MsSsimMetric; DiceMetric when they are masks).
+struct ImageOutput {
+    Tensor<1> loss;
+    Tensor<4> output;
+    Tensor<4> targets;
+    MetricInput metric_input() const;
+};
+
+/// A semantic-segmentation batch: the mean loss, the class scores [batch, classes, height, width] and
+/// the class of each pixel [batch, height, width]. Metrics see one-hot masks [batch, classes, height,
+/// width]: the predicted class of a pixel is its highest score (DiceMetric).
+struct SegmentationOutput {
+    Tensor<1> loss;
+    Tensor<4> output;
+    Tensor<3, Int> targets;
     MetricInput metric_input() const;
 };
 

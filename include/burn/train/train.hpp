@@ -9,6 +9,7 @@
 #include "burn/train/metric.hpp"
 #include "burn/train/metric_device.hpp"
 #include "burn/train/metric_sequence.hpp"
+#include "burn/train/metric_vision.hpp"
 #include "burn/train/output.hpp"
 #include "burn/train/renderer.hpp"
 #include "burn/train/supervised.hpp"
