@@ -1,0 +1,110 @@
+// BURN_DEFAULT_DEVICE (burn's BURN_DEVICE): the variable picks what Device() means. Device() reads it once
+// per process, so each case runs in a fresh copy of the test program (a "threadsafe" death test re-executes
+// the binary) that inherits the variable; the parent's value is restored afterwards.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "burn/burn.hpp"
+
+using namespace burn;
+
+// File-local names in a namespace named after the file (a unity batch shares one translation unit).
+namespace default_device_env_test {
+
+constexpr const char* kVar = "BURN_DEFAULT_DEVICE";
+
+/// Sets the variable for the scope and restores the previous value (or its absence) afterwards.
+class ScopedEnv {
+  public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        ::setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (old_)
+            ::setenv(name_, old_->c_str(), 1);
+        else
+            ::unsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+  private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+/// In the child: exit 0 when Device() and a tensor made without a device are on `want`, else print why
+/// and exit 1.
+[[noreturn]] void expect_default(const Device& want) {
+    const Device got = Device();
+    const Device tensor_device = Tensor<1>::zeros({2}).device();
+    std::fprintf(stderr, "default: %s, tensor on: %s\n", detail::to_text(got).c_str(),
+                 detail::to_text(tensor_device).c_str());
+    std::exit(got == want && tensor_device == want ? 0 : 1);
+}
+
+/// In the child: exit 0 when Device() throws a burn::Error mentioning every needle.
+[[noreturn]] void expect_default_error(const std::string& needle1, const std::string& needle2) {
+    try {
+        (void)Device();
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        std::fprintf(stderr, "error: %s\n", what.c_str());
+        std::exit(what.find(needle1) != std::string::npos && what.find(needle2) != std::string::npos ? 0 : 1);
+    }
+    std::fprintf(stderr, "Device() did not throw\n");
+    std::exit(1);
+}
+
+TEST(DefaultDeviceEnv, TheVariablePicksTheDefaultDevice) {
+#if !GTEST_HAS_DEATH_TEST
+    GTEST_SKIP() << "no death tests (fresh processes) on this platform";
+#else
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    {
+        // A decorated CPU: the lazy decorator, then autodiff over it.
+        ScopedEnv env(kVar, "autodiff(lazy(cpu))");
+        EXPECT_EXIT(expect_default(Device::cpu().lazy().autodiff()), ::testing::ExitedWithCode(0),
+                    "default: autodiff\\(lazy\\(cpu\\)\\), tensor on: autodiff\\(lazy\\(cpu\\)\\)");
+    }
+    {
+        ScopedEnv env(kVar, "lazy(cpu)");
+        EXPECT_EXIT(expect_default(Device::cpu().lazy()), ::testing::ExitedWithCode(0),
+                    "default: lazy\\(cpu\\)");
+    }
+    {
+        ScopedEnv env(kVar, "cpu");
+        EXPECT_EXIT(expect_default(Device::cpu()), ::testing::ExitedWithCode(0), "default: cpu");
+    }
+    {
+        // Empty is the same as unset: the CPU.
+        ScopedEnv env(kVar, "");
+        EXPECT_EXIT(expect_default(Device::cpu()), ::testing::ExitedWithCode(0), "default: cpu");
+    }
+#endif
+}
+
+TEST(DefaultDeviceEnv, ABadValueIsAnErrorNamingTheVariable) {
+#if !GTEST_HAS_DEATH_TEST
+    GTEST_SKIP() << "no death tests (fresh processes) on this platform";
+#else
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    {
+        ScopedEnv env(kVar, "nosuchbackend:0");
+        EXPECT_EXIT(expect_default_error("BURN_DEFAULT_DEVICE='nosuchbackend:0'", "nosuchbackend"),
+                    ::testing::ExitedWithCode(0), "error: ");
+    }
+    {
+        ScopedEnv env(kVar, "cpu:x");
+        EXPECT_EXIT(expect_default_error("BURN_DEFAULT_DEVICE='cpu:x'", "is not a device"),
+                    ::testing::ExitedWithCode(0), "error: ");
+    }
+#endif
+}
+
+}  // namespace default_device_env_test
