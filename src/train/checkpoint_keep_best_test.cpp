@@ -41,8 +41,11 @@ class ScriptedMetric final : public MetricBase<ScriptedMetric> {
 // Lowest at epoch 2, highest at epoch 4.
 const std::vector<double> kScript = {3, 1, 4, 6, 2, 5};
 
+/// A short run: 2 train batches of 32 and one valid batch per epoch (the metric's script decides what is
+/// best).
 SupervisedTraining<PointBatch, PointBatch> make_training(const fs::path& dir, std::size_t epochs) {
-    auto [train, valid] = loaders();
+    auto train = data::DataLoaderBuilder(PointBatcher()).batch_size(32).shuffle(7).build(points(64, 1));
+    auto valid = data::DataLoaderBuilder(PointBatcher()).batch_size(64).build(points(64, 2));
     return SupervisedTraining(dir, train, valid)
         .metric_valid_numeric(LossMetric())
         .num_epochs(epochs)
