@@ -78,10 +78,12 @@ fi
 # installs what it needs (emscripten, chromium, npm playwright-core). BURN_WASM=0 skips them.
 if [ "${BURN_WASM:-1}" = "1" ]; then
     bash "$BURN_ROOT/scripts/wasm_check.sh" st
-    # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build; its
-    # inference module from the five-dtype libraries build_wasm.sh configures in build-wasm/infer,
-    # linked at -O1 rather than -O2 (what docs/wasm.md measures): the same code, in less CI time.
-    BURN_WEB_INFER_OPT="${BURN_WEB_INFER_OPT:--O1}" bash "$BURN_ROOT/scripts/web_check.sh"
+    # The page of examples/web in headless Chromium (index.html?selftest=1), on the same st build. CI links
+    # its inference module from this build's own libraries (BURN_WEB_INFER_DTYPES=all) at -O1: the
+    # five-dtype configuration the page ships (build-wasm/infer) would cost 75 s more here; the same
+    # five-dtype kernels are the bare-metal firmware's, which baremetal_check.sh runs above.
+    BURN_WEB_INFER_DTYPES="${BURN_WEB_INFER_DTYPES:-all}" BURN_WEB_INFER_OPT="${BURN_WEB_INFER_OPT:--O1}" \
+        bash "$BURN_ROOT/scripts/web_check.sh"
 fi
 # The sanitizer runs (clang ASan+UBSan suite, ThreadSanitizer on the threaded suites, 10 s per fuzz
 # target here; long campaigns run elsewhere): docs/reliability.md. BURN_SANITIZERS=0 skips them.

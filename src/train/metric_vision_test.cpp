@@ -135,7 +135,8 @@ struct Identity {
 };
 
 TEST(TrainVisionMetric, ImagesFollowTheFixtureRecipe) {
-    for (const auto& s : fixture()["samples"]) {
+    const auto f = fixture();  // named: a range-for over fixture()["samples"] would use a destroyed temporary
+    for (const auto& s : f["samples"]) {
         EXPECT_EQ(pixel(true, s[0], s[1], s[2], s[3]), s[4].get<int>()) << s.dump();
         EXPECT_EQ(pixel(false, s[0], s[1], s[2], s[3]), s[5].get<int>()) << s.dump();
     }
