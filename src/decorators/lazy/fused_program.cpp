@@ -1,7 +1,6 @@
 // Building a fused pass from a lazy graph, and its listing for the debug dump.
 #include "decorators/lazy/fused_program.hpp"
 
-#include <map>
 #include <sstream>
 
 #include "burn/core/error.hpp"
@@ -11,24 +10,29 @@ namespace burn::lazy {
 
 namespace {
 
+/// A node's register: Node::slot, which the walk of this evaluation reset (lazy_graph.cpp).
+int slot_of(const Node* n) {
+    BURN_CHECK(n->slot >= 0, "[lazy] internal: a node of the pass has no register");
+    return n->slot;
+}
+
 struct Builder {
     Program p;
-    std::map<const Node*, int> slot;                              // pending nodes and f32/bool inputs
-    std::map<std::pair<const TensorImpl*, bool>, int> leaf_slot;  // one load per input and reading
+    std::vector<int> leaf_slot;  // per leaf, its load's slot: one load per input and reading
 
     int add(Step s) {
         p.steps.push_back(s);
         return static_cast<int>(p.steps.size()) - 1;
     }
     int load(const TensorRef& t, bool to_bool) {
-        auto key = std::make_pair(t.get(), to_bool);
-        auto it = leaf_slot.find(key);
-        if (it != leaf_slot.end()) return it->second;
+        for (std::size_t i = 0; i < p.leaves.size(); ++i)  // a pass reads a few dozen inputs at most
+            if (p.leaves[i].tensor.get() == t.get() && p.leaves[i].to_bool == to_bool) return leaf_slot[i];
         p.leaves.push_back(Leaf{t, to_bool});
         Step s;
         s.kind = Step::Kind::load;
         s.leaf = static_cast<int>(p.leaves.size()) - 1;
-        return leaf_slot[key] = add(s);
+        leaf_slot.push_back(add(s));
+        return leaf_slot.back();
     }
     /// The slot of a node whose inputs have slots already (post-order).
     int define(const Node& n) {
@@ -44,7 +48,7 @@ struct Builder {
             const bool to_bool = n.meta.dtype == DType::boolean;
             if (!x.pending() && x.meta.dtype != DType::f32 && x.meta.dtype != DType::boolean)
                 return load(x.value, to_bool);  // the cast happens in the load
-            const int xs = slot.at(&x);
+            const int xs = slot_of(&x);
             if (!to_bool || x.meta.dtype == DType::boolean) return xs;  // 0 / 1 are the same floats
             Step s;
             s.kind = Step::Kind::to_bool;
@@ -59,7 +63,7 @@ struct Builder {
         s.p0 = n.call.scalars[0];
         s.p1 = n.call.scalars[1];
         s.nargs = static_cast<int>(n.inputs.size());
-        for (int k = 0; k < s.nargs; ++k) s.args[k] = slot.at(n.inputs[static_cast<std::size_t>(k)].get());
+        for (int k = 0; k < s.nargs; ++k) s.args[k] = slot_of(n.inputs[static_cast<std::size_t>(k)].get());
         return add(s);
     }
 };
@@ -119,13 +123,15 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
               const std::vector<const Node*>& dead, const Device& below, FusionTarget& target) {
     Builder b;
     b.p.target = &target;
+    b.p.steps.reserve(order.size());
+    b.p.outputs.reserve(outputs.size());
     const Node* first = outputs.front();
     b.p.shape = first->is_reduce ? first->inputs[0]->meta.shape : first->meta.shape;
     for (const Node* n : order) {
         if (n->is_reduce) continue;  // a tail: an output, not a step
         // an input reached only through a cast from another dtype is loaded by the cast itself
         if (!n->pending() && n->meta.dtype != DType::f32 && n->meta.dtype != DType::boolean) continue;
-        b.slot[n] = b.define(*n);
+        const_cast<Node*>(n)->slot = b.define(*n);
     }
     int64_t row = 0;
     for (const Node* n : outputs)
@@ -145,17 +151,17 @@ Program build(const std::vector<const Node*>& order, const std::vector<const Nod
     std::vector<bool> taken(dead.size(), false);
     for (const Node* n : outputs) {
         if (n->is_reduce) {
-            b.p.outputs.push_back(Output{b.slot.at(n->inputs[0].get()),
-                                         target.alloc(n->meta.shape, n->meta.dtype, below), row});
+            b.p.outputs.push_back(
+                Output{slot_of(n->inputs[0].get()), target.alloc(n->meta.shape, n->meta.dtype, below), row});
             continue;
         }
         if (TensorRef in = reusable(b.p, dead, taken, n->meta.dtype)) {
-            b.p.outputs.push_back(Output{b.slot.at(n), in, 0, true});
+            b.p.outputs.push_back(Output{slot_of(n), in, 0, true});
             continue;
         }
         TensorRef out = target.alloc(b.p.shape, n->meta.dtype, below);
         if (!b.p.layout.empty()) out = target.view(out, b.p.shape, b.p.layout);
-        b.p.outputs.push_back(Output{b.slot.at(n), out});
+        b.p.outputs.push_back(Output{slot_of(n), out});
     }
     return std::move(b.p);
 }

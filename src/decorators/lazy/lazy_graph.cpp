@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <set>
 #include <string>
 
 #include "burn/backend/lazy.hpp"
@@ -23,22 +21,33 @@ platform::Counter<int64_t> g_passes{0}, g_ops{0}, g_materialized{0}, g_passthrou
 platform::EnvSwitch g_dump("BURN_LAZY_DUMP", false);
 std::string* g_last = new std::string();  // for the process; written under g_mutex
 
+uint64_t g_epoch = 0;  // the current walk's mark (Node::epoch); under g_mutex
+
 /// Post-order of the pending graph under `roots` (each node once; materialised nodes are leaves; a
-/// reduction is only ever a root: an op that takes one materialises it first)
-/// and, per node, how many references pending nodes of that graph hold to it.
-void walk(const std::vector<Node*>& roots, std::vector<const Node*>& order,
-          std::map<const Node*, long>& internal) {
-    std::set<const Node*> seen;
+/// reduction is only ever a root: an op that takes one materialises it first). Marks every node it
+/// reaches with a new epoch and sets its `refs` to how many references pending nodes of that graph
+/// hold to it.
+void walk(const std::vector<Node*>& roots, std::vector<const Node*>& order) {
+    const uint64_t epoch = ++g_epoch;
+    auto visit = [epoch](Node* n) {
+        if (n->epoch == epoch) return false;
+        n->epoch = epoch;
+        n->refs = 0;
+        n->slot = -1;
+        return true;
+    };
     std::vector<std::pair<Node*, std::size_t>> stack;
+    stack.reserve(16);
     for (Node* r : roots) {
-        if (!seen.insert(r).second) continue;
+        if (!visit(r)) continue;
         stack.emplace_back(r, 0);
         while (!stack.empty()) {
             auto& [n, i] = stack.back();
             if (n->pending() && i < n->inputs.size()) {
                 Node* c = n->inputs[i++].get();
-                ++internal[c];
-                if (seen.insert(c).second) stack.emplace_back(c, 0);
+                const bool first = visit(c);
+                ++c->refs;
+                if (first) stack.emplace_back(c, 0);
                 continue;
             }
             order.push_back(n);
@@ -68,19 +77,17 @@ bool run_single(const std::vector<Node*>& roots, const Device& below, const Fusi
 void run_group(const std::vector<Node*>& roots, const Device& below, FusionTarget& target) {
     if (run_single(roots, below, target)) return;
     std::vector<const Node*> order;
-    std::map<const Node*, long> internal;
-    walk(roots, order, internal);
+    order.reserve(64);
+    walk(roots, order);
     std::vector<const Node*> outputs(roots.begin(), roots.end());
-    for (const Node* n : order) {
-        if (!n->pending() || n->is_const || std::find(roots.begin(), roots.end(), n) != roots.end()) continue;
-        auto it = internal.find(n);
-        if (n->owners() > (it == internal.end() ? 0 : it->second)) outputs.push_back(n);  // held outside
-    }
     std::vector<const Node*> dead;  // inputs that only this pass reads: their buffers may take an output
     for (const Node* n : order) {
-        if (n->pending()) continue;
-        auto it = internal.find(n);
-        if (it != internal.end() && n->owners() == it->second) dead.push_back(n);
+        if (n->pending()) {
+            if (n->is_const || std::find(roots.begin(), roots.end(), n) != roots.end()) continue;
+            if (n->owners() > n->refs) outputs.push_back(n);  // held outside
+        } else if (n->refs > 0 && n->owners() == n->refs) {
+            dead.push_back(n);
+        }
     }
     Program p = build(order, outputs, dead, below, target);
     if (g_dump.on()) {

@@ -4,6 +4,7 @@
 // nodes). Evaluating
 // a set of nodes runs their pending graph as one fused pass (fused_program.hpp) and writes only the
 // nodes someone outside the graph still holds.
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct Node : std::enable_shared_from_this<Node> {
     double constant = 0;     // is_const: the value
     std::vector<std::shared_ptr<Node>> inputs;
     int cost = 0;  // pending ops under this node (a shared one once per path): the chain's size limit
+    // Scratch of the evaluation that walks this node (lazy_graph.cpp, under its lock): `epoch` says which
+    // one; `refs` counts the references pending nodes of that graph hold, `slot` is its register in the
+    // pass being built. Fields rather than maps: a pass of a few ops then allocates nothing per node.
+    uint64_t epoch = 0;
+    long refs = 0;
+    int slot = -1;
 
     bool pending() const { return value == nullptr; }
     /// How many owners hold this node (lazy tensors and pending consumers).
