@@ -101,24 +101,29 @@ std::string convert(DType d, const std::string& v, bool to_bool) {
 struct Emitter {
     const Program& p;
     const Shape& shape;
-    bool text = true;           // false: the argument block only
-    std::ostringstream fields;  // the Args struct's members
+    bool text = true;    // false: the argument block only
+    std::string fields;  // the Args struct's members
     std::vector<uint64_t> args;
     std::vector<bool> uniform;  // per slot: the same value for every element
 
-    void field(const std::string& decl, uint64_t value) {
-        if (text) fields << "    " << decl << ";\n";
+    // `decl` makes the member's declaration, called only when the source is wanted: a known kernel's
+    // launch builds the argument block alone, with no string work (it runs for every pass).
+    template <class Decl>
+    void field(const Decl& decl, uint64_t value) {
+        if (text) fields += "    " + std::string(decl()) + ";\n";
         args.push_back(value);
     }
-    void field_ptr(const std::string& decl, const void* ptr) {
+    template <class Decl>
+    void field_ptr(const Decl& decl, const void* ptr) {
         uint64_t v = 0;
         std::memcpy(&v, &ptr, sizeof(ptr));
         field(decl, v);
     }
-    void field_double(const std::string& name, double d) {
+    template <class Name>
+    void field_double(const Name& name, double d) {
         uint64_t v = 0;
         std::memcpy(&v, &d, sizeof(d));
-        field("double " + name, v);
+        field([&] { return "double " + std::string(name()); }, v);
     }
 
     /// slot s's value at lane k (vec4) or at the element (scalar body: k empty)
@@ -179,7 +184,8 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
     BURN_CHECK(leaves.size() == p.leaves.size() && shape.reads.size() == p.leaves.size() &&
                    outputs.size() == p.outputs.size(),
                "[lazy] fused CUDA kernel: operands do not match the program");
-    Emitter e{p, shape, source, {}, {}, std::vector<bool>(p.steps.size(), false)};
+    Emitter e{p, shape, source, {}, {}, {}};
+    if (source) e.uniform.assign(p.steps.size(), false);
     const int rank = p.shape.rank();
     bool any_strided = false;
     for (Read r : shape.reads) any_strided = any_strided || r == Read::strided;
@@ -188,29 +194,35 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
 
     const bool reduce = shape.row_threads > 0;
     BURN_CHECK(!(reduce && shape.vec4), "[lazy] fused CUDA kernel: vec4 with a reduction tail");
-    e.field("long long n", static_cast<uint64_t>(p.shape.numel()));
-    if (reduce) e.field("long long row", static_cast<uint64_t>(p.shape[rank - 1]));
+    e.args.reserve(8 + 2 * p.leaves.size() + p.outputs.size() + 2 * p.steps.size());
+    e.field([] { return "long long n"; }, static_cast<uint64_t>(p.shape.numel()));
+    if (reduce) e.field([] { return "long long row"; }, static_cast<uint64_t>(p.shape[rank - 1]));
     if (any_strided)
         for (int d = 0; d < rank; ++d)
-            e.field("long long d" + std::to_string(d), static_cast<uint64_t>(p.shape[d]));
+            e.field([&] { return "long long d" + std::to_string(d); }, static_cast<uint64_t>(p.shape[d]));
     for (std::size_t l = 0; l < leaves.size(); ++l) {
-        const std::string name = "in" + std::to_string(l);
-        e.field_ptr(std::string("const ") + c_type(leaves[l].dtype) + "* " + name, leaves[l].data);
+        auto name = [&] { return "in" + std::to_string(l); };
+        e.field_ptr([&] { return std::string("const ") + c_type(leaves[l].dtype) + "* " + name(); },
+                    leaves[l].data);
         if (shape.reads[l] == Read::strided)
             for (int d = 0; d < rank; ++d)
-                e.field("long long " + name + "_s" + std::to_string(d),
+                e.field([&] { return "long long " + name() + "_s" + std::to_string(d); },
                         static_cast<uint64_t>(leaves[l].strides[d]));
     }
     for (std::size_t o = 0; o < outputs.size(); ++o)
-        e.field_ptr(std::string(p.outputs[o].tensor->dtype == DType::boolean ? "bool" : "float") + "* out" +
-                        std::to_string(o),
-                    outputs[o]);
+        e.field_ptr(
+            [&] {
+                return std::string(p.outputs[o].tensor->dtype == DType::boolean ? "bool" : "float") +
+                       "* out" + std::to_string(o);
+            },
+            outputs[o]);
     for (std::size_t s = 0; s < p.steps.size(); ++s) {
         const Step& st = p.steps[s];
-        if (st.kind == Step::Kind::constant) e.field_double("c" + std::to_string(s), st.value);
+        if (st.kind == Step::Kind::constant)
+            e.field_double([&] { return "c" + std::to_string(s); }, st.value);
         if (st.kind == Step::Kind::op && row(st.op).form == 'U') {
-            e.field_double("p" + std::to_string(s) + "_0", st.p0);
-            e.field_double("p" + std::to_string(s) + "_1", st.p1);
+            e.field_double([&] { return "p" + std::to_string(s) + "_0"; }, st.p0);
+            e.field_double([&] { return "p" + std::to_string(s) + "_1"; }, st.p1);
         }
     }
     if (!source) return Kernel{"", std::move(e.args)};
@@ -231,7 +243,7 @@ Kernel generate(const Program& p, const Shape& shape, const std::vector<Operand>
     os << "#include \"backends/common/functors.hpp\"\n"
        << "#include \"burn_fused_support.h\"\n"
        << "struct Args {\n"
-       << e.fields.str() << "};\n"
+       << e.fields << "};\n"
        << "extern \"C\" __global__ void __launch_bounds__(256) " << Kernel::kName << "(const Args a) {\n";
     // the uniform slots, once per thread
     for (std::size_t s = 0; s < p.steps.size(); ++s) {
