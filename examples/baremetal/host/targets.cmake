@@ -11,6 +11,9 @@ set(_bm_src ${CMAKE_CURRENT_LIST_DIR}/..)
 add_executable(mnist_bm_train ${_bm_src}/train.cpp)
 target_link_libraries(mnist_bm_train PRIVATE burn::burn)
 target_compile_options(mnist_bm_train PRIVATE -Wall -Wextra)
+if(COMMAND burn_use_tools_pch)  # cmake/tools_pch.cmake
+  burn_use_tools_pch(mnist_bm_train)
+endif()
 
 # The packs are made once (training takes seconds; the data do not change between builds).
 add_custom_command(OUTPUT ${BM_GENERATED}/model.bpk ${BM_GENERATED}/digits.bpk

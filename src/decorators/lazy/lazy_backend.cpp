@@ -135,6 +135,7 @@ class Lazy final : public Backend {
             cost = 1;
         }
         n->cost = cost;
+        n->inputs.reserve(inputs.size());
         for (const auto& t : inputs) n->inputs.push_back(node_of(t));
         track(n);
         return std::make_shared<LazyTensor>(std::move(n), device_);
