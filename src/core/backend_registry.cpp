@@ -135,8 +135,24 @@ namespace {
 constexpr int kCachedIndices = 16;
 std::atomic<Backend*> g_backends[kMaxEntries][kCachedIndices] = {};
 
+// A decorated device's backend is asked on every op, once per level of its stack (autodiff(lazy(cuda))
+// asks for the autodiff one, which asks for the lazy one): each thread remembers the last few it was
+// given (a decorator's backend lives for the process, registry.hpp) so that the entries' own lookups
+// (a lock and a map) run once per device and thread.
 [[gnu::noinline]] Backend& decorated_backend(const Device& device, int decorator) {
-    return decorator_entry(decorator).backend(device);
+    struct Slot {
+        uint64_t key = 0;
+        Backend* backend = nullptr;
+    };
+    constexpr unsigned kSlots = 4;
+    static BURN_THREAD_LOCAL Slot cache[kSlots];
+    static BURN_THREAD_LOCAL unsigned next = 0;
+    const uint64_t key = device.key();
+    for (const Slot& s : cache)
+        if (s.backend && s.key == key) return *s.backend;
+    Backend& b = decorator_entry(decorator).backend(device);
+    cache[next++ % kSlots] = Slot{key, &b};
+    return b;
 }
 
 [[gnu::noinline]] Backend& resolve_backend(int id, int index) {

@@ -36,7 +36,8 @@ struct BackendEntry {
 struct DecoratorEntry {
     std::string_view name;  // "autodiff": Device::decorate, printing as autodiff(cpu)
     /// The decorator's backend for `device`, whose outermost decorator is this one; the device below
-    /// it is device.below(). Called on every op: cache per device.
+    /// it is device.below(). One object per device that lives for the process: Device::backend()
+    /// remembers it per thread.
     Backend& (*backend)(const Device& device) = nullptr;
 };
 

@@ -53,11 +53,9 @@ class Lazy final : public Backend {
         if (target_ && fusable(call, inputs)) return true;
         // A backend's answer may depend on its inputs' layouts (CUDA's checks read them): pending
         // inputs are computed first, as executing the op would do next anyway.
-        std::vector<NodePtr> pending;
-        for (const auto& t : inputs)
-            if (node_of(t)->pending()) pending.push_back(node_of(t));
-        if (!pending.empty()) evaluate(pending, below_, *target_);
+        flush(inputs);
         TensorRefs inner;
+        inner.reserve(inputs.size());
         for (const auto& t : inputs) inner.push_back(node_of(t)->value);
         return below().supports(call, inner);
     }
@@ -142,11 +140,14 @@ class Lazy final : public Backend {
     }
 
     /// Materialises the pending inputs together (one pass where they share a shape).
-    void flush(const TensorRefs& inputs) {
+    void flush(const TensorRefs& inputs) const {
+        bool any = false;
+        for (const auto& t : inputs) any = any || node_of(t)->pending();
+        if (!any) return;  // the common case: no allocation
         std::vector<NodePtr> roots;
         for (const auto& t : inputs)
             if (node_of(t)->pending()) roots.push_back(node_of(t));
-        if (!roots.empty()) evaluate(roots, below_, *target_);
+        evaluate(roots, below_, *target_);
     }
 
     /// Remembers a pending node for sync (weakly: a node nobody holds is never computed).
