@@ -52,7 +52,8 @@ TEST(Lora, ForwardMatchesTheLowRankFormulaInFloat64) {
     EXPECT_EQ(net.fc.forward(x).to_data(), base);  // B starts at zero: nothing changes
     net.fc.lora->lora_b.set(Tensor<2>::from_data(TensorData(values(OUT * R, 2), {OUT, R}), ad));
 
-    const auto xv = values(N * IN, 1), w = f64(net.fc.weight.val()), a = f64(net.fc.lora->lora_a.val());
+    const auto xv = values(N * IN, 1);
+    const auto w = f64(net.fc.weight.val()), a = f64(net.fc.lora->lora_a.val());
     const auto b = f64(net.fc.lora->lora_b.val());
     std::vector<double> bias;
     for (float v : net.fc.bias->val().to_data().to_vec<float>()) bias.push_back(v);

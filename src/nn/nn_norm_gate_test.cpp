@@ -97,7 +97,7 @@ TEST(NnGateController, GateProductIsBothLinearsSummed) {
             want.push_back(s);
         }
     expect_near(gate.gate_product(x, h).to_data().to_vec<float>(), want);
-    EXPECT_FALSE(nn::GateControllerConfig{3, 2, false}.init().input_transform.bias.has_value());
+    EXPECT_FALSE((nn::GateControllerConfig{3, 2, false}.init().input_transform.bias.has_value()));
 }
 
 }  // namespace nn_norm_gate_test

@@ -82,7 +82,7 @@ TEST(BurnpackInspect, ListsTensorsTotalsScalarsAndMetadata) {
     EXPECT_NE(text.find("embed.weight  f32    [5, 3]            15          60"), std::string::npos) << text;
     EXPECT_NE(text.find("steps         i32    [2]               2           8"), std::string::npos) << text;
     EXPECT_NE(text.find("4 tensors, 25 elements, 100 bytes (100 B)"), std::string::npos) << text;
-    EXPECT_NE(text.find("  epoch = 3"), std::string::npos) << text;
+    EXPECT_NE(text.find("  epoch = i64 3"), std::string::npos) << text;
     EXPECT_NE(text.find("  author = test"), std::string::npos) << text;
     EXPECT_NE(text.find(std::to_string(src.head.weight.id().value())), std::string::npos) << text;
     auto bad = BurnpackStore::from_bytes({1, 2, 3});
