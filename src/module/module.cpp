@@ -28,6 +28,37 @@ detail::Text& operator<<(detail::Text& os, ParamId id) {
     return os << "ParamId(" << id.value() << ")";
 }
 
+struct detail::LazyTensor::Once {
+    platform::Mutex mutex;
+    TensorAny value;
+};
+
+detail::LazyTensor::LazyTensor(std::function<TensorAny()> init, Dims shape, DType dtype, Device device)
+    : init_(std::move(init)),
+      shape_(shape),
+      dtype_(dtype),
+      device_(device),
+      once_(std::make_shared<Once>()) {}
+
+TensorAny detail::LazyTensor::get() {
+    platform::Lock lock(once_->mutex);
+    if (!once_->value.defined()) {
+        TensorAny t = init_();
+        BURN_CHECK(t.defined() && t.shape() == shape_ && t.dtype() == dtype_,
+                   "[Param::uninitialized] init gave ", t.defined() ? t.dtype() : dtype_, " ",
+                   t.defined() ? t.shape() : Dims{}, " but the parameter was declared ", dtype_, " ", shape_,
+                   "; make init return the declared shape and dtype");
+        once_->value = std::move(t);
+        init_ = nullptr;  // what it captured is no longer needed
+    }
+    return once_->value;
+}
+
+bool detail::LazyTensor::initialized() const {
+    platform::Lock lock(once_->mutex);
+    return once_->value.defined();
+}
+
 }  // namespace burn
 
 namespace burn::module {

@@ -24,6 +24,14 @@ TensorAny Linear::forward_any(const TensorAny& input) const {
     // One op (the row linear): CUDA adds the bias in the GEMM's epilogue; elsewhere matmul then add.
     std::optional<TensorAny> b;
     if (bias) b = bias->val().handle();
+    if (lora && !lora->merged) {
+        // The low-rank path: scaling * (x A^T) B^T, added to the base layer's output.
+        TensorAny low = ops::linear(x, lora->lora_a.val().handle(), std::nullopt);
+        low = ops::mul_scalar(ops::linear(std::move(low), lora->lora_b.val().handle(), std::nullopt),
+                              lora->scaling);
+        TensorAny y = ops::add(ops::linear(std::move(x), w, std::move(b)), std::move(low));
+        return input.rank() == 2 ? y : ops::reshape(std::move(y), out_shape);
+    }
     TensorAny y = ops::linear(std::move(x), w, std::move(b));
     return input.rank() == 2 ? y : ops::reshape(std::move(y), out_shape);
 }

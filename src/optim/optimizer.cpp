@@ -1,6 +1,7 @@
 // Optimizer: applies a rule over a module's parameters (validation, clipping, groups, state, records).
 #include "burn/optim/optimizer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -44,9 +45,24 @@ void Optimizer::set_momentum(double momentum) {
     rule_ = std::move(r);
 }
 
-std::size_t Optimizer::group_of(const std::string& path) const {
+Optimizer Optimizer::with_group(PathPredicate pred, const Optimizer& optimizer,
+                                GroupSettings settings) const& {
+    Optimizer out = Optimizer(*this).with_group(std::move(pred), std::move(settings));
+    out.groups_.back().rule = optimizer.rule_;
+    out.groups_.back().clipping = optimizer.clipping_;
+    return out;
+}
+
+Optimizer Optimizer::with_group(const module::ParamGroup& group, const Optimizer& optimizer,
+                                GroupSettings settings) const& {
+    Optimizer out = with_group([](const std::string&) { return false; }, optimizer, std::move(settings));
+    out.groups_.back().ids = group;
+    return out;
+}
+
+std::size_t Optimizer::group_of(ParamId id, const std::string& path) const {
     for (std::size_t k = 0; k < groups_.size(); ++k)
-        if (groups_[k].pred(path)) return k;
+        if (groups_[k].ids ? groups_[k].ids->matches(id, &path) : groups_[k].pred(path)) return k;
     return groups_.size();
 }
 
@@ -83,6 +99,7 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
 
     // Validate every gradient and state before consuming or changing any.
     std::vector<Slot*> active;
+    std::vector<std::size_t> group;  // of each active slot
     for (auto& s : slots) {
         if (!s.trainable) continue;
         auto it = grads.items().find(s.id.value());
@@ -93,10 +110,12 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         BURN_CHECK_KIND(is_float(it->second.dtype()), dtype, "[Optimizer::step] ", name,
                         ": gradient of parameter '", s.path, "' is ", it->second.dtype(),
                         ", not a float dtype");
-        rule_->check_param(s.path, s.value.shape());
+        const std::size_t k = group_of(s.id, s.path);
+        rule_of(k).check_param(s.path, s.value.shape());
         auto state = states_.find(s.id.value());
-        if (state != states_.end()) check_state(state->second, s.value.shape(), s.id, name);
+        if (state != states_.end()) check_state(state->second, s.value.shape(), s.id, rule_of(k).name());
         active.push_back(&s);
+        group.push_back(k);
     }
 
     std::vector<TensorAny> gs;
@@ -110,7 +129,20 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
         if (g.dtype() != inner.back().dtype()) g = ops::cast(std::move(g), inner.back().dtype());
         gs.push_back(std::move(g));
     }
-    clipping_.apply_all(gs);
+    // Groups with their own clipping clip their gradients together; the others are clipped together.
+    for (std::size_t k = 0; k <= groups_.size(); ++k) {
+        const bool own = k < groups_.size() && groups_[k].clipping;
+        if (k < groups_.size() && !own) continue;
+        std::vector<std::size_t> members;
+        for (std::size_t i = 0; i < gs.size(); ++i) {
+            const bool has_own = group[i] < groups_.size() && groups_[group[i]].clipping;
+            if (own ? group[i] == k : !has_own) members.push_back(i);
+        }
+        std::vector<TensorAny> part;
+        for (std::size_t i : members) part.push_back(std::move(gs[i]));
+        (own ? *groups_[k].clipping : clipping_).apply_all(part);
+        for (std::size_t j = 0; j < members.size(); ++j) gs[members[j]] = std::move(part[j]);
+    }
 
     // Every group schedule advances once per step, whether or not its parameters have gradients.
     std::vector<double> scheduled(groups_.size(), lr);
@@ -119,11 +151,12 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
 
     std::vector<StepItem> items(active.size());
     for (std::size_t i = 0; i < active.size(); ++i) {
-        const std::size_t k = group_of(active[i]->path);
-        const GroupSettings* group = k < groups_.size() ? &groups_[k].settings : nullptr;
+        const std::size_t k = group[i];
+        const GroupSettings* settings = k < groups_.size() ? &groups_[k].settings : nullptr;
         StepItem& it = items[i];
-        it.lr = group ? scheduled[k] * group->lr_factor : lr;
-        it.weight_decay = group && group->weight_decay ? *group->weight_decay : rule_->weight_decay();
+        it.lr = settings ? scheduled[k] * settings->lr_factor : lr;
+        it.weight_decay =
+            settings && settings->weight_decay ? *settings->weight_decay : rule_of(k).weight_decay();
         it.param = &inner[i];
         it.grad = std::move(gs[i]);
         it.state = &states_[active[i]->id.value()];  // references stay valid while the map grows
@@ -132,11 +165,27 @@ void Optimizer::apply(double lr, std::vector<Slot>& slots, GradientsParams& grad
     bool multi = multi_tensor_ == MultiTensor::on;
     if (multi_tensor_ == MultiTensor::automatic)
         for (const StepItem& it : items) multi |= it.param->device().base() != Device::cpu();
-    if (multi) {
-        rule_->step_many(items);
-    } else {
-        for (StepItem& it : items)
-            it.updated = rule_->step(it.lr, it.weight_decay, *it.param, std::move(it.grad), *it.state);
+    // One pass per distinct rule (the optimizer's, then each group's own), in order.
+    std::vector<const Rule*> rules{rule_.get()};
+    for (std::size_t i = 0; i < items.size(); ++i)
+        if (std::find(rules.begin(), rules.end(), &rule_of(group[i])) == rules.end())
+            rules.push_back(&rule_of(group[i]));
+    for (const Rule* r : rules) {
+        std::vector<std::size_t> members;
+        for (std::size_t i = 0; i < items.size(); ++i)
+            if (&rule_of(group[i]) == r) members.push_back(i);
+        if (members.empty()) continue;
+        if (multi) {
+            std::vector<StepItem> part;
+            for (std::size_t i : members) part.push_back(std::move(items[i]));
+            r->step_many(part);
+            for (std::size_t j = 0; j < members.size(); ++j) items[members[j]] = std::move(part[j]);
+        } else {
+            for (std::size_t i : members) {
+                StepItem& it = items[i];
+                it.updated = r->step(it.lr, it.weight_decay, *it.param, std::move(it.grad), *it.state);
+            }
+        }
     }
     for (std::size_t i = 0; i < active.size(); ++i)
         active[i]->updated = ops::to_device(std::move(items[i].updated), active[i]->value.device());
@@ -190,6 +239,9 @@ std::pair<uint64_t, std::string> split_key(const std::string& key) {
 
 void Optimizer::load_record(const OptimizerRecord& record) {
     std::vector<std::string> names = rule_->state_names();
+    for (const Group& g : groups_)
+        if (g.rule)
+            for (const std::string& n : g.rule->state_names()) names.push_back(n);
     std::set<std::string> known(names.begin(), names.end());
     auto check_name = [&](const std::string& key, const std::string& name) {
         BURN_CHECK(known.empty() || known.count(name), "[Optimizer::load_record] ", rule_->name(),

@@ -88,10 +88,13 @@ std::pair<ApplyResult, std::vector<LoadedTensor>> StoreBase::load(const std::vec
         const TensorEntry& e = source[it->second];
         if (!e.unsupported.empty()) {
             result.errors.push_back({slot.path, "cannot load: " + e.unsupported});
-        } else if (e.shape != slot.shape) {
+        } else if (e.shape != slot.shape && (opts_.validate || e.shape.rank() != slot.shape.rank())) {
             result.errors.push_back(
                 {slot.path, burn::detail::msg("shape mismatch: the module expects ", slot.shape,
-                                              ", the file has ", describe(e))});
+                                              ", the file has ", describe(e),
+                                              e.shape.rank() == slot.shape.rank()
+                                                  ? " (validate(false) on the store applies the file's shape)"
+                                                  : "")});
         } else if (e.dtype != slot.dtype &&
                    (opts_.dtype_policy == DTypePolicy::strict ||
                     (opts_.dtype_policy == DTypePolicy::cast_same_kind && !same_kind(e.dtype, slot.dtype)))) {

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <ostream>
 
+#include "burn/tensor/print_options.hpp"
+
 namespace burn {
 
 namespace {
@@ -110,17 +112,36 @@ std::ostream& operator<<(std::ostream& os, const TensorData& d) {
     return os << detail::to_text(d);
 }
 
+namespace {
+tensor::PrintOptions g_print_options;
+}  // namespace
+
+void tensor::set_print_options(const PrintOptions& options) {
+    BURN_CHECK(!options.precision || (*options.precision >= 0 && *options.precision <= 30),
+               "[set_print_options] precision must be in [0, 30] digits after the point, got ",
+               options.precision.value_or(0));
+    g_print_options = options;
+}
+
+tensor::PrintOptions tensor::print_options() {
+    return g_print_options;
+}
+
 detail::Text& operator<<(detail::Text& os, const TensorData& d) {
-    // Nested brackets, eliding the middle of long dims like PyTorch.
+    // Nested brackets, eliding the middle of long dims like PyTorch (tensor::PrintOptions).
     const Dims& s = d.shape();
     const int rank = s.rank();
-    const int64_t edge = 3;
+    const tensor::PrintOptions& opt = g_print_options;
+    const bool summarise = static_cast<uint64_t>(d.numel()) > opt.threshold;
+    const int64_t edge = static_cast<int64_t>(opt.edge_items);
     Dims strides = s.contiguous_strides();
     auto print = [&](auto&& self, int dim, int64_t base) -> void {
         if (dim == rank) {
             double v = d.value_as_double(base);
             if (is_bool(d.dtype()))
                 os << (v != 0 ? "true" : "false");
+            else if (is_float(d.dtype()) && opt.precision)
+                os << std::fixed << std::setprecision(*opt.precision) << v << std::defaultfloat;
             else if (is_float(d.dtype()))
                 os << std::setprecision(6) << v;
             else
@@ -130,8 +151,8 @@ detail::Text& operator<<(detail::Text& os, const TensorData& d) {
         os << '[';
         int64_t n = s[dim];
         for (int64_t i = 0; i < n; ++i) {
-            if (n > 2 * edge + 1 && i == edge) {
-                os << ", ...";
+            if (summarise && n > 2 * edge + 1 && i == edge) {
+                os << (i ? ", ..." : "...");
                 i = n - edge - 1;
                 continue;
             }

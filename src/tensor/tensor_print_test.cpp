@@ -6,6 +6,7 @@
 #include <string>
 
 #include "burn/burn.hpp"
+#include "burn/tensor/print_options.hpp"
 
 using namespace burn;
 
@@ -65,6 +66,27 @@ TEST(TensorPrint, LongDimsEmptyTensorsDtypesAndDevices) {
     EXPECT_EQ(Device::parse("autodiff(cpu)"), d.device());
     auto h = Tensor<1, Int>::from_ints({7, -8}, Device::cpu()).cast(DType::i64);
     EXPECT_EQ(h.to_string(), expected("[7, -8]", "[2]", "cpu", "Int", "i64"));
+}
+
+/// Restores the default options when a test ends (they are process-wide).
+struct RestorePrintOptions {
+    ~RestorePrintOptions() { tensor::set_print_options({}); }
+};
+
+TEST(TensorPrint, PrintOptionsThresholdEdgeItemsAndPrecision) {
+    RestorePrintOptions restore;
+    auto r = Tensor<1, Int>::arange(0, 10, Device::cpu());
+    tensor::set_print_options({10, 3, std::nullopt});  // 10 elements <= threshold: printed in full
+    EXPECT_EQ(r.into_data().str(), "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
+    tensor::set_print_options({0, 1, std::nullopt});  // summarised with one edge item per side
+    EXPECT_EQ(r.into_data().str(), "[0, ..., 9]");
+    tensor::set_print_options({0, 3, 2});  // two digits after the point
+    auto f = Tensor<1>::from_floats({1.5, -2.0, 1.0 / 3.0}, Device::cpu());
+    EXPECT_EQ(f.into_data().str(), "[1.50, -2.00, 0.33]");
+    EXPECT_EQ(tensor::print_options().precision, std::optional<int>(2));
+    tensor::set_print_options({});
+    EXPECT_EQ(f.into_data().str(), "[1.5, -2, 0.333333]");
+    EXPECT_THROW(tensor::set_print_options({0, 3, -1}), Error);
 }
 
 }  // namespace tensor_print_test

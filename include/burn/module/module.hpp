@@ -9,6 +9,7 @@
 /// would be unordered or would share tensors between copies, and skipping them would lose weights.
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <deque>
 #include <list>
 #include <map>
@@ -24,6 +25,7 @@
 
 #include "burn/config/pp.hpp"
 #include "burn/module/param.hpp"
+#include "burn/module/param_group.hpp"
 #include "burn/store/module_store.hpp"
 
 namespace burn::module {
@@ -167,7 +169,10 @@ std::size_t num_params(const M& m) {
     std::size_t n = 0;
     auto v = visitor(
         [&](const std::string&, const auto& p) {
-            if (p.val().defined()) n += static_cast<std::size_t>(p.val().numel());
+            if (!p.is_initialized())
+                n += static_cast<std::size_t>(p.lazy_shape().numel());  // without running the init
+            else if (p.val().defined())
+                n += static_cast<std::size_t>(p.val().numel());
         },
         NoOp{});
     walk(m, "", v);
@@ -225,6 +230,48 @@ void set_require_grad_where(M& m, bool on, Pred&& pred) {
     });
 }
 
+/// Sets require_grad on every parameter of group (burn's freeze_group / unfreeze_group).
+template <class M>
+void set_require_grad_group(M& m, bool on, const ParamGroup& group) {
+    visit_params_mut(m, [&](const std::string& path, auto& p) {
+        if (group.matches(p.id(), &path)) p.set_require_grad(on);
+    });
+}
+
+/// The ids of every parameter (burn's ParamGroup::ids_from_module, with from_ids).
+template <class M>
+std::vector<ParamId> param_ids(const M& m) {
+    std::vector<ParamId> ids;
+    visit_params(m, [&](const std::string&, const auto& p) { ids.push_back(p.id()); });
+    return ids;
+}
+
+/// Moves every parameter and buffer to device as new graph leaves (burn's fork): the values are
+/// detached first, so gradients of the forked module never reach whatever computed the originals.
+/// Ids and grad flags are kept.
+template <class M>
+void fork(M& m, const Device& device) {
+    auto move = [&](const std::string&, auto& p) {
+        if (p.val().defined()) p.set(p.val().detach().to_device(device));
+    };
+    auto v = visitor(move, move);
+    walk(m, "", v);
+}
+
+/// A module type's own text for module::format (burn's custom display): a member
+/// `std::string display_settings() const` is printed after the type name.
+template <class M>
+concept HasDisplaySettings = requires(const M& m) {
+    { m.display_settings() } -> std::convertible_to<std::string>;
+};
+template <class M>
+std::string display_settings_of(const M& m) {
+    if constexpr (HasDisplaySettings<M>)
+        return " " + std::string(m.display_settings());
+    else
+        return std::string();
+}
+
 /// The module's tensors as store snapshots, each with the type of the module holding it.
 template <class M>
 std::vector<store::TensorSnapshot> snapshots(const M& m) {
@@ -263,12 +310,32 @@ void check_defined(const std::vector<store::TensorSnapshot>& snapshots);
 /// the loaded module.
 template <class M>
 store::ApplyResult load_from(M& m, store::ModuleStore& s) {
+    // The slots, from the tensors or, for uninitialized parameters, from what they declare (a load
+    // into them does not run their init).
     std::vector<store::TensorSlot> slots;
-    const auto snaps = snapshots(m);
-    check_defined(snaps);
-    for (const auto& snap : snaps)
-        slots.push_back({snap.path, snap.tensor.shape(), snap.tensor.dtype(), snap.tensor.device(),
-                         snap.param_id, snap.is_buffer, snap.module_type});
+    std::vector<const char*> types;
+    auto type = [&] { return types.empty() ? std::string() : std::string(types.back()); };
+    auto slot = [&](bool is_buffer) {
+        return [&, is_buffer](const std::string& path, const auto& p) {
+            using P = std::remove_cv_t<std::remove_reference_t<decltype(p)>>;
+            if constexpr (is_param<P>::value) {
+                if (!p.is_initialized()) {
+                    slots.push_back({path, p.lazy_shape(), p.lazy_dtype(), p.lazy_device(), p.id().value(),
+                                     false, type()});
+                    return;
+                }
+            }
+            const TensorAny& t = p.val().handle();
+            if (!t.defined()) check_defined({{path, t, p.id().value(), is_buffer, type()}});
+            slots.push_back({path, t.shape(), t.dtype(), t.device(), p.id().value(), is_buffer, type()});
+        };
+    };
+    Visitor sv{slot(false), slot(true),
+               [&](const std::string&, const auto& x) {
+                   types.push_back(std::remove_cv_t<std::remove_reference_t<decltype(x)>>::burn_module_name);
+               },
+               [&](const std::string&, const auto&) { types.pop_back(); }};
+    walk(m, "", sv);
     auto [result, values] = s.load(slots);
     check_load(result, s.partial_allowed());
     std::vector<store::LoadedTensor> by_slot(slots.size());
@@ -306,7 +373,7 @@ std::string format(const M& m) {
               [&](const std::string& path, const auto& x) {
                   os << indent() << (path.empty() ? "" : last(path) + ": ")
                      << std::remove_cv_t<std::remove_reference_t<decltype(x)>>::burn_module_name
-                     << " {  // params: " << num_params(x) << "\n";
+                     << display_settings_of(x) << " {  // params: " << num_params(x) << "\n";
                   ++depth;
               },
               [&](const std::string&, const auto&) {
@@ -323,7 +390,7 @@ std::string format(const M& m) {
 
 /// Declares a struct's fields as a module: BURN_MODULE(Mlp, hidden, activation, output). Generates
 /// num_params, visit_params, map_params, to_device, devices, valid, no_grad, freeze, save_into,
-/// load_from and to_string. Up to 63 fields.
+/// load_from and to_string (and freeze_group, unfreeze, unfreeze_group, fork). Up to 63 fields.
 #define BURN_MODULE(Type, ...)                                                                             \
     [[maybe_unused]] static constexpr const char* burn_module_name = #Type;                                \
     template <class BurnFn>                                                                                \
@@ -381,6 +448,33 @@ std::string format(const M& m) {
     Type freeze(BurnPred&& burn_pred) const {                                                              \
         Type burn_copy = *this;                                                                            \
         ::burn::module::set_require_grad_where(burn_copy, false, burn_pred);                               \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    /** A copy with the parameters whose path satisfies pred trainable again. */                           \
+    template <class BurnPred>                                                                              \
+    Type unfreeze(BurnPred&& burn_pred) const {                                                            \
+        Type burn_copy = *this;                                                                            \
+        ::burn::module::set_require_grad_where(burn_copy, true, burn_pred);                                \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    /** A copy with the group's parameters frozen / trainable (burn's freeze_group, unfreeze_group). */    \
+    template <class BurnSelf = Type>                                                                       \
+    BurnSelf freeze_group(const ::burn::module::ParamGroup& burn_group) const {                            \
+        BurnSelf burn_copy = *this;                                                                        \
+        ::burn::module::set_require_grad_group(burn_copy, false, burn_group);                              \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    template <class BurnSelf = Type>                                                                       \
+    BurnSelf unfreeze_group(const ::burn::module::ParamGroup& burn_group) const {                          \
+        BurnSelf burn_copy = *this;                                                                        \
+        ::burn::module::set_require_grad_group(burn_copy, true, burn_group);                               \
+        return burn_copy;                                                                                  \
+    }                                                                                                      \
+    /** A copy on device whose tensors are new graph leaves (burn's fork; see module::fork). */            \
+    template <class BurnSelf = Type>                                                                       \
+    BurnSelf fork(const ::burn::Device& burn_device) const {                                               \
+        BurnSelf burn_copy = *this;                                                                        \
+        ::burn::module::fork(burn_copy, burn_device);                                                      \
         return burn_copy;                                                                                  \
     }                                                                                                      \
     template <class BurnSelf = Type>                                                                       \

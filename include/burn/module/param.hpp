@@ -1,7 +1,9 @@
 #pragma once
 /// Parameters and buffers: the tensors a module owns.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -30,6 +32,30 @@ class Text;
 }
 detail::Text& operator<<(detail::Text& os, ParamId id);
 
+namespace detail {
+/// The once-only initialisation of an uninitialized parameter, shared by its copies so that every copy
+/// sees the same values (src/module/module.cpp).
+class LazyTensor {
+  public:
+    LazyTensor(std::function<TensorAny()> init, Dims shape, DType dtype, Device device);
+    /// Runs init on the first call (once, whichever copy asks first; thread-safe), checks that it gave
+    /// the declared shape and dtype, and returns the tensor.
+    TensorAny get();
+    bool initialized() const;
+    const Dims& shape() const { return shape_; }
+    DType dtype() const { return dtype_; }
+    const Device& device() const { return device_; }
+
+  private:
+    std::function<TensorAny()> init_;
+    Dims shape_;
+    DType dtype_;
+    Device device_;
+    struct Once;
+    std::shared_ptr<Once> once_;
+};
+}  // namespace detail
+
 /// A trainable tensor of a module. Constructed parameters require gradients (on autodiff devices),
 /// so `loss.backward()` reaches them; freeze with set_require_grad(false).
 template <class T>
@@ -40,26 +66,59 @@ class Param {
     Param(T value, ParamId id = ParamId::create(), bool require_grad = true)  // NOLINT: a tensor is a param
         : id_(id), require_grad_(require_grad), value_(mark(std::move(value), require_grad)) {}
 
-    const T& val() const { return value_; }
+    /// A parameter whose tensor is made by init(device) on first use (burn's Param::uninitialized): val()
+    /// runs it once (copies share the result); its shape, dtype and device are known before (lazy_shape,
+    /// lazy_dtype, lazy_device), and load_from fills it without running init. set() replaces it
+    /// uninitialized. init must return a tensor of that shape and dtype on device.
+    static Param uninitialized(ParamId id, std::function<T(const Device&)> init, const Device& device,
+                               Dims shape, DType dtype = T::kind::default_dtype, bool require_grad = true) {
+        Param p;
+        p.id_ = id;
+        p.require_grad_ = require_grad;
+        p.lazy_ = std::make_shared<detail::LazyTensor>(
+            [init = std::move(init), device] { return init(device).handle(); }, shape, dtype, device);
+        return p;
+    }
+
+    /// The tensor (running a lazy initialisation first; not thread-safe on one Param object before
+    /// that: materialise a module before sharing it across threads, num_params() does).
+    const T& val() const {
+        if (lazy_) materialize();
+        return value_;
+    }
     ParamId id() const { return id_; }
     bool is_require_grad() const { return require_grad_; }
+    /// False only for an uninitialized parameter whose init has not run (for this copy).
+    bool is_initialized() const { return !lazy_ || lazy_->initialized(); }
+    /// Shape, dtype and device without initialising.
+    Dims lazy_shape() const { return lazy_ ? lazy_->shape() : value_.handle().shape(); }
+    DType lazy_dtype() const { return lazy_ ? lazy_->dtype() : value_.handle().dtype(); }
+    Device lazy_device() const { return lazy_ ? lazy_->device() : value_.handle().device(); }
 
     /// Replaces the tensor, keeping the id and the grad flag (what an optimizer step does).
-    void set(T value) { value_ = mark(std::move(value), require_grad_); }
+    void set(T value) {
+        lazy_.reset();
+        value_ = mark(std::move(value), require_grad_);
+    }
     /// Replaces the id (what load_from does with the ids a Burnpack file saved, so that optimizer
     /// state keyed by id lines up with the loaded parameters).
     void set_id(ParamId id) { id_ = id; }
     /// Freezes (false) or unfreezes (true) the parameter.
     void set_require_grad(bool on) {
         require_grad_ = on;
-        value_ = mark(value_, on);
+        if (!lazy_) value_ = mark(value_, on);
     }
 
   private:
     static T mark(T v, bool on) { return v.defined() ? v.set_require_grad(on) : v; }
+    void materialize() const {
+        value_ = mark(T(lazy_->get()), require_grad_);
+        lazy_.reset();
+    }
     ParamId id_{};
     bool require_grad_ = true;
-    T value_{};
+    mutable T value_{};
+    mutable std::shared_ptr<detail::LazyTensor> lazy_{};
 };
 
 /// A non-trainable tensor a module owns and saves (BatchNorm's running statistics): moved by

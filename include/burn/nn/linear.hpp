@@ -6,9 +6,21 @@
 
 namespace burn::nn {
 
+/// A LoRA adapter on a Linear (burn's LoRA, nn/lora.hpp): the layer computes
+/// x W^T + b + scaling * (x A^T) B^T, with A = lora_a and B = lora_b.
+struct LoraAdapter {
+    Param<Tensor<2>> lora_a;  // [rank, d_input]
+    Param<Tensor<2>> lora_b;  // [d_output, rank] (zeros when applied: the layer starts unchanged)
+    double scaling = 1.0;     // alpha / rank
+    bool merged = false;      // the update is folded into the weight (merge_lora): forward skips it
+
+    BURN_MODULE(LoraAdapter, lora_a, lora_b, scaling, merged)
+};
+
 struct Linear {
     Param<Tensor<2>> weight;               // [d_output, d_input]
     std::optional<Param<Tensor<1>>> bias;  // [d_output]
+    std::optional<LoraAdapter> lora{};     // set by nn::apply_lora
 
     /// input [..., d_input] -> [..., d_output]
     template <std::size_t D>
@@ -17,7 +29,7 @@ struct Linear {
     }
     TensorAny forward_any(const TensorAny& input) const;
 
-    BURN_MODULE(Linear, weight, bias)
+    BURN_MODULE(Linear, weight, bias, lora)
 };
 
 struct LinearConfig {

@@ -83,3 +83,12 @@ struct AdaptiveAvgPool3dConfig {
 };
 
 }  // namespace burn::nn
+
+/// The functional form (burn's tensor::module::adaptive_avg_pool3d): x [N, C, D, H, W] ->
+/// [N, C, od, oh, ow], each output the mean of its window [floor(i * in / out), ceil((i + 1) * in / out))
+/// per dim, as PyTorch's adaptive_avg_pool3d. Differentiable.
+namespace burn::tensor::module {
+inline Tensor<5> adaptive_avg_pool3d(const Tensor<5>& x, std::array<std::size_t, 3> output_size) {
+    return nn::AdaptiveAvgPool3dConfig{output_size}.init().forward(x);
+}
+}  // namespace burn::tensor::module

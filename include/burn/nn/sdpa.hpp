@@ -17,11 +17,20 @@ struct SdpaOptions {
                                             // key is not attended (burn's convention, as MhaInput's)
     double dropout = 0;                     // on the attention weights, on autodiff devices only
     std::optional<double> scale{};          // default 1 / sqrt(head dim)
+    std::optional<double> softcap{};        // scores become softcap * tanh(scores / softcap) (Gemma 2's
+                                            // logit soft-capping, burn's softcap), before the masks
 };
 
 /// q [batch, heads, seq_q, d], k [batch, heads, seq_k, d], v [batch, heads, seq_k, dv] ->
 /// [batch, heads, seq_q, dv]. A query whose every key is masked gives NaN (as PyTorch).
 Tensor<4> scaled_dot_product_attention(const Tensor<4>& q, const Tensor<4>& k, const Tensor<4>& v,
                                        const SdpaOptions& options = {});
+
+/// The same attention always composed from tensor ops (burn's attention_fallback): scores = q k^T *
+/// scale, soft-capped, masked with -inf, softmax, dropout (autodiff devices only), matmul with v. What
+/// scaled_dot_product_attention runs for softcap and for dropout while training; a reference for the
+/// fused op, and differentiable through the ordinary gradient rules.
+Tensor<4> attention_fallback(const Tensor<4>& q, const Tensor<4>& k, const Tensor<4>& v,
+                             const SdpaOptions& options = {});
 
 }  // namespace burn::nn

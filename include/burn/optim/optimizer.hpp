@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "burn/module/param_group.hpp"
 #include "burn/optim/clipping.hpp"
 #include "burn/optim/gradients_params.hpp"
 #include "burn/optim/lr_scheduler.hpp"
@@ -113,6 +114,15 @@ class Optimizer {
         return Optimizer(*this).with_group(std::move(pred), settings);
     }
     Optimizer with_group(PathPredicate pred, GroupSettings settings) &&;
+    /// A copy with a group that has its own optimizer (burn's with_group(group, optim, clipping)): its
+    /// parameters are stepped by optimizer's rule and clipped by optimizer's clipping (its gradients
+    /// clipped together, apart from the others'), with settings' lr factor, weight decay and schedule.
+    /// Only the rule and the clipping of optimizer are used (not its groups or state); state lives here,
+    /// keyed by parameter id as for every parameter. set_momentum changes the main rule only.
+    Optimizer with_group(PathPredicate pred, const Optimizer& optimizer, GroupSettings settings = {}) const&;
+    /// The same, the group given as a module::ParamGroup (ids or paths).
+    Optimizer with_group(const module::ParamGroup& group, const Optimizer& optimizer,
+                         GroupSettings settings = {}) const&;
     /// How a step reaches the rule: automatic (the default) hands every parameter to the rule's
     /// multi-tensor step (Rule::step_many: a few launches for all parameters) unless they all live on
     /// the CPU, where an op is a function call and the per-tensor update, written in place, is faster;
@@ -184,10 +194,16 @@ class Optimizer {
     struct Group {
         PathPredicate pred;
         GroupSettings settings;
+        std::shared_ptr<const Rule> rule{};          // null: the optimizer's
+        std::optional<GradientClipping> clipping{};  // unset: clipped with the others
+        std::optional<module::ParamGroup> ids{};     // set: matched by id and path instead of pred
     };
     void apply(double lr, std::vector<Slot>& slots, GradientsParams& grads);
-    /// The index of the first group whose predicate accepts path; groups_.size() when none does.
-    std::size_t group_of(const std::string& path) const;
+    /// The index of the first group accepting the parameter; groups_.size() when none does.
+    std::size_t group_of(ParamId id, const std::string& path) const;
+    const Rule& rule_of(std::size_t group) const {
+        return group < groups_.size() && groups_[group].rule ? *groups_[group].rule : *rule_;
+    }
 
     std::shared_ptr<const Rule> rule_;
     GradientClipping clipping_;

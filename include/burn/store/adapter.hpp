@@ -89,6 +89,25 @@ class HalfPrecisionAdapter : public Adapter {
     PathFilter filter_;
 };
 
+/// Float tensors cast to one float dtype (burn's FloatCastAdapter), on save and on load: every float
+/// entry the filter accepts (an empty filter: all) whose dtype differs becomes `to`. Integer and bool
+/// tensors are left alone. Saving a float32 model as float64 or bfloat16, or loading an f16 file into
+/// a float32 model under DTypePolicy::strict, are what it is for. Casts are checked as the dtype
+/// policy's are: a finite value that overflows `to` fails with the tensor's name and the element.
+class FloatCastAdapter : public Adapter {
+  public:
+    explicit FloatCastAdapter(DType to, PathFilter filter = {});
+    const char* name() const override { return "float-cast"; }
+    std::vector<TensorEntry> adapt_load(std::vector<TensorEntry> entries,
+                                        const std::set<std::string>& module_paths,
+                                        ApplyResult& report) const override;
+    std::vector<TensorEntry> adapt_save(std::vector<TensorEntry> entries) const override;
+
+  private:
+    DType to_;
+    PathFilter filter_;
+};
+
 /// Runs adapters in order (load and save alike).
 class ChainAdapter : public Adapter {
   public:

@@ -48,6 +48,10 @@ struct StoreOptions {
     /// Loads renumber index segments so they run 0, 1, 2, ... under each parent (map_indices_contiguous,
     /// after the key remapping): a PyTorch nn.Sequential's fc.0, fc.2, fc.4 load into a list of three.
     bool map_indices_contiguous = false;
+    /// Shape validation (burn's validate). Off: a file tensor whose shape differs from the module's (of
+    /// the same rank) is applied with the file's shape, e.g. an embedding whose vocabulary grew. Names,
+    /// ranks and dtypes are still checked.
+    bool validate = true;
 };
 
 class StoreBase : public ModuleStore {
@@ -144,6 +148,11 @@ class StoreBuilder : public StoreBase {
     /// each parent (burn's map_indices_contiguous; off by default, see docs/store.md).
     Derived& map_indices_contiguous(bool on = true) {
         opts_.map_indices_contiguous = on;
+        return self();
+    }
+    /// Off: shape mismatches of the same rank load the file's tensor as it is (see StoreOptions::validate).
+    Derived& validate(bool on = true) {
+        opts_.validate = on;
         return self();
     }
     Derived& dtype_policy(DTypePolicy policy) {

@@ -67,3 +67,15 @@ struct CtcLossConfig {
 };
 
 }  // namespace burn::nn::loss
+
+/// The functional form (burn's tensor::module::ctc_loss): the loss of each sample, [N] (PyTorch's
+/// F.ctc_loss with reduction='none'); arguments as CtcLoss::forward's. Differentiable in log_probs.
+namespace burn::tensor::module {
+template <std::size_t S>
+Tensor<1> ctc_loss(const Tensor<3>& log_probs, const Tensor<S, Int>& targets,
+                   const Tensor<1, Int>& input_lengths, const Tensor<1, Int>& target_lengths,
+                   int64_t blank = 0, bool zero_infinity = false) {
+    return nn::loss::CtcLoss{blank, zero_infinity}.forward_no_reduction(log_probs, targets, input_lengths,
+                                                                        target_lengths);
+}
+}  // namespace burn::tensor::module
