@@ -155,6 +155,31 @@ TEST(DataLoader, ToDeviceKeepsTheOrder) {
     EXPECT_EQ(pass(*moved, 1), pass(*loader, 1));
 }
 
+TEST(DataLoader, SplitGivesEachDeviceAConsecutivePart) {
+    auto loader = DataLoaderBuilder(ItemBatcher()).batch_size(2).build(items(11));
+    const std::vector<Device> devices = {Device(), Device().autodiff(), Device()};
+    auto parts = split_dataloader(loader, devices);
+    ASSERT_EQ(parts.size(), 3u);
+    // 11 / 3 = 3 items a part, the last one also the remainder: [0, 3), [3, 6), [6, 11).
+    EXPECT_EQ(pass(*parts[0], 0), (std::vector<std::vector<int>>{{0, 1}, {2}}));
+    EXPECT_EQ(pass(*parts[1], 0), (std::vector<std::vector<int>>{{3, 4}, {5}}));
+    EXPECT_EQ(pass(*parts[2], 0), (std::vector<std::vector<int>>{{6, 7}, {8, 9}, {10}}));
+    EXPECT_EQ(std::vector<std::size_t>({parts[0]->num_items(), parts[1]->num_items(), parts[2]->num_items()}),
+              std::vector<std::size_t>({3, 3, 5}));
+    EXPECT_TRUE(parts[1]->device().is_autodiff());
+    EXPECT_TRUE(parts[1]->iter()->next()->values.device().is_autodiff());
+    EXPECT_FALSE(parts[0]->device().is_autodiff());
+    // Shuffled parts permute their own items only.
+    auto shuffled = split_dataloader(
+        DataLoaderBuilder(ItemBatcher()).batch_size(3).shuffle(5).build(items(8)), {Device(), Device()});
+    std::vector<int> second;
+    for (const auto& b : pass(*shuffled[1], 2)) second.insert(second.end(), b.begin(), b.end());
+    std::sort(second.begin(), second.end());
+    EXPECT_EQ(second, (std::vector<int>{4, 5, 6, 7}));
+    EXPECT_EQ(split_dataloader(loader, {Device()}).front(), loader);
+    EXPECT_EQ(loader->slice(9, 100)->num_items(), 2u);
+}
+
 TEST(DataLoader, EmptyDatasetAndBadOptions) {
     auto loader = DataLoaderBuilder(ItemBatcher()).batch_size(4).num_workers(2).build(items(0));
     EXPECT_EQ(loader->num_batches(), 0u);

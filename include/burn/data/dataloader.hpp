@@ -26,6 +26,7 @@
 #include "burn/data/dataset.hpp"
 #include "burn/data/prefetch.hpp"
 #include "burn/data/rng.hpp"
+#include "burn/data/transform.hpp"
 
 namespace burn::data {
 
@@ -54,6 +55,12 @@ class DataLoader {
     virtual const Device& device() const = 0;
     /// The same loader building its batches on another device.
     virtual std::shared_ptr<DataLoader<B>> to_device(const Device& device) const = 0;
+    /// The same loader over the items [start, end) of its dataset (burn's slice; end is clamped to
+    /// the dataset's length). Loaders that cannot be sliced throw burn::Error.
+    virtual std::shared_ptr<DataLoader<B>> slice(std::size_t start, std::size_t end) const {
+        BURN_THROW("[DataLoader::slice] this data loader cannot be sliced (items ", start, " to ", end,
+                   "); build one per part with DataLoaderBuilder over a PartialDataset");
+    }
 };
 
 template <class B>
@@ -218,5 +225,24 @@ class DataLoaderBuilder {
     std::shared_ptr<const Batcher<item_type, batch_type>> batcher_;
     DataLoaderOptions options_;
 };
+
+/// One loader per device over consecutive parts of the loader's items (burn's split_dataloader): with
+/// n devices, part i holds items [i * (N / n), (i + 1) * (N / n)), the last part also the remainder,
+/// and builds its batches on devices[i]. Each part shuffles (when the loader does) within itself.
+/// With one device or none, the loader itself. For data-parallel training, one part per replica.
+template <class B>
+std::vector<DataLoaderPtr<B>> split_dataloader(const DataLoaderPtr<B>& loader,
+                                               const std::vector<Device>& devices) {
+    if (devices.size() <= 1) return {loader};
+    const std::size_t n = loader->num_items(), step = n / devices.size();
+    std::vector<DataLoaderPtr<B>> out;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const std::size_t end = i + 1 == devices.size() ? n : start + step;
+        out.push_back(loader->slice(start, end)->to_device(devices[i]));
+        start = end;
+    }
+    return out;
+}
 
 }  // namespace burn::data
