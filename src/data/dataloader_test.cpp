@@ -180,6 +180,44 @@ TEST(DataLoader, SplitGivesEachDeviceAConsecutivePart) {
     EXPECT_EQ(loader->slice(9, 100)->num_items(), 2u);
 }
 
+TEST(DataLoader, BatchStrategiesDecideTheBatches) {
+    // FixBatchStrategy gives the default loader's batches, shuffled or not.
+    auto fixed = DataLoaderBuilder(ItemBatcher())
+                     .batch_strategy(FixBatchStrategy<Item>(3))
+                     .shuffle(9)
+                     .build(items(10));
+    auto plain = DataLoaderBuilder(ItemBatcher()).batch_size(3).shuffle(9).build(items(10));
+    EXPECT_EQ(pass(*fixed, 2), pass(*plain, 2));
+    EXPECT_EQ(fixed->num_batches(), 4u);
+    EXPECT_EQ(pass(*fixed, 2, 1), pass(*plain, 2, 1));
+    auto it = fixed->iter(0, 3);
+    EXPECT_EQ(it->position(), 3u);
+    ASSERT_TRUE(it->next().has_value());
+    EXPECT_FALSE(it->next().has_value());
+    // A strategy that closes a batch once its values sum to at least 5.
+    struct Budget final : BatchStrategy<Item> {
+        std::vector<Item> held;
+        int sum = 0;
+        void add(Item i) override {
+            sum += i.value;
+            held.push_back(i);
+        }
+        std::optional<std::vector<Item>> batch(bool force) override {
+            if (held.empty() || (sum < 5 && !force)) return std::nullopt;
+            sum = 0;
+            return std::exchange(held, {});
+        }
+        std::unique_ptr<BatchStrategy<Item>> clone() const override { return std::make_unique<Budget>(); }
+    };
+    auto budget = DataLoaderBuilder(ItemBatcher()).batch_strategy(Budget()).build(items(8));
+    const std::vector<std::vector<int>> want = {{0, 1, 2, 3}, {4, 5}, {6}, {7}};
+    EXPECT_EQ(pass(*budget, 0), want);
+    EXPECT_EQ(pass(*budget, 1), want);     // a fresh strategy per pass
+    EXPECT_EQ(budget->num_batches(), 8u);  // no fixed size: the item count bounds it
+    EXPECT_EQ(pass(*budget->slice(4, 8), 0), (std::vector<std::vector<int>>{{4, 5}, {6}, {7}}));
+    EXPECT_THROW(FixBatchStrategy<Item>(0), Error);
+}
+
 TEST(DataLoader, EmptyDatasetAndBadOptions) {
     auto loader = DataLoaderBuilder(ItemBatcher()).batch_size(4).num_workers(2).build(items(0));
     EXPECT_EQ(loader->num_batches(), 0u);

@@ -1,6 +1,7 @@
 // A RIFF/WAVE reader for uncompressed PCM and float audio.
 #include "burn/data/wav.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 

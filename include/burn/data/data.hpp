@@ -3,6 +3,7 @@
 /// JSON-lines files, images, text folders, AG News, WAV audio and Speech Commands. SQLite is in
 /// burn/data/sqlite.hpp (an optional part of the build).
 #include "burn/data/ag_news.hpp"
+#include "burn/data/batch_strategy.hpp"
 #include "burn/data/batcher.hpp"
 #include "burn/data/cifar.hpp"
 #include "burn/data/csv.hpp"
