@@ -16,14 +16,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kWords[] = {
+constexpr const char* kSpeechWords[] = {
     "yes",      "no",      "up",     "down",  "left",   "right",   "on",     "off",    "stop",  "go",
     "zero",     "one",     "two",    "three", "four",   "five",    "six",    "seven",  "eight", "nine",
     "bed",      "bird",    "cat",    "dog",   "happy",  "house",   "marvin", "sheila", "tree",  "wow",
     "backward", "forward", "follow", "learn", "visual", "silence", "other"};
 
 // The "word/file.wav" lines of a list file (none when it is missing).
-std::set<std::string> read_list(const fs::path& path) {
+std::set<std::string> read_speech_list(const fs::path& path) {
     std::set<std::string> out;
     std::error_code ec;
     if (!fs::exists(path, ec)) return out;
@@ -38,12 +38,12 @@ std::set<std::string> read_list(const fs::path& path) {
 }  // namespace
 
 const char* speech_command_name(SpeechCommandClass c) {
-    return kWords[static_cast<int>(c)];
+    return kSpeechWords[static_cast<int>(c)];
 }
 
 SpeechCommandClass speech_command_class(std::string_view word) {
     for (int i = 0; i < 35; ++i)
-        if (word == kWords[i]) return static_cast<SpeechCommandClass>(i);
+        if (word == kSpeechWords[i]) return static_cast<SpeechCommandClass>(i);
     if (word == "_background_noise_" || word == "silence") return SpeechCommandClass::silence;
     return SpeechCommandClass::other;
 }
@@ -56,8 +56,8 @@ SpeechCommandsDataset::SpeechCommandsDataset(const fs::path& root, std::string_v
     BURN_CHECK_KIND(
         fs::is_directory(root, ec), io, "[SpeechCommandsDataset] '", root.string(),
         "' is not a folder; give the extracted speech_commands_v0.02 folder (root/<word>/<file>.wav)");
-    const std::set<std::string> validation = read_list(root / "validation_list.txt");
-    const std::set<std::string> testing = read_list(root / "testing_list.txt");
+    const std::set<std::string> validation = read_speech_list(root / "validation_list.txt");
+    const std::set<std::string> testing = read_speech_list(root / "testing_list.txt");
     for (fs::directory_iterator dir(root, ec), end; !ec && dir != end; dir.increment(ec)) {
         if (!dir->is_directory(ec)) continue;
         const std::string word = dir->path().filename().string();

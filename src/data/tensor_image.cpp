@@ -14,12 +14,12 @@ namespace burn::vision {
 
 namespace {
 
-struct Layout {
+struct SaveLayout {
     int rank;
     int n, c, h, w;  // which dim holds each (-1: absent, size 1)
 };
 
-Layout layout_of(ImageDimOrder order) {
+SaveLayout save_layout_of(ImageDimOrder order) {
     switch (order) {
         case ImageDimOrder::hw:
             return {2, -1, -1, 0, 1};
@@ -41,7 +41,7 @@ Layout layout_of(ImageDimOrder order) {
 
 void save_tensor_as_image(const TensorAny& tensor, const TensorDisplayOptions& options,
                           const std::filesystem::path& path) {
-    const Layout l = layout_of(options.dim_order);
+    const SaveLayout l = save_layout_of(options.dim_order);
     const Dims& s = tensor.shape();
     BURN_CHECK_KIND(s.rank() == l.rank, shape, "[save_tensor_as_image] the dim order needs a rank-", l.rank,
                     " tensor, got shape ", s, "; pass the ImageDimOrder that matches the tensor");

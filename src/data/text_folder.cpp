@@ -14,12 +14,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower_ascii(std::string s) {
+std::string text_lower_ascii(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
-std::vector<fs::directory_entry> sorted_entries(const fs::path& dir) {
+std::vector<fs::directory_entry> text_sorted_entries(const fs::path& dir) {
     std::error_code ec;
     std::vector<fs::directory_entry> out;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(*it);
@@ -30,7 +30,7 @@ std::vector<fs::directory_entry> sorted_entries(const fs::path& dir) {
     return out;
 }
 
-void append_utf8(std::string& out, uint32_t cp) {
+void text_append_utf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) {
         out += static_cast<char>(cp);
     } else if (cp < 0x800) {
@@ -69,7 +69,7 @@ std::string decode_text(std::string bytes) {
                 i += 2;
             }
         }
-        append_utf8(out, cp);
+        text_append_utf8(out, cp);
     }
     return out;
 }
@@ -79,14 +79,14 @@ TextFolderDataset::TextFolderDataset(const fs::path& root, std::vector<std::stri
     BURN_CHECK_KIND(
         fs::is_directory(root, ec), io, "[TextFolderDataset] '", root.string(),
         "' is not a folder; give the folder holding one sub-folder per class (root/<class>/<file>)");
-    for (auto& e : extensions) e = lower_ascii(e);
-    for (const auto& entry : sorted_entries(root)) {
+    for (auto& e : extensions) e = text_lower_ascii(e);
+    for (const auto& entry : text_sorted_entries(root)) {
         if (!entry.is_directory(ec)) continue;
         const auto label = static_cast<int32_t>(classes_.size());
         classes_.push_back(entry.path().filename().string());
-        for (const auto& file : sorted_entries(entry.path())) {
+        for (const auto& file : text_sorted_entries(entry.path())) {
             if (!file.is_regular_file(ec)) continue;
-            const std::string ext = lower_ascii(file.path().extension().string());
+            const std::string ext = text_lower_ascii(file.path().extension().string());
             if (std::find(extensions.begin(), extensions.end(), ext) != extensions.end())
                 files_.emplace_back(file.path(), label);
         }

@@ -12,7 +12,7 @@ namespace burn::data {
 
 namespace {
 
-uint32_t le(std::string_view b, std::size_t at, int n) {
+uint32_t wav_le(std::string_view b, std::size_t at, int n) {
     uint32_t v = 0;
     for (int i = n - 1; i >= 0; --i)
         v = v << 8 | static_cast<unsigned char>(b[at + static_cast<std::size_t>(i)]);
@@ -30,19 +30,19 @@ WavAudio decode_wav(std::string_view bytes, std::string_view name) {
     bool have_fmt = false, have_data = false;
     for (std::size_t at = 12; at + 8 <= bytes.size();) {
         const std::string_view id = bytes.substr(at, 4);
-        const uint32_t size = le(bytes, at + 4, 4);
+        const uint32_t size = wav_le(bytes, at + 4, 4);
         BURN_CHECK_KIND(size <= bytes.size() - at - 8 || id == "data", io, "[decode_wav] '", name,
                         "' is truncated: its '", std::string(id), "' chunk claims ", size,
                         " bytes; replace the file");
         if (id == "fmt ") {
             BURN_CHECK_KIND(size >= 16, io, "[decode_wav] '", name, "' has a fmt chunk of ", size,
                             " bytes (16 needed)");
-            format = static_cast<int>(le(bytes, at + 8, 2));
-            channels = static_cast<int>(le(bytes, at + 10, 2));
-            rate = le(bytes, at + 12, 4);
-            bits = static_cast<int>(le(bytes, at + 22, 2));
+            format = static_cast<int>(wav_le(bytes, at + 8, 2));
+            channels = static_cast<int>(wav_le(bytes, at + 10, 2));
+            rate = wav_le(bytes, at + 12, 4);
+            bits = static_cast<int>(wav_le(bytes, at + 22, 2));
             if (format == 0xFFFE && size >= 26)
-                format = static_cast<int>(le(bytes, at + 32, 2));  // sub-format
+                format = static_cast<int>(wav_le(bytes, at + 32, 2));  // sub-format
             have_fmt = true;
         } else if (id == "data") {
             // A writer that did not know the length leaves 0 or 0xFFFFFFFF: take the rest of the file.
@@ -69,19 +69,19 @@ WavAudio decode_wav(std::string_view bytes, std::string_view name) {
         const std::size_t at = i * width;
         if (flt && bits == 32) {
             float f;
-            uint32_t u = le(data, at, 4);
+            uint32_t u = wav_le(data, at, 4);
             std::memcpy(&f, &u, 4);
             out.samples[i] = f;
         } else if (flt) {
-            uint64_t u = le(data, at, 4) | uint64_t{le(data, at + 4, 4)} << 32;
+            uint64_t u = wav_le(data, at, 4) | uint64_t{wav_le(data, at + 4, 4)} << 32;
             double d;
             std::memcpy(&d, &u, 8);
             out.samples[i] = static_cast<float>(d);
         } else if (bits == 8) {
-            out.samples[i] = static_cast<float>((static_cast<int>(le(data, at, 1)) - 128) * scale);
+            out.samples[i] = static_cast<float>((static_cast<int>(wav_le(data, at, 1)) - 128) * scale);
         } else {
             // Sign-extend the little-endian integer of `bits` bits.
-            const uint32_t u = le(data, at, static_cast<int>(width)) << (32 - bits);
+            const uint32_t u = wav_le(data, at, static_cast<int>(width)) << (32 - bits);
             out.samples[i] =
                 static_cast<float>(static_cast<double>(static_cast<int32_t>(u) >> (32 - bits)) * scale);
         }

@@ -12,14 +12,14 @@ namespace burn::vision {
 
 namespace {
 
-void check_channels(const Tensor<4>& images, int64_t channels, const char* op, const char* fix) {
+void color_check_channels(const Tensor<4>& images, int64_t channels, const char* op, const char* fix) {
     BURN_CHECK_KIND(images.handle().shape()[1] == channels, shape, op, " expects [N, ", channels,
                     ", H, W] images, got shape ", images.handle().shape(), "; ", fix);
 }
 
 // The [N, 3, H, W] values with f applied to each pixel's three channels.
 template <class F>
-Tensor<4> per_pixel(const Tensor<4>& images, F f) {
+Tensor<4> color_per_pixel(const Tensor<4>& images, F f) {
     const TensorAny& t = images.handle();
     std::vector<double> v = detail::host_values(t);
     const int64_t n = t.shape()[0], plane = t.shape()[2] * t.shape()[3];
@@ -34,18 +34,20 @@ Tensor<4> per_pixel(const Tensor<4>& images, F f) {
 }  // namespace
 
 Tensor<4> rgb2gray(const Tensor<4>& images) {
-    check_channels(images, 3, "[rgb2gray]", "pass RGB images, channels first (permute HWC images to CHW)");
+    color_check_channels(images, 3, "[rgb2gray]",
+                         "pass RGB images, channels first (permute HWC images to CHW)");
     return 0.299 * images.narrow(1, 0, 1) + 0.587 * images.narrow(1, 1, 1) + 0.114 * images.narrow(1, 2, 1);
 }
 
 Tensor<4> gray2rgb(const Tensor<4>& images) {
-    check_channels(images, 1, "[gray2rgb]", "pass one-channel images, channels first");
+    color_check_channels(images, 1, "[gray2rgb]", "pass one-channel images, channels first");
     return images.repeat_dim(1, 3);
 }
 
 Tensor<4> rgb2hsv(const Tensor<4>& images) {
-    check_channels(images, 3, "[rgb2hsv]", "pass RGB images, channels first (permute HWC images to CHW)");
-    return per_pixel(images, [](double& r, double& g, double& b) {
+    color_check_channels(images, 3, "[rgb2hsv]",
+                         "pass RGB images, channels first (permute HWC images to CHW)");
+    return color_per_pixel(images, [](double& r, double& g, double& b) {
         const double v = std::max({r, g, b});
         const double chroma = v - std::min({r, g, b});
         double h = 0;
@@ -67,8 +69,8 @@ Tensor<4> rgb2hsv(const Tensor<4>& images) {
 }
 
 Tensor<4> hsv2rgb(const Tensor<4>& images) {
-    check_channels(images, 3, "[hsv2rgb]", "pass HSV images, channels first");
-    return per_pixel(images, [](double& h, double& s, double& v) {
+    color_check_channels(images, 3, "[hsv2rgb]", "pass HSV images, channels first");
+    return color_per_pixel(images, [](double& h, double& s, double& v) {
         const double sixths = std::fmod(std::fmod(h, 360.0) + 360.0, 360.0) / 60.0;
         const double chroma = v * s;
         // Each channel falls from v by chroma over the part of the hue wheel away from its colour.

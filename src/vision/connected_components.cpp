@@ -13,7 +13,7 @@ namespace burn::vision {
 
 namespace {
 
-int32_t find_root(std::vector<int32_t>& parent, int32_t a) {
+int32_t cc_find_root(std::vector<int32_t>& parent, int32_t a) {
     while (parent[static_cast<std::size_t>(a)] != a) {
         parent[static_cast<std::size_t>(a)] =
             parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(a)])];
@@ -22,9 +22,9 @@ int32_t find_root(std::vector<int32_t>& parent, int32_t a) {
     return a;
 }
 
-void unite(std::vector<int32_t>& parent, int32_t a, int32_t b) {
-    a = find_root(parent, a);
-    b = find_root(parent, b);
+void cc_unite(std::vector<int32_t>& parent, int32_t a, int32_t b) {
+    a = cc_find_root(parent, a);
+    b = cc_find_root(parent, b);
     if (a < b)
         parent[static_cast<std::size_t>(b)] = a;
     else if (b < a)
@@ -32,8 +32,8 @@ void unite(std::vector<int32_t>& parent, int32_t a, int32_t b) {
 }
 
 // Labels (row-major, 0 = background) and the number of components.
-std::vector<int32_t> label(const Tensor<2, Bool>& image, Connectivity connectivity, int64_t& h, int64_t& w,
-                           int32_t& count, const char* op) {
+std::vector<int32_t> cc_label(const Tensor<2, Bool>& image, Connectivity connectivity, int64_t& h, int64_t& w,
+                              int32_t& count, const char* op) {
     const TensorAny& t = image.handle();
     BURN_CHECK_KIND(t.rank() == 2, shape, op, " the image must be [H, W] bool, got shape ", t.shape());
     h = t.shape()[0];
@@ -57,7 +57,7 @@ std::vector<int32_t> label(const Tensor<2, Bool>& image, Connectivity connectivi
                 if (mine == 0)
                     mine = other;
                 else
-                    unite(parent, mine, other);
+                    cc_unite(parent, mine, other);
             };
             join(y, x - 1);
             join(y - 1, x);
@@ -75,7 +75,7 @@ std::vector<int32_t> label(const Tensor<2, Bool>& image, Connectivity connectivi
     std::vector<int32_t> final_label(parent.size(), 0);
     count = 0;
     for (std::size_t l = 1; l < parent.size(); ++l) {
-        const int32_t r = find_root(parent, static_cast<int32_t>(l));
+        const int32_t r = cc_find_root(parent, static_cast<int32_t>(l));
         if (r == static_cast<int32_t>(l))
             final_label[l] = ++count;
         else
@@ -85,7 +85,7 @@ std::vector<int32_t> label(const Tensor<2, Bool>& image, Connectivity connectivi
     return lab;
 }
 
-Tensor<1, Int> ints(const std::vector<int32_t>& v, const Device& device) {
+Tensor<1, Int> cc_ints(const std::vector<int32_t>& v, const Device& device) {
     return Tensor<1, Int>::from_data(TensorData(v, Dims{static_cast<int64_t>(v.size())}), device);
 }
 
@@ -94,7 +94,7 @@ Tensor<1, Int> ints(const std::vector<int32_t>& v, const Device& device) {
 Tensor<2, Int> connected_components(const Tensor<2, Bool>& image, Connectivity connectivity) {
     int64_t h = 0, w = 0;
     int32_t count = 0;
-    std::vector<int32_t> lab = label(image, connectivity, h, w, count, "[connected_components]");
+    std::vector<int32_t> lab = cc_label(image, connectivity, h, w, count, "[connected_components]");
     return Tensor<2, Int>::from_data(TensorData(lab, Dims{h, w}), image.device());
 }
 
@@ -103,7 +103,8 @@ std::pair<Tensor<2, Int>, ConnectedStats> connected_components_with_stats(const 
                                                                           const ConnectedStatsOptions&) {
     int64_t h = 0, w = 0;
     int32_t count = 0;
-    std::vector<int32_t> lab = label(image, connectivity, h, w, count, "[connected_components_with_stats]");
+    std::vector<int32_t> lab =
+        cc_label(image, connectivity, h, w, count, "[connected_components_with_stats]");
     const auto n = static_cast<std::size_t>(count) + 1;
     std::vector<int32_t> area(n, 0), top(n, INT32_MAX), left(n, INT32_MAX), right(n, 0), bottom(n, 0);
     for (int64_t y = 0; y < h; ++y)
@@ -118,8 +119,8 @@ std::pair<Tensor<2, Int>, ConnectedStats> connected_components_with_stats(const 
         }
     top[0] = left[0] = 0;  // the background has no statistics
     const Device& d = image.device();
-    ConnectedStats stats{ints(area, d),  ints(top, d),    ints(left, d),
-                         ints(right, d), ints(bottom, d), ints({count}, d)};
+    ConnectedStats stats{cc_ints(area, d),  cc_ints(top, d),    cc_ints(left, d),
+                         cc_ints(right, d), cc_ints(bottom, d), cc_ints({count}, d)};
     return {Tensor<2, Int>::from_data(TensorData(lab, Dims{h, w}), d), std::move(stats)};
 }
 

@@ -14,7 +14,7 @@ namespace burn::vision {
 namespace {
 
 // Index p mapped into [0, n) by the border rule; -1 for a constant border outside.
-int64_t border_index(int64_t p, int64_t n, BorderType type) {
+int64_t morph_border_index(int64_t p, int64_t n, BorderType type) {
     if (p >= 0 && p < n) return p;
     switch (type) {
         case BorderType::constant:
@@ -34,7 +34,7 @@ int64_t border_index(int64_t p, int64_t n, BorderType type) {
     return -1;
 }
 
-std::pair<double, double> int_range(DType d) {
+std::pair<double, double> morph_int_range(DType d) {
     switch (d) {
         case DType::i64:
             return {-9223372036854775808.0, 9223372036854774784.0};
@@ -132,8 +132,8 @@ TensorAny morphology(const TensorAny& input, const TensorAny& kernel, bool dilat
                     double best = dilate ? -std::numeric_limits<double>::infinity()
                                          : std::numeric_limits<double>::infinity();
                     for (const auto& [dy, dx] : offsets) {
-                        const int64_t yy = border_index(y + dy, h, options.border_type);
-                        const int64_t xx = border_index(x + dx, w, options.border_type);
+                        const int64_t yy = morph_border_index(y + dy, h, options.border_type);
+                        const int64_t xx = morph_border_index(x + dx, w, options.border_type);
                         const double v = (yy < 0 || xx < 0)
                                              ? fill[static_cast<std::size_t>(c)]
                                              : cur[static_cast<std::size_t>((yy * w + xx) * ch + c)];
@@ -146,7 +146,7 @@ TensorAny morphology(const TensorAny& input, const TensorAny& kernel, bool dilat
     if (!is_float(input.dtype())) {
         // A pixel whose set cells all fall on a default constant border keeps the "never wins" value:
         // the dtype's largest (erode) or smallest (dilate), as OpenCV saturates it.
-        const auto [lo, hi] = int_range(input.dtype());
+        const auto [lo, hi] = morph_int_range(input.dtype());
         for (double& v : cur) v = std::clamp(v, lo, hi);
     }
     return detail::from_host(cur, input.shape(), input.dtype(), input.device());

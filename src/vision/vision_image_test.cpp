@@ -10,10 +10,13 @@
 #include "burn/data/image.hpp"
 #include "burn/vision/vision.hpp"
 
+// No file-scope using-directive for burn::vision: in the unity build it would reach the files after
+// this one (burn::vision::ops next to burn::ops).
 using namespace burn;
-using namespace burn::vision;
 
 namespace vision_image_test {
+
+using namespace burn::vision;
 
 std::vector<double> doubles(const TensorAny& t) {
     return burn::ops::into_data(t).convert(DType::f64).to_vec<double>();
@@ -53,6 +56,7 @@ std::filesystem::path temp_png(const std::string& name) {
 }  // namespace vision_image_test
 
 TEST(VisionColor, HsvMatchesColorsysAndRoundTrips) {
+    using namespace burn::vision;
     using namespace vision_image_test;
     const std::vector<std::array<double, 3>> rgb = {{0.2, 0.6, 0.9}, {0.78, 0.0, 0.45}, {0.5, 0.5, 0.5},
                                                     {1.0, 0.0, 0.0}, {0.1, 0.9, 0.9},   {0.3, 0.3, 0.7},
@@ -94,6 +98,7 @@ TEST(VisionColor, HsvMatchesColorsysAndRoundTrips) {
 }
 
 TEST(VisionFilter, Filter2dMatchesTorchConv2d) {
+    using namespace burn::vision;
     std::vector<double> v(40);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>((i * 7) % 11) - 3;
     const auto img = Tensor<4>::from_data(TensorData(v, Dims{1, 2, 4, 5}).convert(DType::f32));
@@ -127,6 +132,7 @@ TEST(VisionFilter, Filter2dMatchesTorchConv2d) {
 }
 
 TEST(VisionTransform2D, MatricesComposeAndResampleLikeABilinearLoop) {
+    using namespace burn::vision;
     using namespace vision_image_test;
     using M = Transform2D::Matrix;
     auto near = [](const M& a, const M& b) {
@@ -183,6 +189,7 @@ TEST(VisionTransform2D, MatricesComposeAndResampleLikeABilinearLoop) {
 }
 
 TEST(VisionSave, TensorsBecomePngPixels) {
+    using namespace burn::vision;
     using namespace vision_image_test;
     if (!data::png_available())
         GTEST_SKIP() << "this build has no libpng (BURN_PNG): PNG encoding is unavailable";

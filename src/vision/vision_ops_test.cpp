@@ -7,10 +7,13 @@
 
 #include "burn/vision/vision.hpp"
 
+// No file-scope using-directive for burn::vision: in the unity build it would reach the files after
+// this one (burn::vision::ops next to burn::ops).
 using namespace burn;
-using namespace burn::vision;
 
 namespace vision_ops_test {
+
+using namespace burn::vision;
 
 // A deterministic pseudo-random mask with about `percent` % set.
 std::vector<bool> mask(int64_t h, int64_t w, uint32_t seed, int percent) {
@@ -96,6 +99,7 @@ std::vector<double> doubles(const TensorAny& t) {
 }  // namespace vision_ops_test
 
 TEST(VisionConnectedComponents, MatchesABreadthFirstSearchWithStats) {
+    using namespace burn::vision;
     using namespace vision_ops_test;
     const int64_t h = 13, w = 17;
     for (uint32_t seed : {1u, 7u, 42u}) {
@@ -141,6 +145,7 @@ TEST(VisionConnectedComponents, MatchesABreadthFirstSearchWithStats) {
 }
 
 TEST(VisionMorphology, StructuringElementsAreOpenCvs) {
+    using namespace burn::vision;
     auto cells = [](KernelShape s, int64_t h, int64_t w, std::optional<Point> a = std::nullopt) {
         std::vector<int> out;
         for (bool b : create_structuring_element(s, h, w, a).to_vec<bool>()) out.push_back(b ? 1 : 0);
@@ -162,6 +167,7 @@ TEST(VisionMorphology, StructuringElementsAreOpenCvs) {
 }
 
 TEST(VisionMorphology, ErodeAndDilateMatchTheDirectLoopForEveryBorder) {
+    using namespace burn::vision;
     using namespace vision_ops_test;
     const int64_t h = 6, w = 7, c = 2;
     std::vector<float> vals(static_cast<std::size_t>(h * w * c));
@@ -218,6 +224,7 @@ TEST(VisionMorphology, ErodeAndDilateMatchTheDirectLoopForEveryBorder) {
 }
 
 TEST(VisionMorphology, BadInputNamesTheOpAndTheFix) {
+    using namespace burn::vision;
     const auto img = Tensor<3>::zeros({4, 4, 1});
     const auto k = create_structuring_element(KernelShape::rect, 3, 3);
     try {
@@ -246,6 +253,7 @@ TEST(VisionMorphology, BadInputNamesTheOpAndTheFix) {
 }
 
 TEST(VisionNms, MatchesTorchvision) {
+    using namespace burn::vision;
     const auto boxes = Tensor<2>::from_floats({{0, 0, 10, 10},
                                                {1, 1, 11, 11},
                                                {20, 20, 30, 30},
