@@ -100,7 +100,8 @@ TEST(DataImageAnnotated, CocoBoxesFollowTheImagesList) {
     ASSERT_EQ(coco.len(), 3u);
     auto boxes = [&](std::size_t i) {
         std::vector<std::pair<std::array<float, 4>, int64_t>> out;
-        for (const BoundingBox& b : coco.get(i)->boxes) out.emplace_back(b.coords, b.label);
+        const DetectionItem item = *coco.get(i);  // not a range-for over a temporary's member
+        for (const BoundingBox& b : item.boxes) out.emplace_back(b.coords, b.label);
         return out;
     };
     using Boxes = std::vector<std::pair<std::array<float, 4>, int64_t>>;

@@ -70,8 +70,8 @@ int64_t extend(int64_t p, int64_t n, BorderType type) {
 
 // One erode/dilate pass over [h, w, c] values.
 std::vector<double> naive_morph(const std::vector<double>& in, int64_t h, int64_t w, int64_t c,
-                                const std::vector<bool>& k, int64_t kh, int64_t kw, Point a, bool dilate,
-                                BorderType border, double fill) {
+                                const std::vector<bool>& k, int64_t kh, int64_t kw, burn::vision::Point a,
+                                bool dilate, BorderType border, double fill) {
     std::vector<double> out(in.size());
     for (int64_t y = 0; y < h; ++y)
         for (int64_t x = 0; x < w; ++x)
@@ -146,7 +146,8 @@ TEST(VisionConnectedComponents, MatchesABreadthFirstSearchWithStats) {
 
 TEST(VisionMorphology, StructuringElementsAreOpenCvs) {
     using namespace burn::vision;
-    auto cells = [](KernelShape s, int64_t h, int64_t w, std::optional<Point> a = std::nullopt) {
+    auto cells = [](KernelShape s, int64_t h, int64_t w,
+                    std::optional<burn::vision::Point> a = std::nullopt) {
         std::vector<int> out;
         for (bool b : create_structuring_element(s, h, w, a).to_vec<bool>()) out.push_back(b ? 1 : 0);
         return out;
@@ -159,11 +160,11 @@ TEST(VisionMorphology, StructuringElementsAreOpenCvs) {
               std::vector<int>({0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0}));
     EXPECT_EQ(cells(KernelShape::cross, 3, 5),
               std::vector<int>({0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0}));
-    EXPECT_EQ(cells(KernelShape::cross, 3, 5, Point{0, 0}),
+    EXPECT_EQ(cells(KernelShape::cross, 3, 5, burn::vision::Point{0, 0}),
               std::vector<int>({1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0}));
     EXPECT_EQ(cells(KernelShape::rect, 2, 3), std::vector<int>(6, 1));
     EXPECT_THROW(create_structuring_element(KernelShape::rect, 0, 3), ShapeError);
-    EXPECT_THROW(create_structuring_element(KernelShape::cross, 3, 3, Point{3, 0}), IndexError);
+    EXPECT_THROW(create_structuring_element(KernelShape::cross, 3, 3, burn::vision::Point{3, 0}), IndexError);
 }
 
 TEST(VisionMorphology, ErodeAndDilateMatchTheDirectLoopForEveryBorder) {
@@ -180,7 +181,7 @@ TEST(VisionMorphology, ErodeAndDilateMatchTheDirectLoopForEveryBorder) {
     for (BorderType border : {BorderType::constant, BorderType::replicate, BorderType::reflect,
                               BorderType::reflect101, BorderType::wrap})
         for (bool dil : {false, true})
-            for (Point a : {Point{2, 1}, Point{4, 0}}) {
+            for (burn::vision::Point a : {burn::vision::Point{2, 1}, burn::vision::Point{4, 0}}) {
                 MorphOptions o;
                 o.anchor = a;
                 o.border_type = border;
@@ -200,9 +201,9 @@ TEST(VisionMorphology, ErodeAndDilateMatchTheDirectLoopForEveryBorder) {
     std::vector<double> want(static_cast<std::size_t>(h * w * c));
     const std::vector<double> in_i = doubles(ints.handle());
     const std::vector<double> ch0 =
-        naive_morph(in_i, h, w, c, k, 2, 5, Point{2, 1}, true, BorderType::constant, -100);
+        naive_morph(in_i, h, w, c, k, 2, 5, burn::vision::Point{2, 1}, true, BorderType::constant, -100);
     const std::vector<double> ch1 =
-        naive_morph(in_i, h, w, c, k, 2, 5, Point{2, 1}, true, BorderType::constant, 100);
+        naive_morph(in_i, h, w, c, k, 2, 5, burn::vision::Point{2, 1}, true, BorderType::constant, 100);
     for (std::size_t i = 0; i < want.size(); ++i) want[i] = i % 2 == 0 ? ch0[i] : ch1[i];
     const auto got = dilate(ints, kernel, o);
     EXPECT_EQ(got.dtype(), DType::i32);
@@ -236,7 +237,7 @@ TEST(VisionMorphology, BadInputNamesTheOpAndTheFix) {
             << e.what();
     }
     MorphOptions bad_anchor;
-    bad_anchor.anchor = Point{0, 3};
+    bad_anchor.anchor = burn::vision::Point{0, 3};
     EXPECT_THROW((void)erode(img, k, bad_anchor), IndexError);
     MorphOptions zero;
     zero.iterations = 0;

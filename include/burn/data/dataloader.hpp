@@ -100,6 +100,10 @@ class BatchDataLoader final : public DataLoader<B> {
         o.device = device;
         return std::make_shared<BatchDataLoader>(batcher_, dataset_, std::move(o));
     }
+    std::shared_ptr<DataLoader<B>> slice(std::size_t start, std::size_t end) const override {
+        return std::make_shared<BatchDataLoader>(batcher_, share(PartialDataset<I>(dataset_, start, end)),
+                                                 options_);
+    }
     const DataLoaderOptions& options() const { return options_; }
 
     /// The dataset indices of epoch's pass, in order.
