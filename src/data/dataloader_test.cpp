@@ -155,6 +155,69 @@ TEST(DataLoader, ToDeviceKeepsTheOrder) {
     EXPECT_EQ(pass(*moved, 1), pass(*loader, 1));
 }
 
+TEST(DataLoader, SplitGivesEachDeviceAConsecutivePart) {
+    auto loader = DataLoaderBuilder(ItemBatcher()).batch_size(2).build(items(11));
+    const std::vector<Device> devices = {Device(), Device().autodiff(), Device()};
+    auto parts = split_dataloader(loader, devices);
+    ASSERT_EQ(parts.size(), 3u);
+    // 11 / 3 = 3 items a part, the last one also the remainder: [0, 3), [3, 6), [6, 11).
+    EXPECT_EQ(pass(*parts[0], 0), (std::vector<std::vector<int>>{{0, 1}, {2}}));
+    EXPECT_EQ(pass(*parts[1], 0), (std::vector<std::vector<int>>{{3, 4}, {5}}));
+    EXPECT_EQ(pass(*parts[2], 0), (std::vector<std::vector<int>>{{6, 7}, {8, 9}, {10}}));
+    EXPECT_EQ(std::vector<std::size_t>({parts[0]->num_items(), parts[1]->num_items(), parts[2]->num_items()}),
+              std::vector<std::size_t>({3, 3, 5}));
+    EXPECT_TRUE(parts[1]->device().is_autodiff());
+    EXPECT_TRUE(parts[1]->iter()->next()->values.device().is_autodiff());
+    EXPECT_FALSE(parts[0]->device().is_autodiff());
+    // Shuffled parts permute their own items only.
+    auto shuffled = split_dataloader(
+        DataLoaderBuilder(ItemBatcher()).batch_size(3).shuffle(5).build(items(8)), {Device(), Device()});
+    std::vector<int> second;
+    for (const auto& b : pass(*shuffled[1], 2)) second.insert(second.end(), b.begin(), b.end());
+    std::sort(second.begin(), second.end());
+    EXPECT_EQ(second, (std::vector<int>{4, 5, 6, 7}));
+    EXPECT_EQ(split_dataloader(loader, {Device()}).front(), loader);
+    EXPECT_EQ(loader->slice(9, 100)->num_items(), 2u);
+}
+
+TEST(DataLoader, BatchStrategiesDecideTheBatches) {
+    // FixBatchStrategy gives the default loader's batches, shuffled or not.
+    auto fixed = DataLoaderBuilder(ItemBatcher())
+                     .batch_strategy(FixBatchStrategy<Item>(3))
+                     .shuffle(9)
+                     .build(items(10));
+    auto plain = DataLoaderBuilder(ItemBatcher()).batch_size(3).shuffle(9).build(items(10));
+    EXPECT_EQ(pass(*fixed, 2), pass(*plain, 2));
+    EXPECT_EQ(fixed->num_batches(), 4u);
+    EXPECT_EQ(pass(*fixed, 2, 1), pass(*plain, 2, 1));
+    auto it = fixed->iter(0, 3);
+    EXPECT_EQ(it->position(), 3u);
+    ASSERT_TRUE(it->next().has_value());
+    EXPECT_FALSE(it->next().has_value());
+    // A strategy that closes a batch once its values sum to at least 5.
+    struct Budget final : BatchStrategy<Item> {
+        std::vector<Item> held;
+        int sum = 0;
+        void add(Item i) override {
+            sum += i.value;
+            held.push_back(i);
+        }
+        std::optional<std::vector<Item>> batch(bool force) override {
+            if (held.empty() || (sum < 5 && !force)) return std::nullopt;
+            sum = 0;
+            return std::exchange(held, {});
+        }
+        std::unique_ptr<BatchStrategy<Item>> clone() const override { return std::make_unique<Budget>(); }
+    };
+    auto budget = DataLoaderBuilder(ItemBatcher()).batch_strategy(Budget()).build(items(8));
+    const std::vector<std::vector<int>> want = {{0, 1, 2, 3}, {4, 5}, {6}, {7}};
+    EXPECT_EQ(pass(*budget, 0), want);
+    EXPECT_EQ(pass(*budget, 1), want);     // a fresh strategy per pass
+    EXPECT_EQ(budget->num_batches(), 8u);  // no fixed size: the item count bounds it
+    EXPECT_EQ(pass(*budget->slice(4, 8), 0), (std::vector<std::vector<int>>{{4, 5}, {6}, {7}}));
+    EXPECT_THROW(FixBatchStrategy<Item>(0), Error);
+}
+
 TEST(DataLoader, EmptyDatasetAndBadOptions) {
     auto loader = DataLoaderBuilder(ItemBatcher()).batch_size(4).num_workers(2).build(items(0));
     EXPECT_EQ(loader->num_batches(), 0u);

@@ -45,6 +45,35 @@ TEST(DataDataset, InMemGetAndLen) {
     EXPECT_EQ(d.to_vec(), (std::vector<int>{5, 6, 7}));
 }
 
+TEST(DataDataset, IterIsLazyAndGetManyKeepsTheOrder) {
+    // A dataset that records which indices were read.
+    struct Counting final : Dataset<int> {
+        mutable std::vector<std::size_t> reads;
+        std::optional<int> get(std::size_t i) const override {
+            reads.push_back(i);
+            if (i >= 4) return std::nullopt;
+            return static_cast<int>(i) * 10;
+        }
+        std::size_t len() const override { return 4; }
+    } d;
+    auto range = d.iter();
+    EXPECT_TRUE(d.reads.empty());  // nothing read until dereferenced
+    auto it = range.begin();
+    EXPECT_EQ(*it, 0);
+    ++it;
+    EXPECT_EQ(*it, 10);
+    EXPECT_EQ(d.reads, (std::vector<std::size_t>{0, 1}));
+    std::vector<int> seen;
+    for (int x : d.iter()) seen.push_back(x);
+    EXPECT_EQ(seen, (std::vector<int>{0, 10, 20, 30}));
+    EXPECT_EQ(std::distance(d.iter().begin(), d.iter().end()), 4);
+    EXPECT_EQ(d.get_many({3, 0, 3}), (std::vector<int>{30, 0, 30}));
+    EXPECT_EQ(d.get_many({}), std::vector<int>{});
+    EXPECT_FALSE(d.get_many({1, 4}).has_value());
+    InMemDataset<int> empty;
+    EXPECT_EQ(empty.iter().begin(), empty.iter().end());
+}
+
 TEST(DataDataset, MapperAppliesLazily) {
     InMemDataset<int> d(range_vec(4));
     MapperDataset m(d, [](const int& x) { return std::to_string(x * 10); });

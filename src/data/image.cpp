@@ -31,6 +31,10 @@ Image read_image(const std::filesystem::path& path, ImageMode mode) {
         "to PNG or JPEG, or remove it from the folder");
 }
 
+void write_png(const std::filesystem::path& path, const Image& image) {
+    platform::write_file_atomic(path, encode_png(image), "write_png");
+}
+
 Image convert_image(const Image& image, ImageMode mode) {
     const int c = image.channels;
     if (mode == ImageMode::keep || (mode == ImageMode::grey && c == 1) || (mode == ImageMode::rgb && c == 3))

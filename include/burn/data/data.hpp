@@ -1,6 +1,9 @@
 #pragma once
 /// burn::data: datasets, transforms, batchers, data loaders, MNIST, Fashion-MNIST and CIFAR, CSV and
-/// JSON-lines files, images. SQLite is in burn/data/sqlite.hpp (an optional part of the build).
+/// JSON-lines files, images, text folders, AG News, WAV audio and Speech Commands. SQLite is in
+/// burn/data/sqlite.hpp (an optional part of the build).
+#include "burn/data/ag_news.hpp"
+#include "burn/data/batch_strategy.hpp"
 #include "burn/data/batcher.hpp"
 #include "burn/data/cifar.hpp"
 #include "burn/data/csv.hpp"
@@ -10,10 +13,14 @@
 #include "burn/data/fashion_mnist.hpp"
 #include "burn/data/idx.hpp"
 #include "burn/data/image.hpp"
+#include "burn/data/image_annotated.hpp"
 #include "burn/data/image_folder.hpp"
 #include "burn/data/image_transform.hpp"
 #include "burn/data/json_rows.hpp"
 #include "burn/data/mnist.hpp"
 #include "burn/data/rng.hpp"
+#include "burn/data/speech_commands.hpp"
 #include "burn/data/split.hpp"
+#include "burn/data/text_folder.hpp"
 #include "burn/data/transform.hpp"
+#include "burn/data/wav.hpp"

@@ -22,10 +22,12 @@
 
 #include "burn/core/device.hpp"
 #include "burn/core/error.hpp"
+#include "burn/data/batch_strategy.hpp"
 #include "burn/data/batcher.hpp"
 #include "burn/data/dataset.hpp"
 #include "burn/data/prefetch.hpp"
 #include "burn/data/rng.hpp"
+#include "burn/data/transform.hpp"
 
 namespace burn::data {
 
@@ -54,6 +56,12 @@ class DataLoader {
     virtual const Device& device() const = 0;
     /// The same loader building its batches on another device.
     virtual std::shared_ptr<DataLoader<B>> to_device(const Device& device) const = 0;
+    /// The same loader over the items [start, end) of its dataset (burn's slice; end is clamped to
+    /// the dataset's length). Loaders that cannot be sliced throw burn::Error.
+    virtual std::shared_ptr<DataLoader<B>> slice(std::size_t start, std::size_t end) const {
+        BURN_THROW("[DataLoader::slice] this data loader cannot be sliced (items ", start, " to ", end,
+                   "); build one per part with DataLoaderBuilder over a PartialDataset");
+    }
 };
 
 template <class B>
@@ -91,6 +99,10 @@ class BatchDataLoader final : public DataLoader<B> {
         DataLoaderOptions o = options_;
         o.device = device;
         return std::make_shared<BatchDataLoader>(batcher_, dataset_, std::move(o));
+    }
+    std::shared_ptr<DataLoader<B>> slice(std::size_t start, std::size_t end) const override {
+        return std::make_shared<BatchDataLoader>(batcher_, share(PartialDataset<I>(dataset_, start, end)),
+                                                 options_);
     }
     const DataLoaderOptions& options() const { return options_; }
 
@@ -169,6 +181,90 @@ class BatchDataLoader final : public DataLoader<B> {
     DataLoaderOptions options_;
 };
 
+/// The loader DataLoaderBuilder::build makes when a BatchStrategy is set: the pass's items go through
+/// a fresh copy of the strategy, in order, on the calling thread.
+template <class I, class B>
+class StrategyDataLoader final : public DataLoader<B> {
+  public:
+    StrategyDataLoader(std::shared_ptr<const Batcher<I, B>> batcher, DatasetPtr<I> dataset,
+                       DataLoaderOptions options, std::shared_ptr<const BatchStrategy<I>> strategy)
+        : batcher_(std::move(batcher)),
+          dataset_(std::move(dataset)),
+          options_(std::move(options)),
+          strategy_(std::move(strategy)) {}
+    std::size_t num_items() const override { return dataset_->len(); }
+    /// Exact when the strategy has a fixed batch_size(); otherwise the number of items (an upper bound:
+    /// every batch holds at least one item).
+    std::size_t num_batches() const override {
+        const std::size_t n = dataset_->len();
+        const auto b = strategy_->batch_size();
+        return b ? (n + *b - 1) / *b : n;
+    }
+    const Device& device() const override { return options_.device; }
+    std::shared_ptr<DataLoader<B>> to_device(const Device& device) const override {
+        DataLoaderOptions o = options_;
+        o.device = device;
+        return std::make_shared<StrategyDataLoader>(batcher_, dataset_, std::move(o), strategy_);
+    }
+    std::shared_ptr<DataLoader<B>> slice(std::size_t start, std::size_t end) const override {
+        return std::make_shared<StrategyDataLoader>(batcher_, share(PartialDataset<I>(dataset_, start, end)),
+                                                    options_, strategy_);
+    }
+    std::unique_ptr<BatchIterator<B>> iter(std::size_t epoch = 0, std::size_t skip = 0) const override {
+        return std::make_unique<Iter>(*this, epoch, skip);
+    }
+
+  private:
+    class Iter final : public BatchIterator<B> {
+      public:
+        Iter(const StrategyDataLoader& loader, std::size_t epoch, std::size_t skip)
+            : loader_(loader), strategy_(loader.strategy_->clone()) {
+            const std::size_t n = loader.dataset_->len();
+            if (loader.options_.shuffle_seed) {
+                order_ = permutation(n, derive_seed(*loader.options_.shuffle_seed, epoch));
+            } else {
+                order_.resize(n);
+                std::iota(order_.begin(), order_.end(), std::size_t{0});
+            }
+            for (std::size_t i = 0; i < skip && next_items(); ++i) ++position_;
+        }
+        std::optional<B> next() override {
+            std::optional<std::vector<I>> items = next_items();
+            if (!items) return std::nullopt;
+            ++position_;
+            return loader_.batcher_->batch(std::move(*items), loader_.options_.device);
+        }
+        std::size_t position() const override { return position_; }
+        std::size_t num_batches() const override { return loader_.num_batches(); }
+
+      private:
+        std::optional<std::vector<I>> next_items() {
+            while (at_ < order_.size()) {
+                auto item = loader_.dataset_->get(order_[at_]);
+                BURN_CHECK_KIND(item.has_value(), index,
+                                "[DataLoader] the dataset returned no item at index ", order_[at_],
+                                " although its length is ", loader_.dataset_->len());
+                ++at_;
+                strategy_->add(std::move(*item));
+                if (auto b = strategy_->batch(false)) return b;
+            }
+            if (done_) return std::nullopt;
+            done_ = true;
+            return strategy_->batch(true);
+        }
+        const StrategyDataLoader& loader_;
+        std::unique_ptr<BatchStrategy<I>> strategy_;
+        std::vector<std::size_t> order_;
+        std::size_t at_ = 0, position_ = 0;
+        bool done_ = false;
+    };
+
+    std::shared_ptr<const Batcher<I, B>> batcher_;
+    DatasetPtr<I> dataset_;
+    DataLoaderOptions options_;
+    std::shared_ptr<const BatchStrategy<I>> strategy_;
+};
+
 /// DataLoaderBuilder(batcher).batch_size(n).shuffle(seed).num_workers(k).build(dataset).
 template <class Bt>
 class DataLoaderBuilder {
@@ -208,8 +304,19 @@ class DataLoaderBuilder {
         return *this;
     }
 
+    /// Batches decided by a strategy (burn's batch strategy) instead of batch_size / drop_last; the
+    /// strategy is copied per pass (clone()).
+    template <class S>
+    DataLoaderBuilder& batch_strategy(S strategy) {
+        strategy_ = std::make_shared<const S>(std::move(strategy));
+        return *this;
+    }
+
     template <class D>
     DataLoaderPtr<batch_type> build(D&& dataset) const {
+        if (strategy_)
+            return std::make_shared<StrategyDataLoader<item_type, batch_type>>(
+                batcher_, share(std::forward<D>(dataset)), options_, strategy_);
         return std::make_shared<BatchDataLoader<item_type, batch_type>>(
             batcher_, share(std::forward<D>(dataset)), options_);
     }
@@ -217,6 +324,26 @@ class DataLoaderBuilder {
   private:
     std::shared_ptr<const Batcher<item_type, batch_type>> batcher_;
     DataLoaderOptions options_;
+    std::shared_ptr<const BatchStrategy<item_type>> strategy_;
 };
+
+/// One loader per device over consecutive parts of the loader's items (burn's split_dataloader): with
+/// n devices, part i holds items [i * (N / n), (i + 1) * (N / n)), the last part also the remainder,
+/// and builds its batches on devices[i]. Each part shuffles (when the loader does) within itself.
+/// With one device or none, the loader itself. For data-parallel training, one part per replica.
+template <class B>
+std::vector<DataLoaderPtr<B>> split_dataloader(const DataLoaderPtr<B>& loader,
+                                               const std::vector<Device>& devices) {
+    if (devices.size() <= 1) return {loader};
+    const std::size_t n = loader->num_items(), step = n / devices.size();
+    std::vector<DataLoaderPtr<B>> out;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const std::size_t end = i + 1 == devices.size() ? n : start + step;
+        out.push_back(loader->slice(start, end)->to_device(devices[i]));
+        start = end;
+    }
+    return out;
+}
 
 }  // namespace burn::data

@@ -8,13 +8,60 @@
 /// get() is const and must be safe to call from several threads at once: the data loader's workers
 /// call it concurrently. Transforms (transform.hpp) wrap a dataset given by value or as a shared_ptr.
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "burn/core/error.hpp"
+
 namespace burn::data {
+
+template <class I>
+class Dataset;
+
+/// A lazy pass over a dataset (burn's DatasetIterator): each step calls get(i), so nothing is read
+/// ahead. An input iterator: `*it` is the item by value.
+template <class I>
+class DatasetIterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = I;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = I;
+
+    DatasetIterator() = default;
+    DatasetIterator(const Dataset<I>* dataset, std::size_t index) : dataset_(dataset), index_(index) {}
+    /// The item (get(index)); throws burn::IndexError when the dataset has none there.
+    I operator*() const;
+    DatasetIterator& operator++() {
+        ++index_;
+        return *this;
+    }
+    DatasetIterator operator++(int) {
+        DatasetIterator old = *this;
+        ++index_;
+        return old;
+    }
+    bool operator==(const DatasetIterator& o) const { return index_ == o.index_; }
+    bool operator!=(const DatasetIterator& o) const { return index_ != o.index_; }
+    std::size_t index() const { return index_; }
+
+  private:
+    const Dataset<I>* dataset_ = nullptr;
+    std::size_t index_ = 0;
+};
+
+/// What Dataset::iter() returns: a range for range-for, reading [0, len()) lazily.
+template <class I>
+struct DatasetRange {
+    DatasetIterator<I> first, last;
+    DatasetIterator<I> begin() const { return first; }
+    DatasetIterator<I> end() const { return last; }
+};
 
 template <class I>
 class Dataset {
@@ -25,6 +72,20 @@ class Dataset {
     virtual std::optional<I> get(std::size_t index) const = 0;
     virtual std::size_t len() const = 0;
     bool is_empty() const { return len() == 0; }
+    /// The items at indices, in that order (burn's get_many), or nothing when any index is >= len().
+    /// Datasets that read many items faster than one at a time may override it.
+    virtual std::optional<std::vector<I>> get_many(const std::vector<std::size_t>& indices) const {
+        std::vector<I> out;
+        out.reserve(indices.size());
+        for (std::size_t i : indices) {
+            auto item = get(i);
+            if (!item) return std::nullopt;
+            out.push_back(std::move(*item));
+        }
+        return out;
+    }
+    /// A lazy pass over the items (burn's iter()): `for (const auto& item : dataset.iter())`.
+    DatasetRange<I> iter() const { return {DatasetIterator<I>(this, 0), DatasetIterator<I>(this, len())}; }
     /// Every item, in order (for small datasets and tests).
     std::vector<I> to_vec() const {
         std::vector<I> out;
@@ -34,6 +95,14 @@ class Dataset {
         return out;
     }
 };
+
+template <class I>
+I DatasetIterator<I>::operator*() const {
+    auto item = dataset_->get(index_);
+    BURN_CHECK_KIND(item.has_value(), index, "[DatasetIterator] the dataset has no item at index ", index_,
+                    " although its length is ", dataset_->len(), "; its get() and len() disagree");
+    return std::move(*item);
+}
 
 template <class I>
 using DatasetPtr = std::shared_ptr<const Dataset<I>>;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -51,6 +52,12 @@ Image decode_png(std::string_view bytes, std::string_view name = "<memory>",
 /// Decodes JPEG bytes (baseline or progressive; grey or colour).
 Image decode_jpeg(std::string_view bytes, std::string_view name = "<memory>",
                   ImageMode mode = ImageMode::keep);
+/// The image as PNG bytes (8-bit grey, grey + alpha, RGB or RGBA by its channel count; no
+/// interlacing, default compression). Needs libpng like decode_png.
+std::string encode_png(const Image& image);
+/// encode_png written to path (atomically: a temporary file renamed over it). Throws burn::IoError
+/// when it cannot be written.
+void write_png(const std::filesystem::path& path, const Image& image);
 /// Whether this build decodes PNG (libpng) and JPEG (libjpeg-turbo).
 bool png_available();
 bool jpeg_available();

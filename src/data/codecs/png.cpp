@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "burn/core/error.hpp"
@@ -35,6 +36,40 @@ void png_error_jump(png_structp png, png_const_charp message) {
 }
 
 void png_warning_quiet(png_structp, png_const_charp) {}
+
+struct PngSink {
+    std::string* out;
+    char message[256];
+};
+
+void png_write_sink(png_structp png, png_bytep data, png_size_t n) {
+    auto* sink = static_cast<PngSink*>(png_get_io_ptr(png));
+    sink->out->append(reinterpret_cast<const char*>(data), n);
+}
+
+void png_flush_none(png_structp) {}
+
+void png_error_jump_sink(png_structp png, png_const_charp message) {
+    auto* sink = static_cast<PngSink*>(png_get_error_ptr(png));
+    std::snprintf(sink->message, sizeof(sink->message), "%s", message);
+    png_longjmp(png, 1);
+}
+
+// Encodes image into sink.out; false with sink.message set on error (only plain data crosses setjmp).
+bool png_encode_rows(png_structp png, png_infop info, PngSink& sink, const Image& image,
+                     std::vector<png_bytep>& rows) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    static const int kTypes[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                                 PNG_COLOR_TYPE_RGB_ALPHA};
+    png_set_write_fn(png, &sink, png_write_sink, png_flush_none);
+    png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), 8,
+                 kTypes[image.channels - 1], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    png_write_image(png, rows.data());
+    png_write_end(png, nullptr);
+    return true;
+}
 
 // Decodes into out (8-bit samples, 1 to 4 channels as stored); false with src.message set on error.
 // Only plain data crosses the setjmp: nothing here needs a destructor when libpng jumps back.
@@ -84,6 +119,29 @@ Image decode_png(std::string_view bytes, std::string_view name, ImageMode mode) 
     BURN_CHECK_KIND(ok, io, "[decode_png] '", name, "' could not be decoded (libpng: ", src.message,
                     "); the file is damaged or truncated: replace it or remove it from the dataset");
     return convert_image(out, mode);
+}
+
+std::string encode_png(const Image& image) {
+    BURN_CHECK_KIND(
+        image.height > 0 && image.width > 0 && image.channels >= 1 && image.channels <= 4 &&
+            image.pixels.size() == static_cast<std::size_t>(image.height) * image.width * image.channels,
+        shape, "[encode_png] the image is ", image.height, " x ", image.width, " x ", image.channels,
+        " with ", image.pixels.size(),
+        " bytes; PNG needs a non-empty image of 1 to 4 channels and height * width * channels bytes");
+    std::string out;
+    PngSink sink{&out, {}};
+    png_structp png =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, png_error_jump_sink, png_warning_quiet);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    BURN_CHECK_KIND(png && info, io, "[encode_png] libpng could not start (out of memory?)");
+    std::vector<png_bytep> rows(static_cast<std::size_t>(image.height));
+    const std::size_t stride = static_cast<std::size_t>(image.width) * image.channels;
+    for (std::size_t y = 0; y < rows.size(); ++y)
+        rows[y] = const_cast<png_bytep>(image.pixels.data() + y * stride);  // libpng only reads them
+    const bool ok = png_encode_rows(png, info, sink, image, rows);
+    png_destroy_write_struct(&png, &info);
+    BURN_CHECK_KIND(ok, io, "[encode_png] libpng failed: ", sink.message);
+    return out;
 }
 
 }  // namespace burn::data

@@ -14,4 +14,10 @@ Image decode_png(std::string_view, std::string_view name, ImageMode) {
                "configure again (BURN_PNG=AUTO or ON)");
 }
 
+std::string encode_png(const Image&) {
+    BURN_THROW(
+        "[encode_png] this build of burn has no PNG support. Install libpng (apt-get install libpng-dev) "
+        "and configure again (BURN_PNG=AUTO or ON)");
+}
+
 }  // namespace burn::data
