@@ -5,6 +5,7 @@
 #include "burn/core/error.hpp"
 #include "burn/train/metric.hpp"
 #include "platform/process.hpp"
+#include "platform/thermal.hpp"
 
 namespace burn::train {
 
@@ -295,6 +296,10 @@ void CpuUse::clear() {
 void CpuMemory::update(const MetricInput&, const MetricMetadata&) {
     const uint64_t bytes = platform::resident_memory_bytes();
     value_ = bytes > 0 ? static_cast<double>(bytes) / 1e9 : kNaN;
+}
+
+void CpuTemperature::update(const MetricInput&, const MetricMetadata&) {
+    value_ = platform::cpu_temperature_celsius(root_).value_or(kNaN);
 }
 
 }  // namespace burn::train

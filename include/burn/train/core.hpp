@@ -2,9 +2,12 @@
 /// The part of SupervisedTraining that does not depend on the model or batch types: options, metric
 /// bookkeeping, logs, rendering, early stopping, checkpoint policy and resume state. The loop itself
 /// (supervised.hpp) drives it.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +20,11 @@
 #include "burn/train/renderer.hpp"
 
 namespace burn::train {
+
+class AsyncCheckpointer;
+namespace detail {
+class BackgroundQueue;
+}
 
 /// When early stopping or the best checkpoint consider a metric improved.
 struct StoppingCondition {
@@ -67,6 +75,9 @@ struct TrainingOptions {
     bool log_file = true;                          // artifact_dir/experiment.log
     std::vector<IterationCallback> on_iteration;
     std::vector<EpochCallback> on_epoch_end;
+    bool async_checkpoint = false;  // async_checkpointer(): checkpoints written by a background thread
+    bool async_logger = false;      // async_logger(): the file loggers fed by a background thread
+    bool async_metrics = false;     // async_metrics(): metric updates and the display on a background thread
 };
 
 /// The outcome of launch() besides the model.
@@ -115,6 +126,8 @@ class TrainingCore {
     bool stop_requested();
     /// Records the epoch (logs, display); true when early stopping ends the run.
     bool end_epoch(std::size_t epoch);
+    /// Writes a checkpoint of parts and the loop state (queued when async_checkpoint is on).
+    void save_checkpoint(const CheckpointInfo& info, const std::map<std::string, CheckpointRecord>& parts);
     /// Deletes checkpoints the policy no longer keeps (after the checkpoint of epoch was written).
     void prune_checkpoints(std::size_t epoch);
     void message(const std::string& line);
@@ -128,6 +141,9 @@ class TrainingCore {
     }
 
   private:
+    /// f now, or queued behind the metric updates when async_metrics is on.
+    void in_order(std::function<void()> f);
+    void flush_metrics();
     std::vector<std::unique_ptr<Metric>>& metrics(Split split) {
         return split == Split::train ? train_ : valid_;
     }
@@ -149,6 +165,9 @@ class TrainingCore {
     Split split_ = Split::train;
     std::chrono::steady_clock::time_point run_start_{}, split_start_{}, epoch_start_{};
     double run_fraction_start_ = 0;
+    std::unique_ptr<AsyncCheckpointer> async_checkpointer_;
+    std::atomic<bool> stop_seen_{false};  // the renderer asked to stop (seen by the metric thread)
+    std::unique_ptr<detail::BackgroundQueue> metric_queue_;  // last: drained first on destruction
 };
 
 /// A table of per-epoch values (one row per epoch, one column per split and metric) and each

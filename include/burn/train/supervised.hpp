@@ -69,6 +69,13 @@ class SupervisedTraining {
         options_.valid_metrics.push_back(metric.clone());
         return *this;
     }
+    /// Several metrics at once, each on both splits (burn's `metrics((a, b, ...))`).
+    template <class... Ms>
+    SupervisedTraining& metrics(const Ms&... metrics) {
+        (metric_train_numeric(metrics), ...);
+        (metric_valid_numeric(metrics), ...);
+        return *this;
+    }
     SupervisedTraining& num_epochs(std::size_t n) {
         options_.num_epochs = n;
         return *this;
@@ -88,6 +95,25 @@ class SupervisedTraining {
     SupervisedTraining& checkpoint_keep_best(const Metric& metric, Split split = Split::valid) {
         options_.checkpointing = true;
         options_.keep_best = MetricRef{metric.name(), split, metric.direction()};
+        return *this;
+    }
+    /// Checkpoints written by a background thread (AsyncCheckpointer): the loop copies the records and
+    /// goes on; launch() returns once every write is on disk.
+    SupervisedTraining& async_checkpointer(bool on = true) {
+        options_.async_checkpoint = on;
+        return *this;
+    }
+    /// The file loggers (experiment.log, log_iterations' CSV files, TensorBoard) fed by a background
+    /// thread (AsyncLogger); the display and the callbacks stay on the training thread.
+    SupervisedTraining& async_logger(bool on = true) {
+        options_.async_logger = on;
+        return *this;
+    }
+    /// Metric updates, and the display and loggers they feed, on a background thread (burn's async
+    /// metric processing): the training thread queues each batch's MetricInput and goes on; the epoch's
+    /// end waits for the queue. An error in a metric surfaces there.
+    SupervisedTraining& async_metrics(bool on = true) {
+        options_.async_metrics = on;
         return *this;
     }
     /// The file format of checkpoints (default: default_record_store()).
@@ -222,7 +248,7 @@ class SupervisedTraining {
             parts["model"] = module_to_record(model);
             parts["optim"] = optimizer_to_record(optimizer, optimizer_paths(model));
             parts["scheduler"].scalars = lr.state();
-            core.checkpointer().save(info, parts, core.state());
+            core.save_checkpoint(info, parts);
         };
 
         core.begin(start_epoch, train->num_batches(), valid ? valid->num_batches() : 0);
