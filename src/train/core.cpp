@@ -97,6 +97,8 @@ TrainingCore::TrainingCore(TrainingOptions options)
                     options_.artifact_dir.string(), "': ", ec.message());
     for (const auto& m : options_.train_metrics) train_.push_back(m->clone());
     for (const auto& m : options_.valid_metrics) valid_.push_back(m->clone());
+    for (const auto& m : options_.train_text_metrics) train_text_.push_back(m->clone());
+    for (const auto& m : options_.valid_text_metrics) valid_text_.push_back(m->clone());
     for (Split split : {Split::train, Split::valid}) {
         std::set<std::string> seen;
         for (const auto& m : metrics(split)) {
@@ -134,6 +136,8 @@ TrainingCore::TrainingCore(TrainingOptions options)
             files.push_back(detail::iteration_csv_logger(dir / "metrics", options_.log_every));
         if (options_.tensorboard_every)
             files.push_back(detail::tensorboard_logger(dir / "tensorboard", *options_.tensorboard_every));
+        for (const auto& logger : options_.metric_loggers)
+            files.push_back(detail::metric_logger_renderer(logger));
         if (options_.async_logger && !files.empty())
             rs.push_back(std::make_shared<AsyncLogger>(detail::fan_out(std::move(files))));
         else
@@ -245,6 +249,7 @@ void TrainingCore::begin(std::size_t start_epoch, std::size_t train_iterations,
 void TrainingCore::begin_epoch(Split split, std::size_t epoch, std::size_t start_iteration) {
     in_order([this, split] {
         for (auto& m : metrics(split)) m->clear();
+        for (auto& m : text_metrics(split)) m->clear();
     });
     split_ = split;
     epoch_ = epoch;
@@ -277,6 +282,10 @@ void TrainingCore::update(Split split, const MetricInput& input, std::size_t ite
         for (auto& m : metrics(split)) {
             m->update(in, meta);
             states.push_back({m->name(), m->unit(), m->last(), m->value()});
+        }
+        for (auto& m : text_metrics(split)) {
+            m->update(in, meta);
+            states.push_back({m->name(), m->unit(), kUnrecorded, kUnrecorded, m->text()});
         }
         renderer_->update(p, states);
         if (metric_queue_ && renderer_->stop_requested()) stop_seen_.store(true);
@@ -323,6 +332,9 @@ bool TrainingCore::end_epoch(std::size_t epoch) {
             (split == Split::train ? rec.train : rec.valid)
                 .push_back({ms[i]->name(), ms[i]->unit(), ms[i]->last(), ms[i]->value()});
         }
+        for (const auto& m : text_metrics(split))
+            (split == Split::train ? rec.train : rec.valid)
+                .push_back({m->name(), m->unit(), kUnrecorded, kUnrecorded, m->text()});
     }
     renderer_->epoch_end(rec);
     write_logs();
@@ -345,7 +357,31 @@ void TrainingCore::save_checkpoint(const CheckpointInfo& info,
         checkpointer_.save(info, parts, state());
 }
 
+bool TrainingCore::checkpoint_epoch(std::size_t epoch) {
+    actions_.clear();
+    if (!options_.checkpointing_strategy) return true;
+    actions_ = options_.checkpointing_strategy->checkpointing(epoch, train_hist_, valid_hist_);
+    return std::any_of(actions_.begin(), actions_.end(), [](const CheckpointingAction& a) {
+        return a.kind == CheckpointingAction::Kind::save;
+    });
+}
+
 void TrainingCore::prune_checkpoints(std::size_t epoch) {
+    if (options_.checkpointing_strategy) {
+        std::set<std::string> remove;
+        for (const auto& a : actions_)
+            if (a.kind == CheckpointingAction::Kind::remove) remove.insert(std::to_string(a.epoch));
+        auto prune = [remove, epoch](Checkpointer& checkpointer) {
+            for (const auto& c : checkpointer.list())
+                if (remove.count(c.tag) || (c.tag == "interrupted" && c.epoch < epoch))
+                    checkpointer.remove(c.tag);
+        };
+        if (async_checkpointer_)
+            async_checkpointer_->then(prune);
+        else
+            prune(checkpointer_);
+        return;
+    }
     std::optional<std::size_t> best;
     if (options_.keep_best) best = best_epoch(*options_.keep_best);
     auto prune = [best, epoch, keep_last = options_.keep_last](Checkpointer& checkpointer) {
@@ -371,6 +407,7 @@ void TrainingCore::message(const std::string& line) {
 }
 
 void TrainingCore::write_logs() const {
+    if (!options_.metric_loggers.empty()) return;  // with_metric_logger replaces the CSV files
     for (Split split : {Split::train, Split::valid}) {
         const fs::path dir = options_.artifact_dir / "metrics" / split_name(split);
         for (const auto& h : history(split)) {

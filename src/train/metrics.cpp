@@ -4,6 +4,7 @@
 
 #include "burn/core/error.hpp"
 #include "burn/train/metric.hpp"
+#include "burn/train/renderer.hpp"
 #include "platform/process.hpp"
 #include "platform/thermal.hpp"
 
@@ -296,6 +297,10 @@ void CpuUse::clear() {
 void CpuMemory::update(const MetricInput&, const MetricMetadata&) {
     const uint64_t bytes = platform::resident_memory_bytes();
     value_ = bytes > 0 ? static_cast<double>(bytes) / 1e9 : kNaN;
+}
+
+std::string Metric::text() const {
+    return format_metric(value(), unit());
 }
 
 void CpuTemperature::update(const MetricInput&, const MetricMetadata&) {

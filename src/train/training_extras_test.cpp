@@ -71,6 +71,50 @@ train::TrainingReport run_points(const std::filesystem::path& dir, bool async, c
     return t.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2)).report;
 }
 
+/// Keeps the checkpoints of even epochs only, and of those only the latest.
+struct EvenEpochs final : train::CheckpointingStrategy {
+    std::vector<std::size_t> history_sizes;
+    std::vector<train::CheckpointingAction> checkpointing(std::size_t epoch,
+                                                          const std::vector<train::MetricHistory>& train,
+                                                          const std::vector<train::MetricHistory>&) override {
+        history_sizes.push_back(train.at(0).values.size());
+        if (epoch % 2) return {};
+        std::vector<train::CheckpointingAction> a{train::CheckpointingAction::save()};
+        if (epoch > 2) a.push_back(train::CheckpointingAction::remove(epoch - 2));
+        return a;
+    }
+};
+
+/// Keeps what it is given.
+struct MemoryLogger final : train::MetricLogger {
+    std::size_t iterations = 0;
+    std::vector<double> epoch_losses;
+    void log(const train::TrainingProgress& p, const std::vector<train::MetricState>&) override {
+        iterations += p.split == train::Split::train;
+    }
+    void end_epoch(const train::EpochRecord& r) override { epoch_losses.push_back(r.train.at(0).value); }
+};
+
+/// A text metric: the latest batch of the epoch, as "N/M".
+struct BatchText final : train::MetricBase<BatchText> {
+    std::string t = "-";
+    std::string name() const override { return "Batch"; }
+    void update(const train::MetricInput&, const train::MetricMetadata& m) override {
+        t = std::to_string(m.iteration) + "/" + std::to_string(m.num_iterations);
+    }
+    double value() const override { return std::nan(""); }
+    void clear() override { t = "-"; }
+    std::string text() const override { return t; }
+};
+
+/// A fresh SupervisedTraining of the point problem without display.
+auto points_training(const std::filesystem::path& dir) {
+    auto [tl, vl] = train_test::loaders();
+    auto t = train::SupervisedTraining(dir, tl, vl);
+    t.metric_train_numeric(train::LossMetric()).renderer(train::RendererKind::none).handle_ctrl_c(false);
+    return t;
+}
+
 }  // namespace training_extras_test
 
 TEST(TrainExtras, CpuTemperatureReadsSysfsOrIsUnavailable) {
@@ -215,4 +259,81 @@ TEST(TrainExtras, AsyncLoggerDeliversInOrderOnItsThread) {
     EXPECT_EQ(rec->events[52], "finish");
     // Events ran on the logger's thread; finish on the caller's, after them.
     EXPECT_EQ(rec->threads.size(), platform::threads_supported() ? 2u : 1u);
+}
+
+TEST(TrainExtras, CheckpointingStrategyAndMetricLoggerOfYourOwn) {
+    namespace x = training_extras_test;
+    const auto dir = train_test::fresh_dir("strategy");
+    auto strategy = std::make_shared<x::EvenEpochs>();
+    auto logger = std::make_shared<x::MemoryLogger>();
+    auto t = x::points_training(dir);
+    t.num_epochs(5).with_checkpointing_strategy(strategy).with_metric_logger(logger);
+    const auto report =
+        t.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2)).report;
+    // Saved at 2 and 4; 4 deleted 2; epoch 5 saved nothing.
+    std::vector<std::size_t> epochs;
+    for (const auto& c : train::Checkpointer(dir / "checkpoint", train::default_record_store()).list())
+        epochs.push_back(c.epoch);
+    EXPECT_EQ(epochs, (std::vector<std::size_t>{4}));
+    EXPECT_EQ(strategy->history_sizes, (std::vector<std::size_t>{1, 2, 3, 4, 5}));
+    // The logger saw every train iteration (16 per epoch) and each epoch's loss; no CSV was written.
+    EXPECT_EQ(logger->iterations, 5u * 16u);
+    EXPECT_EQ(logger->epoch_losses, report.train.at(0).values);
+    EXPECT_FALSE(std::filesystem::exists(dir / "metrics/train/loss.csv"));
+}
+
+TEST(TrainExtras, CustomTrainingStrategyReplacesTheOptimizerStep) {
+    namespace x = training_extras_test;
+    using Net = train_test::Net;
+    auto plain = x::points_training(train_test::fresh_dir("plain"));
+    const auto want = train_test::weights(
+        plain.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2)).model);
+    // The built-in step, counted: the same weights.
+    std::vector<double> lrs;
+    auto counted = x::points_training(train_test::fresh_dir("counted"));
+    counted.with_training_strategy(
+        train::TrainingStrategy<Net>([&](Net m, optim::Optimizer& o, double lr, optim::GradientsParams& g) {
+            lrs.push_back(lr);
+            return o.step(lr, std::move(m), g);
+        }));
+    auto got = counted.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2));
+    EXPECT_EQ(train_test::weights(got.model), want);
+    EXPECT_EQ(lrs, std::vector<double>(16, 1e-2));
+    // A strategy that never steps leaves the initial weights.
+    auto frozen = x::points_training(train_test::fresh_dir("frozen"));
+    frozen.with_training_strategy(train::TrainingStrategy<Net>(
+        [](Net m, optim::Optimizer&, double, optim::GradientsParams&) { return m; }));
+    auto same = frozen.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2));
+    EXPECT_EQ(train_test::weights(same.model), train_test::weights(train_test::fresh_net().valid()));
+    // A strategy for another model type is refused at launch.
+    auto wrong = x::points_training(train_test::fresh_dir("wrong"));
+    wrong.with_training_strategy(train::TrainingStrategy<int>(
+        [](int m, optim::Optimizer&, double, optim::GradientsParams&) { return m; }));
+    EXPECT_THROW(wrong.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2)),
+                 Error);
+}
+
+TEST(TrainExtras, TextMetricsAreShownButNotRecorded) {
+    namespace x = training_extras_test;
+    const auto dir = train_test::fresh_dir("text");
+    std::ostringstream out;
+    std::vector<train::EpochRecord> epochs;
+    auto t = x::points_training(dir);
+    t.metric_train(x::BatchText()).metric_valid(train::AccuracyMetric()).log_iterations(1);
+    t.with_renderer(std::shared_ptr<train::MetricsRenderer>(train::make_plain_renderer(out)));
+    t.on_epoch_end([&](const train::EpochRecord& r) { epochs.push_back(r); });
+    const auto report =
+        t.launch(train::Learner(train_test::fresh_net(), optim::AdamConfig().init(), 1e-2)).report;
+    ASSERT_EQ(report.train.size(), 1u);  // the numeric Loss only
+    EXPECT_TRUE(report.valid.empty());
+    ASSERT_EQ(epochs.size(), 1u);
+    ASSERT_EQ(epochs[0].train.size(), 2u);
+    EXPECT_EQ(epochs[0].train[1].text, "16/16");
+    ASSERT_EQ(epochs[0].valid.size(), 1u);
+    const std::string accuracy = epochs[0].valid[0].text;  // "97.27 %": the numeric metric as text
+    EXPECT_NE(accuracy.find(" %"), std::string::npos);
+    EXPECT_NE(out.str().find("Batch 16/16"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("Accuracy " + accuracy), std::string::npos) << out.str();
+    EXPECT_EQ(x::read(dir / "metrics/train/epoch-1.csv").substr(0, 18), "iteration,lr,Loss\n");
+    EXPECT_FALSE(std::filesystem::exists(dir / "metrics/valid/accuracy.csv"));
 }

@@ -2,6 +2,7 @@
 /// The part of SupervisedTraining that does not depend on the model or batch types: options, metric
 /// bookkeeping, logs, rendering, early stopping, checkpoint policy and resume state. The loop itself
 /// (supervised.hpp) drives it.
+#include <any>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "burn/train/checkpoint.hpp"
 #include "burn/train/interrupter.hpp"
 #include "burn/train/metric.hpp"
+#include "burn/train/metric_logger.hpp"
 #include "burn/train/renderer.hpp"
 
 namespace burn::train {
@@ -52,10 +54,32 @@ struct MetricHistory {
     std::vector<double> values;
 };
 
+/// What a checkpointing strategy decides at the end of an epoch: write this epoch's checkpoint, or delete
+/// an earlier epoch's.
+struct CheckpointingAction {
+    enum class Kind { save, remove };
+    Kind kind = Kind::save;
+    std::size_t epoch = 0;  // remove: the epoch whose checkpoint goes
+    static CheckpointingAction save() { return {Kind::save, 0}; }
+    static CheckpointingAction remove(std::size_t epoch) { return {Kind::remove, epoch}; }
+};
+
+/// A user-defined checkpointing policy (burn's CheckpointingStrategy), replacing keep_last / keep_best:
+/// called once at the end of every epoch, after its metrics are recorded.
+class CheckpointingStrategy {
+  public:
+    virtual ~CheckpointingStrategy() = default;
+    /// epoch is 1-based; train and valid hold every metric's per-epoch values so far (this epoch's last).
+    virtual std::vector<CheckpointingAction> checkpointing(std::size_t epoch,
+                                                           const std::vector<MetricHistory>& train,
+                                                           const std::vector<MetricHistory>& valid) = 0;
+};
+
 struct TrainingOptions {
     std::filesystem::path artifact_dir;
     std::size_t num_epochs = 1;
     std::vector<std::shared_ptr<const Metric>> train_metrics, valid_metrics;
+    std::vector<std::shared_ptr<const Metric>> train_text_metrics, valid_text_metrics;  // metric_train/_valid
     bool checkpointing = false;
     std::size_t keep_last = 2;
     std::optional<MetricRef> keep_best;
@@ -75,6 +99,9 @@ struct TrainingOptions {
     bool log_file = true;                          // artifact_dir/experiment.log
     std::vector<IterationCallback> on_iteration;
     std::vector<EpochCallback> on_epoch_end;
+    std::shared_ptr<CheckpointingStrategy> checkpointing_strategy;  // with_checkpointing_strategy
+    std::vector<std::shared_ptr<MetricLogger>> metric_loggers;      // with_metric_logger (replace the CSVs)
+    std::any training_strategy;     // with_training_strategy: a TrainingStrategy<M> (learner.hpp)
     bool async_checkpoint = false;  // async_checkpointer(): checkpoints written by a background thread
     bool async_logger = false;      // async_logger(): the file loggers fed by a background thread
     bool async_metrics = false;     // async_metrics(): metric updates and the display on a background thread
@@ -128,6 +155,8 @@ class TrainingCore {
     bool end_epoch(std::size_t epoch);
     /// Writes a checkpoint of parts and the loop state (queued when async_checkpoint is on).
     void save_checkpoint(const CheckpointInfo& info, const std::map<std::string, CheckpointRecord>& parts);
+    /// Whether the epoch's checkpoint is written (asks the checkpointing strategy, when there is one).
+    bool checkpoint_epoch(std::size_t epoch);
     /// Deletes checkpoints the policy no longer keeps (after the checkpoint of epoch was written).
     void prune_checkpoints(std::size_t epoch);
     void message(const std::string& line);
@@ -147,6 +176,9 @@ class TrainingCore {
     std::vector<std::unique_ptr<Metric>>& metrics(Split split) {
         return split == Split::train ? train_ : valid_;
     }
+    std::vector<std::unique_ptr<Metric>>& text_metrics(Split split) {
+        return split == Split::train ? train_text_ : valid_text_;
+    }
     std::vector<MetricHistory>& hist(Split split) {
         return split == Split::train ? train_hist_ : valid_hist_;
     }
@@ -156,7 +188,7 @@ class TrainingCore {
     TrainingOptions options_;
     Checkpointer checkpointer_;
     std::shared_ptr<MetricsRenderer> renderer_;
-    std::vector<std::unique_ptr<Metric>> train_, valid_;
+    std::vector<std::unique_ptr<Metric>> train_, valid_, train_text_, valid_text_;
     std::vector<MetricHistory> train_hist_, valid_hist_;
     std::optional<std::size_t> resumed_from_;
     bool handler_installed_ = false;
@@ -165,6 +197,7 @@ class TrainingCore {
     Split split_ = Split::train;
     std::chrono::steady_clock::time_point run_start_{}, split_start_{}, epoch_start_{};
     double run_fraction_start_ = 0;
+    std::vector<CheckpointingAction> actions_;  // the strategy's answer for the current epoch
     std::unique_ptr<AsyncCheckpointer> async_checkpointer_;
     std::atomic<bool> stop_seen_{false};  // the renderer asked to stop (seen by the metric thread)
     std::unique_ptr<detail::BackgroundQueue> metric_queue_;  // last: drained first on destruction

@@ -48,6 +48,9 @@ class Metric {
     virtual double last() const { return value(); }
     /// Forgets everything (start of an epoch).
     virtual void clear() = 0;
+    /// What the display shows for a text metric (registered with metric_train / metric_valid): by
+    /// default value() with its unit; a metric whose result is not a number overrides it.
+    virtual std::string text() const;
     virtual std::unique_ptr<Metric> clone() const = 0;
 };
 
