@@ -1,6 +1,8 @@
 #include "platform/thermal.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <system_error>
@@ -23,14 +25,10 @@ std::optional<std::string> first_line(const fs::path& file) {
 std::optional<double> millidegrees(const fs::path& file) {
     auto line = first_line(file);
     if (!line) return std::nullopt;
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(*line, &used);
-        if (used == 0) return std::nullopt;
-        return v / 1000.0;
-    } catch (...) {
-        return std::nullopt;
-    }
+    char* end = nullptr;  // strtod, not stod: the core may be built without exceptions
+    const double v = std::strtod(line->c_str(), &end);
+    if (end == line->c_str()) return std::nullopt;
+    return v / 1000.0;
 }
 
 /// The entries of dir whose names start with prefix, sorted (thermal_zone0 before thermal_zone1).
