@@ -223,9 +223,6 @@ TEST(LrScheduler, CyclicAndPlateauSemanticsAndBadSettings) {
     EXPECT_EQ(p.step(), 0.5) << "a rejected record leaves the state as it was";
 }
 
-}  // namespace
-}  // namespace burn::optim_test
-
 TEST(LrScheduler, ComposedAveragesSumsOrMultipliesTheRates) {
     // Exponential(2, 0.5) gives 2, 1, 0.5; Exponential(1, 0.1) gives 1, 0.1, 0.01; the constant 0.25.
     auto make = [](optim::LrReduction r) {
@@ -248,3 +245,6 @@ TEST(LrScheduler, ComposedAveragesSumsOrMultipliesTheRates) {
     EXPECT_DOUBLE_EQ(resumed.step(), avg.step());
     EXPECT_DOUBLE_EQ(resumed.step(), (0.25 + 0.001 + 0.25) / 3);
 }
+
+}  // namespace
+}  // namespace burn::optim_test
