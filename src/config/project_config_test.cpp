@@ -49,7 +49,8 @@ TEST(ProjectConfig, ErrorsNameTheLineAndTheFix) {
     EXPECT_NE(message("name = cpu").find("quote text (\"cpu\")"), std::string::npos);
     EXPECT_NE(message("[cpu\nx = 1").find("line 1: a table header without"), std::string::npos);
     EXPECT_NE(message("x = \"open").find("closing"), std::string::npos);
-    EXPECT_NE(message("x = 1 2").find("unexpected '2'"), std::string::npos);
+    EXPECT_NE(message("x = \"a\" b").find("unexpected 'b'"), std::string::npos);
+    EXPECT_NE(message("x = 1 2").find("'1 2' is not a string, number or boolean"), std::string::npos);
     EXPECT_NE(message("\"quoted key\" = 1").find("bare keys"), std::string::npos);
     EXPECT_NE(message("[[bin]]").find("arrays of tables"), std::string::npos);
 }

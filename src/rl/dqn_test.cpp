@@ -50,9 +50,9 @@ TEST(RlDqn, LearnsToWalkTheCorridor) {
     EXPECT_GT(r.updates, 500u);
     ASSERT_GE(r.episodes.size(), 40u);
     // The first episodes (a random walk) reach the goal about half the time; the last ones always do.
-    const double first = dqn_test::mean_reward(r.episodes, 0, 10);
+    const double first = dqn_test::mean_reward(r.episodes, 0, 20);
     const double last = dqn_test::mean_reward(r.episodes, r.episodes.size() - 10, r.episodes.size());
-    EXPECT_LT(first, 0.9);
+    EXPECT_LT(first, 0.85);
     EXPECT_EQ(last, 1.0);
     EXPECT_DOUBLE_EQ(r.metrics.at("Exploration Rate"), 0.05);
     EXPECT_GT(r.metrics.at("Cumulative Reward"), first);
