@@ -64,8 +64,11 @@ class IterationCsv final : public MetricsRenderer {
             f.text += "\n";
         }
         f.text += std::to_string(p.iteration) + "," + number_text(p.lr);
-        for (const auto& s : m)
-            if (s.text.empty()) f.text += "," + number_text(s.last);
+        for (const auto& s : m) {
+            if (!s.text.empty()) continue;  // a text metric has no number
+            f.text += ',';
+            f.text += number_text(s.last);
+        }
         f.text += "\n";
     }
     void epoch_end(const EpochRecord&) override { write(); }
