@@ -208,15 +208,18 @@ void SequentialLrScheduler::load_record(const LrSchedulerRecord& record) {
     iteration_ = iteration;
 }
 
-ChainedLrScheduler::ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers)
-    : schedulers_(std::move(schedulers)) {
+ChainedLrScheduler::ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers, LrReduction reduction)
+    : schedulers_(std::move(schedulers)), reduction_(reduction) {
     BURN_CHECK(!schedulers_.empty(), "[ChainedLrScheduler] needs at least one scheduler");
+    BURN_CHECK(
+        reduction == LrReduction::avg || reduction == LrReduction::sum || reduction == LrReduction::prod,
+        "[ChainedLrScheduler] unknown reduction ", static_cast<int>(reduction), "; use avg, sum or prod");
 }
 
 double ChainedLrScheduler::step() {
-    double lr = 1.0;
-    for (auto& s : schedulers_) lr *= s.step();
-    return lr;
+    double lr = reduction_ == LrReduction::prod ? 1.0 : 0.0;
+    for (auto& s : schedulers_) lr = reduction_ == LrReduction::prod ? lr * s.step() : lr + s.step();
+    return reduction_ == LrReduction::avg ? lr / static_cast<double>(schedulers_.size()) : lr;
 }
 
 std::optional<double> ChainedLrScheduler::momentum() const {

@@ -223,5 +223,28 @@ TEST(LrScheduler, CyclicAndPlateauSemanticsAndBadSettings) {
     EXPECT_EQ(p.step(), 0.5) << "a rejected record leaves the state as it was";
 }
 
+TEST(LrScheduler, ComposedAveragesSumsOrMultipliesTheRates) {
+    // Exponential(2, 0.5) gives 2, 1, 0.5; Exponential(1, 0.1) gives 1, 0.1, 0.01; the constant 0.25.
+    auto make = [](optim::LrReduction r) {
+        return optim::ComposedLrScheduler({optim::ExponentialLrSchedulerConfig{2.0, 0.5}.init(),
+                                           optim::ExponentialLrSchedulerConfig{1.0, 0.1}.init(), 0.25},
+                                          r);
+    };
+    auto avg = make(optim::LrReduction::avg), sum = make(optim::LrReduction::sum);
+    auto prod = make(optim::LrReduction::prod);
+    EXPECT_DOUBLE_EQ(avg.step(), (2 + 1 + 0.25) / 3);
+    EXPECT_DOUBLE_EQ(avg.step(), (1 + 0.1 + 0.25) / 3);
+    EXPECT_DOUBLE_EQ(sum.step(), 3.25);
+    EXPECT_DOUBLE_EQ(sum.step(), 1.35);
+    EXPECT_DOUBLE_EQ(prod.step(), 0.5);
+    EXPECT_DOUBLE_EQ(prod.step(), 0.025);
+    // The state round-trips: a fresh one loaded from the record continues identically.
+    auto resumed = make(optim::LrReduction::avg);
+    resumed.load_record(avg.to_record());
+    EXPECT_EQ(resumed.reduction(), optim::LrReduction::avg);
+    EXPECT_DOUBLE_EQ(resumed.step(), avg.step());
+    EXPECT_DOUBLE_EQ(resumed.step(), (0.25 + 0.001 + 0.25) / 3);
+}
+
 }  // namespace
 }  // namespace burn::optim_test

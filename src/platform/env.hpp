@@ -1,14 +1,14 @@
 #pragma once
-// Environment variables: the one place the library reads them (BURN_DEFAULT_DEVICE, BURN_CPU_CACHE,
-// BURN_DETECT_ANOMALY, BURN_NUM_THREADS, ...). On a target without an environment (bare metal) every
-// variable reads as unset.
+// Environment variables, then the project's burn.toml (burn/config/project_config.hpp): the one place
+// the library reads them (BURN_DEFAULT_DEVICE, BURN_CPU_CACHE, BURN_DETECT_ANOMALY, BURN_NUM_THREADS,
+// ...). On a target without an environment (bare metal) every variable reads as unset.
 #include <atomic>
 #include <optional>
 #include <string>
 
 namespace burn::platform {
 
-/// The value of an environment variable (nullopt when unset).
+/// The value of an environment variable, else its burn.toml setting (nullopt when neither has one).
 std::optional<std::string> env_var(const char* name);
 
 /// A process-wide on/off switch read from an environment variable on first use, which set() overrides:

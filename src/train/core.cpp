@@ -9,9 +9,12 @@
 #include <system_error>
 
 #include "burn/data/rng.hpp"
+#include "burn/train/async_checkpointer.hpp"
+#include "burn/train/async_logger.hpp"
 #include "burn/train/supervised.hpp"
 #include "platform/files.hpp"
 #include "platform/process.hpp"
+#include "train/background_queue.hpp"
 #include "train/loggers.hpp"
 #include "train/metric_text.hpp"
 #include "train/state_file.hpp"
@@ -94,6 +97,8 @@ TrainingCore::TrainingCore(TrainingOptions options)
                     options_.artifact_dir.string(), "': ", ec.message());
     for (const auto& m : options_.train_metrics) train_.push_back(m->clone());
     for (const auto& m : options_.valid_metrics) valid_.push_back(m->clone());
+    for (const auto& m : options_.train_text_metrics) train_text_.push_back(m->clone());
+    for (const auto& m : options_.valid_text_metrics) valid_text_.push_back(m->clone());
     for (Split split : {Split::train, Split::valid}) {
         std::set<std::string> seen;
         for (const auto& m : metrics(split)) {
@@ -125,14 +130,25 @@ TrainingCore::TrainingCore(TrainingOptions options)
                          ? options_.custom_renderer
                          : std::shared_ptr<MetricsRenderer>(make_renderer(options_.renderer)));
         const fs::path& dir = options_.artifact_dir;
-        if (options_.log_file) rs.push_back(detail::log_file_renderer(dir / "experiment.log"));
+        std::vector<std::shared_ptr<MetricsRenderer>> files;
+        if (options_.log_file) files.push_back(detail::log_file_renderer(dir / "experiment.log"));
         if (options_.log_every > 0)
-            rs.push_back(detail::iteration_csv_logger(dir / "metrics", options_.log_every));
+            files.push_back(detail::iteration_csv_logger(dir / "metrics", options_.log_every));
         if (options_.tensorboard_every)
-            rs.push_back(detail::tensorboard_logger(dir / "tensorboard", *options_.tensorboard_every));
+            files.push_back(detail::tensorboard_logger(dir / "tensorboard", *options_.tensorboard_every));
+        for (const auto& logger : options_.metric_loggers)
+            files.push_back(detail::metric_logger_renderer(logger));
+        if (options_.async_logger && !files.empty())
+            rs.push_back(std::make_shared<AsyncLogger>(detail::fan_out(std::move(files))));
+        else
+            rs.insert(rs.end(), files.begin(), files.end());
         if (!options_.on_iteration.empty() || !options_.on_epoch_end.empty())
             rs.push_back(detail::callback_renderer(options_.on_iteration, options_.on_epoch_end));
         renderer_ = detail::fan_out(std::move(rs));
+        if (options_.async_checkpoint && options_.checkpointing)
+            async_checkpointer_ = std::make_unique<AsyncCheckpointer>(checkpointer_);
+        if (options_.async_metrics)
+            metric_queue_ = std::make_unique<detail::BackgroundQueue>("async metrics");
     } catch (...) {
         if (handler_installed_) platform::remove_interrupt_handler();
         throw;
@@ -140,7 +156,19 @@ TrainingCore::TrainingCore(TrainingOptions options)
 }
 
 TrainingCore::~TrainingCore() {
+    metric_queue_.reset();  // its tasks use the metrics and the renderer
     if (handler_installed_) platform::remove_interrupt_handler();
+}
+
+void TrainingCore::in_order(std::function<void()> f) {
+    if (metric_queue_)
+        metric_queue_->submit(std::move(f));
+    else
+        f();
+}
+
+void TrainingCore::flush_metrics() {
+    if (metric_queue_) metric_queue_->flush();
 }
 
 std::optional<CheckpointInfo> TrainingCore::resume_checkpoint() const {
@@ -219,7 +247,10 @@ void TrainingCore::begin(std::size_t start_epoch, std::size_t train_iterations,
 }
 
 void TrainingCore::begin_epoch(Split split, std::size_t epoch, std::size_t start_iteration) {
-    for (auto& m : metrics(split)) m->clear();
+    in_order([this, split] {
+        for (auto& m : metrics(split)) m->clear();
+        for (auto& m : text_metrics(split)) m->clear();
+    });
     split_ = split;
     epoch_ = epoch;
     iteration_ = start_iteration;
@@ -230,11 +261,6 @@ void TrainingCore::begin_epoch(Split split, std::size_t epoch, std::size_t start
 void TrainingCore::update(Split split, const MetricInput& input, std::size_t iteration, double lr) {
     const std::size_t n_iter = split == Split::train ? train_iterations_ : valid_iterations_;
     MetricMetadata meta{epoch_, options_.num_epochs, iteration, n_iter, lr, split};
-    std::vector<MetricState> states;
-    for (auto& m : metrics(split)) {
-        m->update(input, meta);
-        states.push_back({m->name(), m->unit(), m->last(), m->value()});
-    }
     iteration_ = iteration;
     const double per_epoch = static_cast<double>(train_iterations_ + valid_iterations_);
     const double done_in_epoch =
@@ -251,13 +277,29 @@ void TrainingCore::update(Split split, const MetricInput& input, std::size_t ite
     p.run_fraction = per_epoch > 0 ? (static_cast<double>(epoch_ - 1) + done_in_epoch / per_epoch) /
                                          static_cast<double>(options_.num_epochs)
                                    : 0.0;
-    renderer_->update(p, states);
+    auto task = [this, split, meta, p](const MetricInput& in) {
+        std::vector<MetricState> states;
+        for (auto& m : metrics(split)) {
+            m->update(in, meta);
+            states.push_back({m->name(), m->unit(), m->last(), m->value()});
+        }
+        for (auto& m : text_metrics(split)) {
+            m->update(in, meta);
+            states.push_back({m->name(), m->unit(), kUnrecorded, kUnrecorded, m->text()});
+        }
+        renderer_->update(p, states);
+        if (metric_queue_ && renderer_->stop_requested()) stop_seen_.store(true);
+    };
+    if (metric_queue_)
+        metric_queue_->submit([task, input] { task(input); });
+    else
+        task(input);
 }
 
 bool TrainingCore::stop_requested() {
     if (options_.interrupter && options_.interrupter->should_stop()) return true;
     if (handler_installed_ && platform::interrupt_count() > 0) return true;
-    return renderer_->stop_requested();
+    return metric_queue_ ? stop_seen_.load() : renderer_->stop_requested();
 }
 
 std::optional<std::size_t> TrainingCore::best_epoch(const MetricRef& ref) const {
@@ -276,6 +318,7 @@ std::optional<std::size_t> TrainingCore::best_epoch(const MetricRef& ref) const 
 }
 
 bool TrainingCore::end_epoch(std::size_t epoch) {
+    flush_metrics();  // the epoch's updates are done (an error in one is thrown here)
     EpochRecord rec;
     rec.epoch = epoch;
     rec.num_epochs = options_.num_epochs;
@@ -289,6 +332,9 @@ bool TrainingCore::end_epoch(std::size_t epoch) {
             (split == Split::train ? rec.train : rec.valid)
                 .push_back({ms[i]->name(), ms[i]->unit(), ms[i]->last(), ms[i]->value()});
         }
+        for (const auto& m : text_metrics(split))
+            (split == Split::train ? rec.train : rec.valid)
+                .push_back({m->name(), m->unit(), kUnrecorded, kUnrecorded, m->text()});
     }
     renderer_->epoch_end(rec);
     write_logs();
@@ -303,25 +349,65 @@ bool TrainingCore::end_epoch(std::size_t epoch) {
     return false;
 }
 
+void TrainingCore::save_checkpoint(const CheckpointInfo& info,
+                                   const std::map<std::string, CheckpointRecord>& parts) {
+    if (async_checkpointer_)
+        async_checkpointer_->save(info, parts, state());
+    else
+        checkpointer_.save(info, parts, state());
+}
+
+bool TrainingCore::checkpoint_epoch(std::size_t epoch) {
+    actions_.clear();
+    if (!options_.checkpointing_strategy) return true;
+    actions_ = options_.checkpointing_strategy->checkpointing(epoch, train_hist_, valid_hist_);
+    return std::any_of(actions_.begin(), actions_.end(), [](const CheckpointingAction& a) {
+        return a.kind == CheckpointingAction::Kind::save;
+    });
+}
+
 void TrainingCore::prune_checkpoints(std::size_t epoch) {
+    if (options_.checkpointing_strategy) {
+        std::set<std::string> remove;
+        for (const auto& a : actions_)
+            if (a.kind == CheckpointingAction::Kind::remove) remove.insert(std::to_string(a.epoch));
+        auto prune = [remove, epoch](Checkpointer& checkpointer) {
+            for (const auto& c : checkpointer.list())
+                if (remove.count(c.tag) || (c.tag == "interrupted" && c.epoch < epoch))
+                    checkpointer.remove(c.tag);
+        };
+        if (async_checkpointer_)
+            async_checkpointer_->then(prune);
+        else
+            prune(checkpointer_);
+        return;
+    }
     std::optional<std::size_t> best;
     if (options_.keep_best) best = best_epoch(*options_.keep_best);
-    for (const auto& c : checkpointer_.list()) {
-        if (c.tag == "interrupted") {
-            if (c.epoch < epoch) checkpointer_.remove(c.tag);
-            continue;
+    auto prune = [best, epoch, keep_last = options_.keep_last](Checkpointer& checkpointer) {
+        for (const auto& c : checkpointer.list()) {
+            if (c.tag == "interrupted") {
+                if (c.epoch < epoch) checkpointer.remove(c.tag);
+                continue;
+            }
+            const bool recent = c.epoch + keep_last > epoch;
+            const bool is_best = best && *best == c.epoch;
+            if (!recent && !is_best) checkpointer.remove(c.tag);
         }
-        const bool recent = c.epoch + options_.keep_last > epoch;
-        const bool is_best = best && *best == c.epoch;
-        if (!recent && !is_best) checkpointer_.remove(c.tag);
-    }
+    };
+    if (async_checkpointer_)
+        async_checkpointer_->then(prune);
+    else
+        prune(checkpointer_);
 }
 
 void TrainingCore::message(const std::string& line) {
+    flush_metrics();  // the display is the metric thread's until its queue is empty
     renderer_->message(line);
 }
 
 void TrainingCore::write_logs() const {
+    if (!options_.metric_loggers.empty()) return;  // with_metric_logger replaces the CSV files
     for (Split split : {Split::train, Split::valid}) {
         const fs::path dir = options_.artifact_dir / "metrics" / split_name(split);
         for (const auto& h : history(split)) {
@@ -336,6 +422,8 @@ void TrainingCore::write_logs() const {
 }
 
 TrainingReport TrainingCore::finish(std::size_t epochs_completed, bool stopped_early, bool interrupted) {
+    flush_metrics();
+    if (async_checkpointer_) async_checkpointer_->flush();  // launch returns with every checkpoint on disk
     renderer_->finish();
     if (handler_installed_) {
         platform::remove_interrupt_handler();

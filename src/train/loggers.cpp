@@ -59,11 +59,16 @@ class IterationCsv final : public MetricsRenderer {
         if (f.epoch != p.epoch) f = Pending{p.epoch, {}};
         if (f.text.empty()) {
             f.text = "iteration,lr";
-            for (const auto& s : m) f.text += "," + s.name;
+            for (const auto& s : m)
+                if (s.text.empty()) f.text += "," + s.name;
             f.text += "\n";
         }
         f.text += std::to_string(p.iteration) + "," + number_text(p.lr);
-        for (const auto& s : m) f.text += "," + number_text(s.last);
+        for (const auto& s : m) {
+            if (!s.text.empty()) continue;  // a text metric has no number
+            f.text += ',';
+            f.text += number_text(s.last);
+        }
         f.text += "\n";
     }
     void epoch_end(const EpochRecord&) override { write(); }
@@ -185,6 +190,25 @@ std::shared_ptr<MetricsRenderer> tensorboard_logger(fs::path dir, std::size_t ev
 
 std::shared_ptr<MetricsRenderer> log_file_renderer(fs::path file) {
     return std::make_shared<LogFile>(std::move(file));
+}
+
+namespace {
+class MetricLoggerRenderer final : public MetricsRenderer {
+  public:
+    explicit MetricLoggerRenderer(std::shared_ptr<MetricLogger> logger) : logger_(std::move(logger)) {
+        BURN_CHECK(logger_ != nullptr, "[SupervisedTraining::with_metric_logger] the logger is null");
+    }
+    void update(const TrainingProgress& p, const std::vector<MetricState>& m) override { logger_->log(p, m); }
+    void epoch_end(const EpochRecord& record) override { logger_->end_epoch(record); }
+    void message(const std::string&) override {}
+
+  private:
+    std::shared_ptr<MetricLogger> logger_;
+};
+}  // namespace
+
+std::shared_ptr<MetricsRenderer> metric_logger_renderer(std::shared_ptr<MetricLogger> logger) {
+    return std::make_shared<MetricLoggerRenderer>(std::move(logger));
 }
 
 std::shared_ptr<MetricsRenderer> callback_renderer(std::vector<IterationCallback> on_iteration,

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "burn/train/metric_logger.hpp"
 #include "burn/train/renderer.hpp"
 
 namespace burn::train::detail {
@@ -20,6 +21,8 @@ std::shared_ptr<MetricsRenderer> iteration_csv_logger(std::filesystem::path metr
 std::shared_ptr<MetricsRenderer> tensorboard_logger(std::filesystem::path dir, std::size_t every);
 /// The plain renderer's lines (epochs, progress, messages) appended to file.
 std::shared_ptr<MetricsRenderer> log_file_renderer(std::filesystem::path file);
+/// Feeds a MetricLogger.
+std::shared_ptr<MetricsRenderer> metric_logger_renderer(std::shared_ptr<MetricLogger> logger);
 /// Calls the callbacks.
 std::shared_ptr<MetricsRenderer> callback_renderer(std::vector<IterationCallback> on_iteration,
                                                    std::vector<EpochCallback> on_epoch_end);

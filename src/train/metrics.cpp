@@ -4,7 +4,9 @@
 
 #include "burn/core/error.hpp"
 #include "burn/train/metric.hpp"
+#include "burn/train/renderer.hpp"
 #include "platform/process.hpp"
+#include "platform/thermal.hpp"
 
 namespace burn::train {
 
@@ -295,6 +297,14 @@ void CpuUse::clear() {
 void CpuMemory::update(const MetricInput&, const MetricMetadata&) {
     const uint64_t bytes = platform::resident_memory_bytes();
     value_ = bytes > 0 ? static_cast<double>(bytes) / 1e9 : kNaN;
+}
+
+std::string Metric::text() const {
+    return format_metric(value(), unit());
+}
+
+void CpuTemperature::update(const MetricInput&, const MetricMetadata&) {
+    value_ = platform::cpu_temperature_celsius(root_).value_or(kNaN);
 }
 
 }  // namespace burn::train

@@ -13,6 +13,10 @@
 
 namespace burn::train {
 
+std::string format_state(const MetricState& state, bool last) {
+    return state.text.empty() ? format_metric(last ? state.last : state.value, state.unit) : state.text;
+}
+
 std::string format_metric(double v, const std::string& unit) {
     if (std::isnan(v)) return "nan";
     char buf[64];
@@ -55,7 +59,7 @@ class PlainRenderer final : public MetricsRenderer {
         std::string line = "  [" + std::string(split_name(p.split)) + "] epoch " + std::to_string(p.epoch) +
                            "/" + std::to_string(p.num_epochs) + "  iteration " + std::to_string(p.iteration) +
                            "/" + std::to_string(p.num_iterations);
-        for (const auto& m : metrics) line += "  " + m.name + " " + format_metric(m.value, m.unit);
+        for (const auto& m : metrics) line += "  " + m.name + " " + format_state(m);
         const double rate = p.epoch_seconds / static_cast<double>(p.iteration);
         line += "  (epoch ETA " +
                 format_duration(rate * static_cast<double>(p.num_iterations - p.iteration)) + ")";
@@ -71,7 +75,7 @@ class PlainRenderer final : public MetricsRenderer {
             if (ms.empty()) return;
             line += std::string("  ") + split + ":";
             for (std::size_t i = 0; i < ms.size(); ++i)
-                line += (i ? ", " : " ") + ms[i].name + " " + format_metric(ms[i].value, ms[i].unit);
+                line += (i ? ", " : " ") + ms[i].name + " " + format_state(ms[i]);
         };
         add("train", r.train);
         add("valid", r.valid);

@@ -79,7 +79,7 @@ class TuiRenderer final : public MetricsRenderer {
             if (ms.empty()) return;
             line += std::string("  ") + split + ":";
             for (std::size_t i = 0; i < ms.size(); ++i)
-                line += (i ? ", " : " ") + ms[i].name + " " + format_metric(ms[i].value, ms[i].unit);
+                line += (i ? ", " : " ") + ms[i].name + " " + format_state(ms[i]);
         };
         add("train", r.train);
         add("valid", r.valid);
@@ -218,7 +218,7 @@ class TuiRenderer final : public MetricsRenderer {
         for (const auto& name : names_) {
             auto get = [&](const std::vector<MetricState>& ms, bool last) {
                 for (const auto& m : ms)
-                    if (m.name == name) return format_metric(last ? m.last : m.value, m.unit);
+                    if (m.name == name) return format_state(m, last);
                 return std::string("-");
             };
             mvprintw(row++, 0, "%-22s %16s %16s %16s", name.c_str(), get(train_latest_, false).c_str(),

@@ -255,9 +255,16 @@ class SequentialLrScheduler final : public LrScheduler {
 ///     ChainedLrScheduler({LinearLrSchedulerConfig{0.25, 1.0, 8}.init(),
 ///                         ExponentialLrSchedulerConfig{0.1, 0.95}.init()})
 /// State: "<index>.<key>" per scheduler.
+///
+/// With a reduction it is burn's ComposedLrScheduler: the learning rate is the mean (avg), the sum or
+/// the product (prod, the default) of the schedulers' rates.
+///     optim::ComposedLrScheduler({warmup, cosine}, optim::LrReduction::avg)
+enum class LrReduction { avg, sum, prod };
 class ChainedLrScheduler final : public LrScheduler {
   public:
-    explicit ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers);
+    explicit ChainedLrScheduler(std::vector<LrSchedulerAny> schedulers,
+                                LrReduction reduction = LrReduction::prod);
+    LrReduction reduction() const { return reduction_; }
     double step() override;
     /// The first scheduler's momentum that has one.
     std::optional<double> momentum() const override;
@@ -270,6 +277,9 @@ class ChainedLrScheduler final : public LrScheduler {
 
   private:
     std::vector<LrSchedulerAny> schedulers_;
+    LrReduction reduction_;
 };
+/// burn's name for a ChainedLrScheduler with a reduction.
+using ComposedLrScheduler = ChainedLrScheduler;
 
 }  // namespace burn::optim

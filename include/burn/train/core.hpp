@@ -2,9 +2,13 @@
 /// The part of SupervisedTraining that does not depend on the model or batch types: options, metric
 /// bookkeeping, logs, rendering, early stopping, checkpoint policy and resume state. The loop itself
 /// (supervised.hpp) drives it.
+#include <any>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,9 +18,15 @@
 #include "burn/train/checkpoint.hpp"
 #include "burn/train/interrupter.hpp"
 #include "burn/train/metric.hpp"
+#include "burn/train/metric_logger.hpp"
 #include "burn/train/renderer.hpp"
 
 namespace burn::train {
+
+class AsyncCheckpointer;
+namespace detail {
+class BackgroundQueue;
+}
 
 /// When early stopping or the best checkpoint consider a metric improved.
 struct StoppingCondition {
@@ -44,10 +54,32 @@ struct MetricHistory {
     std::vector<double> values;
 };
 
+/// What a checkpointing strategy decides at the end of an epoch: write this epoch's checkpoint, or delete
+/// an earlier epoch's.
+struct CheckpointingAction {
+    enum class Kind { save, remove };
+    Kind kind = Kind::save;
+    std::size_t epoch = 0;  // remove: the epoch whose checkpoint goes
+    static CheckpointingAction save() { return {Kind::save, 0}; }
+    static CheckpointingAction remove(std::size_t epoch) { return {Kind::remove, epoch}; }
+};
+
+/// A user-defined checkpointing policy (burn's CheckpointingStrategy), replacing keep_last / keep_best:
+/// called once at the end of every epoch, after its metrics are recorded.
+class CheckpointingStrategy {
+  public:
+    virtual ~CheckpointingStrategy() = default;
+    /// epoch is 1-based; train and valid hold every metric's per-epoch values so far (this epoch's last).
+    virtual std::vector<CheckpointingAction> checkpointing(std::size_t epoch,
+                                                           const std::vector<MetricHistory>& train,
+                                                           const std::vector<MetricHistory>& valid) = 0;
+};
+
 struct TrainingOptions {
     std::filesystem::path artifact_dir;
     std::size_t num_epochs = 1;
     std::vector<std::shared_ptr<const Metric>> train_metrics, valid_metrics;
+    std::vector<std::shared_ptr<const Metric>> train_text_metrics, valid_text_metrics;  // metric_train/_valid
     bool checkpointing = false;
     std::size_t keep_last = 2;
     std::optional<MetricRef> keep_best;
@@ -67,6 +99,12 @@ struct TrainingOptions {
     bool log_file = true;                          // artifact_dir/experiment.log
     std::vector<IterationCallback> on_iteration;
     std::vector<EpochCallback> on_epoch_end;
+    std::shared_ptr<CheckpointingStrategy> checkpointing_strategy;  // with_checkpointing_strategy
+    std::vector<std::shared_ptr<MetricLogger>> metric_loggers;      // with_metric_logger (replace the CSVs)
+    std::any training_strategy;     // with_training_strategy: a TrainingStrategy<M> (learner.hpp)
+    bool async_checkpoint = false;  // async_checkpointer(): checkpoints written by a background thread
+    bool async_logger = false;      // async_logger(): the file loggers fed by a background thread
+    bool async_metrics = false;     // async_metrics(): metric updates and the display on a background thread
 };
 
 /// The outcome of launch() besides the model.
@@ -115,6 +153,10 @@ class TrainingCore {
     bool stop_requested();
     /// Records the epoch (logs, display); true when early stopping ends the run.
     bool end_epoch(std::size_t epoch);
+    /// Writes a checkpoint of parts and the loop state (queued when async_checkpoint is on).
+    void save_checkpoint(const CheckpointInfo& info, const std::map<std::string, CheckpointRecord>& parts);
+    /// Whether the epoch's checkpoint is written (asks the checkpointing strategy, when there is one).
+    bool checkpoint_epoch(std::size_t epoch);
     /// Deletes checkpoints the policy no longer keeps (after the checkpoint of epoch was written).
     void prune_checkpoints(std::size_t epoch);
     void message(const std::string& line);
@@ -128,8 +170,14 @@ class TrainingCore {
     }
 
   private:
+    /// f now, or queued behind the metric updates when async_metrics is on.
+    void in_order(std::function<void()> f);
+    void flush_metrics();
     std::vector<std::unique_ptr<Metric>>& metrics(Split split) {
         return split == Split::train ? train_ : valid_;
+    }
+    std::vector<std::unique_ptr<Metric>>& text_metrics(Split split) {
+        return split == Split::train ? train_text_ : valid_text_;
     }
     std::vector<MetricHistory>& hist(Split split) {
         return split == Split::train ? train_hist_ : valid_hist_;
@@ -140,7 +188,7 @@ class TrainingCore {
     TrainingOptions options_;
     Checkpointer checkpointer_;
     std::shared_ptr<MetricsRenderer> renderer_;
-    std::vector<std::unique_ptr<Metric>> train_, valid_;
+    std::vector<std::unique_ptr<Metric>> train_, valid_, train_text_, valid_text_;
     std::vector<MetricHistory> train_hist_, valid_hist_;
     std::optional<std::size_t> resumed_from_;
     bool handler_installed_ = false;
@@ -149,6 +197,10 @@ class TrainingCore {
     Split split_ = Split::train;
     std::chrono::steady_clock::time_point run_start_{}, split_start_{}, epoch_start_{};
     double run_fraction_start_ = 0;
+    std::vector<CheckpointingAction> actions_;  // the strategy's answer for the current epoch
+    std::unique_ptr<AsyncCheckpointer> async_checkpointer_;
+    std::atomic<bool> stop_seen_{false};  // the renderer asked to stop (seen by the metric thread)
+    std::unique_ptr<detail::BackgroundQueue> metric_queue_;  // last: drained first on destruction
 };
 
 /// A table of per-epoch values (one row per epoch, one column per split and metric) and each

@@ -3,6 +3,7 @@
 /// autodiff device; the learning rate is a plain number or any scheduler with `double step()` (the
 /// optim schedulers; a scheduler's state is checkpointed when it has to_record()/load_record()).
 #include <concepts>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -93,6 +94,14 @@ class LrSource {
     };
     std::shared_ptr<Base> impl_;
 };
+
+/// A custom training strategy (burn's TrainingStrategy::Custom), given to
+/// SupervisedTraining::with_training_strategy: one optimizer step, from the model, the optimizer, the
+/// step's learning rate and the gradients to the new model. The built-in one is
+/// `return optimizer.step(lr, std::move(model), grads);`.
+template <class M>
+using TrainingStrategy =
+    std::function<M(M model, optim::Optimizer& optimizer, double lr, optim::GradientsParams& grads)>;
 
 template <class M>
 class Learner {

@@ -8,6 +8,7 @@
 ///             .metric_valid_numeric(train::FBetaScoreMetric(1.0, train::ClassReduction::macro));
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
@@ -47,6 +48,9 @@ class Metric {
     virtual double last() const { return value(); }
     /// Forgets everything (start of an epoch).
     virtual void clear() = 0;
+    /// What the display shows for a text metric (registered with metric_train / metric_valid): by
+    /// default value() with its unit; a metric whose result is not a number overrides it.
+    virtual std::string text() const;
     virtual std::unique_ptr<Metric> clone() const = 0;
 };
 
@@ -316,6 +320,22 @@ class CpuMemory final : public MetricBase<CpuMemory> {
     double value_ = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// The CPU temperature in degrees Celsius (Linux: sysfs thermal zones or hwmon sensors); NaN where the
+/// OS does not tell it (other systems, containers without /sys). sysfs_root is for tests.
+class CpuTemperature final : public MetricBase<CpuTemperature> {
+  public:
+    explicit CpuTemperature(std::filesystem::path sysfs_root = "/sys") : root_(std::move(sysfs_root)) {}
+    std::string name() const override { return "CPU Temperature"; }
+    std::string unit() const override { return "°C"; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+    double value() const override { return value_; }
+    void clear() override { value_ = std::numeric_limits<double>::quiet_NaN(); }
+
+  private:
+    std::filesystem::path root_;
+    double value_ = std::numeric_limits<double>::quiet_NaN();
+};
+
 }  // namespace burn::train
 
 /// burn's path for the metrics (`use burn::train::metric::LossMetric;`): the same classes.
@@ -325,6 +345,7 @@ using train::AucPrMetric;
 using train::AurocMetric;
 using train::ClassReduction;
 using train::CpuMemory;
+using train::CpuTemperature;
 using train::CpuUse;
 using train::FBetaScoreMetric;
 using train::IterationSpeedMetric;

@@ -38,6 +38,11 @@ struct MetricInput {
     /// Images and masks (ImageOutput, SegmentationOutput): the shape of one item of predictions and
     /// target_values, e.g. {channels, height, width}; empty when an item is a flat row.
     std::vector<std::size_t> item_shape;
+    /// Reinforcement learning (rl::DqnLearner): the episodes that finished since the last update, their
+    /// cumulative rewards and lengths, and the exploration rate in use.
+    std::vector<double> episode_rewards;
+    std::vector<std::size_t> episode_lengths;
+    std::optional<double> exploration_rate;
 };
 
 /// A classification batch: the mean loss, the logits [batch, classes] and the targets [batch].

@@ -27,6 +27,9 @@ struct TrainingProgress {
 struct MetricState {
     std::string name, unit;
     double last = 0, value = 0;
+    /// A text metric's text (metric_train / metric_valid; its last and value are NaN); empty for numeric
+    /// metrics.
+    std::string text{};
 };
 
 struct EpochRecord {
@@ -73,6 +76,8 @@ std::unique_ptr<MetricsRenderer> make_renderer(RendererKind kind);
 
 /// "0.1234", "97.25 %", "1.2e-05": a metric value for display.
 std::string format_metric(double value, const std::string& unit);
+/// A metric for display: a text metric's text, else format_metric of its value (or last).
+std::string format_state(const MetricState& state, bool last = false);
 /// "1:02:03" or "2:03".
 std::string format_duration(double seconds);
 

@@ -69,6 +69,31 @@ class SupervisedTraining {
         options_.valid_metrics.push_back(metric.clone());
         return *this;
     }
+    /// A text metric on training batches: the display, the loggers and the callbacks get its text()
+    /// after every iteration and at the epoch's end; it has no history, CSV file, plot or summary column.
+    SupervisedTraining& metric_train(const Metric& metric) {
+        options_.train_text_metrics.push_back(metric.clone());
+        return *this;
+    }
+    /// A text metric on validation batches.
+    SupervisedTraining& metric_valid(const Metric& metric) {
+        options_.valid_text_metrics.push_back(metric.clone());
+        return *this;
+    }
+    /// Several text metrics at once, each on both splits (burn's `metrics_text((a, b, ...))`).
+    template <class... Ms>
+    SupervisedTraining& metrics_text(const Ms&... metrics) {
+        (metric_train(metrics), ...);
+        (metric_valid(metrics), ...);
+        return *this;
+    }
+    /// Several metrics at once, each on both splits (burn's `metrics((a, b, ...))`).
+    template <class... Ms>
+    SupervisedTraining& metrics(const Ms&... metrics) {
+        (metric_train_numeric(metrics), ...);
+        (metric_valid_numeric(metrics), ...);
+        return *this;
+    }
     SupervisedTraining& num_epochs(std::size_t n) {
         options_.num_epochs = n;
         return *this;
@@ -88,6 +113,49 @@ class SupervisedTraining {
     SupervisedTraining& checkpoint_keep_best(const Metric& metric, Split split = Split::valid) {
         options_.checkpointing = true;
         options_.keep_best = MetricRef{metric.name(), split, metric.direction()};
+        return *this;
+    }
+    /// Checkpoints written by a background thread (AsyncCheckpointer): the loop copies the records and
+    /// goes on; launch() returns once every write is on disk.
+    SupervisedTraining& async_checkpointer(bool on = true) {
+        options_.async_checkpoint = on;
+        return *this;
+    }
+    /// The file loggers (experiment.log, log_iterations' CSV files, TensorBoard) fed by a background
+    /// thread (AsyncLogger); the display and the callbacks stay on the training thread.
+    SupervisedTraining& async_logger(bool on = true) {
+        options_.async_logger = on;
+        return *this;
+    }
+    /// Metric updates, and the display and loggers they feed, on a background thread (burn's async
+    /// metric processing): the training thread queues each batch's MetricInput and goes on; the epoch's
+    /// end waits for the queue. An error in a metric surfaces there.
+    SupervisedTraining& async_metrics(bool on = true) {
+        options_.async_metrics = on;
+        return *this;
+    }
+    /// A checkpointing policy of your own (turns checkpointing on; replaces keep_last / keep_best).
+    SupervisedTraining& with_checkpointing_strategy(std::shared_ptr<CheckpointingStrategy> strategy) {
+        BURN_CHECK(strategy != nullptr,
+                   "[SupervisedTraining::with_checkpointing_strategy] the strategy is null");
+        options_.checkpointing = true;
+        options_.checkpointing_strategy = std::move(strategy);
+        return *this;
+    }
+    /// A metric logger of your own; the first call replaces the default per-epoch CSV files
+    /// (metrics/<split>/<metric>.csv), more calls add loggers.
+    SupervisedTraining& with_metric_logger(std::shared_ptr<MetricLogger> logger) {
+        BURN_CHECK(logger != nullptr, "[SupervisedTraining::with_metric_logger] the logger is null");
+        options_.metric_loggers.push_back(std::move(logger));
+        return *this;
+    }
+    /// What each optimizer step does (burn's TrainingStrategy::Custom): the strategy gets the model, the
+    /// optimizer, the step's learning rate and the (accumulated) gradients and returns the new model.
+    /// The rest of the loop (batches, metrics, checkpoints, resume) is the built-in one.
+    template <class M>
+    SupervisedTraining& with_training_strategy(TrainingStrategy<M> strategy) {
+        BURN_CHECK(strategy != nullptr, "[SupervisedTraining::with_training_strategy] the strategy is empty");
+        options_.training_strategy = std::move(strategy);
         return *this;
     }
     /// The file format of checkpoints (default: default_record_store()).
@@ -190,6 +258,14 @@ class SupervisedTraining {
         TrainingCore core(options_);
         Generator generator(options_.seed);  // this run's random stream, whatever other threads do
         GeneratorScope generator_scope(generator);
+        const TrainingStrategy<M>* strategy = nullptr;
+        if (options_.training_strategy.has_value()) {
+            strategy = std::any_cast<TrainingStrategy<M>>(&options_.training_strategy);
+            BURN_CHECK(
+                strategy != nullptr,
+                "[SupervisedTraining::launch] with_training_strategy was given a strategy for another "
+                "model type than the Learner's; pass a train::TrainingStrategy<M> of the launched model");
+        }
         M model = std::move(learner.model);
         optim::Optimizer& optimizer = learner.optimizer;
         LrSource& lr = learner.lr;
@@ -222,7 +298,7 @@ class SupervisedTraining {
             parts["model"] = module_to_record(model);
             parts["optim"] = optimizer_to_record(optimizer, optimizer_paths(model));
             parts["scheduler"].scalars = lr.state();
-            core.checkpointer().save(info, parts, core.state());
+            core.save_checkpoint(info, parts);
         };
 
         core.begin(start_epoch, train->num_batches(), valid ? valid->num_batches() : 0);
@@ -242,7 +318,8 @@ class SupervisedTraining {
                 // a schedule with cycle_momentum sets the optimizer's momentum for this step (torch writes
                 // it into the param groups); a rule without one throws, naming it
                 if (const std::optional<double> m = lr.momentum()) optimizer.set_momentum(*m);
-                model = optimizer.step(current_lr, std::move(model), grads);
+                model = strategy ? (*strategy)(std::move(model), optimizer, current_lr, grads)
+                                 : optimizer.step(current_lr, std::move(model), grads);
             };
             while (auto batch = it->next()) {
                 ++iteration;
@@ -290,7 +367,7 @@ class SupervisedTraining {
             stopped_early = core.end_epoch(epoch);
             completed = epoch;
             if (options_.checkpointing) {
-                save(CheckpointInfo{std::to_string(epoch), epoch, 0});
+                if (core.checkpoint_epoch(epoch)) save(CheckpointInfo{std::to_string(epoch), epoch, 0});
                 core.prune_checkpoints(epoch);
             }
             if (stopped_early) break;

@@ -8,6 +8,7 @@
 #include "burn/train/lr_finder.hpp"
 #include "burn/train/metric.hpp"
 #include "burn/train/metric_device.hpp"
+#include "burn/train/metric_rl.hpp"
 #include "burn/train/metric_sequence.hpp"
 #include "burn/train/metric_vision.hpp"
 #include "burn/train/output.hpp"
