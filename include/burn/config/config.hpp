@@ -300,7 +300,14 @@ struct Codec<T> {
             if (!found) detail::unknown_key(path, key, detail::type_name<T>(), fields(out));
         }
     }
-    static std::string expected() { return "an object (" + std::string(detail::type_name<T>()) + ")"; }
+    static std::string expected() {
+        // appended in place: g++ 12 -O3 reads `"..." + std::string(...) + ")"` inlined in a precompiled
+        // header's context as a memcpy past a short string's buffer (a false -Warray-bounds)
+        std::string s = "an object (";
+        s += detail::type_name<T>();
+        s += ')';
+        return s;
+    }
 };
 
 // ---------------------------------------------------------------- containers
