@@ -76,13 +76,15 @@ std::pair<store::ApplyResult, std::vector<store::LoadedTensor>> RecordModuleStor
         used.push_back(slot.path);
         const TensorAny& t = it->second;
         if (t.shape() != slot.shape) {
-            result.errors.push_back({slot.path, ::burn::detail::msg("shape ", t.shape(), " in the checkpoint, ",
-                                                            slot.shape, " in the model")});
+            result.errors.push_back(
+                {slot.path, ::burn::detail::msg("shape ", t.shape(), " in the checkpoint, ", slot.shape,
+                                                " in the model")});
             continue;
         }
         if (t.dtype() != slot.dtype) {
-            result.errors.push_back({slot.path, ::burn::detail::msg("dtype ", t.dtype(), " in the checkpoint, ",
-                                                            slot.dtype, " in the model")});
+            result.errors.push_back(
+                {slot.path, ::burn::detail::msg("dtype ", t.dtype(), " in the checkpoint, ", slot.dtype,
+                                                " in the model")});
             continue;
         }
         values.push_back({i, ops::to_device(t, slot.device), std::nullopt});
