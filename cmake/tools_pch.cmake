@@ -7,7 +7,9 @@ option(BURN_TOOLS_PCH "Precompile burn/burn.hpp once for the examples, benchmark
 
 # Makes `target` compile with the shared precompiled header (created on first use).
 function(burn_use_tools_pch target)
-  if(NOT BURN_TOOLS_PCH OR EMSCRIPTEN OR NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  # Only where burn is the top-level project: a project that adds burn as a subdirectory builds just
+  # the burn-onnx tool, for which a header of its own costs more than it saves.
+  if(NOT BURN_TOOLS_PCH OR NOT BURN_TOP_LEVEL OR EMSCRIPTEN OR NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     return()
   endif()
   if(NOT TARGET burn_tools_pch)

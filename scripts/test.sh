@@ -65,11 +65,13 @@ ctest --test-dir "$BURN_BUILD_DIR" --output-on-failure -j2
 echo "scripts/test.sh: Release tests passed in ${SECONDS}s"
 # Bare metal (docs/embedded.md): the MNIST images for Cortex-M4F and Cortex-M55 built and run under
 # qemu (scripts/baremetal_check.sh), the host half (trainer, burn-embed, the native reference) built in
-# this Release build. About 3.5 minutes on two cores. The firmware is the portable core (threads,
+# this Release build. About 3 minutes on two cores. The firmware is the portable core (threads,
 # exceptions, RTTI and files off, some dtypes' kernels left out) on a stricter target, and it checks the
 # error handler's messages too; with BURN_BAREMETAL=0 the host's portable-core check runs instead.
 if [ "${BURN_BAREMETAL:-1}" = "1" ]; then
-    BM_HOST_BUILD="$BURN_BUILD_DIR" bash "$BURN_ROOT/scripts/baremetal_check.sh"
+    # The firmware at -O1 (BM_OPT): 174 s instead of 260 on two cores, the same predictions (no float
+    # reassociation at any level); the shipped -O3 images are built by scripts/build_baremetal.sh alone.
+    BM_OPT="${BM_OPT:--O1}" BM_HOST_BUILD="$BURN_BUILD_DIR" bash "$BURN_ROOT/scripts/baremetal_check.sh"
 else
     bash "$BURN_ROOT/scripts/portable_check.sh"
 fi

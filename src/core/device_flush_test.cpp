@@ -3,6 +3,7 @@
 // lazy decorator's pass counter; the values against the eager CPU. CUDA cases skip without a GPU.
 #include <gtest/gtest.h>
 
+#include <burn/backend/backend.hpp>  // DeviceStats, device_stats
 #include <burn/backend/lazy.hpp>
 #include <burn/burn.hpp>
 #include <string>
