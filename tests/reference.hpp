@@ -11,6 +11,17 @@
 
 namespace burn::ref {
 
+/// n values in [lo, hi) from a linear congruential generator: the same numbers on every platform and
+/// compiler for a seed (std's distributions are not), for tests that compare against their own loops.
+inline std::vector<float> lcg_values(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f) {
+    std::vector<float> v(n);
+    for (auto& x : v) {
+        seed = seed * 1664525u + 1013904223u;
+        x = lo + (hi - lo) * (static_cast<float>(seed >> 8) / static_cast<float>(1u << 24));
+    }
+    return v;
+}
+
 /// A host tensor of doubles, row-major.
 struct Host {
     Dims shape;

@@ -10,7 +10,7 @@
 using namespace burn;
 using namespace burn::data;
 
-namespace {
+namespace dataloader_test {
 
 struct Item {
     int value;
@@ -54,8 +54,6 @@ std::vector<std::vector<int>> pass(const DataLoader<Batch>& loader, std::size_t 
     }
     return out;
 }
-
-}  // namespace
 
 TEST(DataLoader, SequentialBatchesWithoutShuffle) {
     auto loader = DataLoaderBuilder(ItemBatcher()).batch_size(8).build(items(20));
@@ -225,3 +223,5 @@ TEST(DataLoader, EmptyDatasetAndBadOptions) {
     EXPECT_THROW(DataLoaderBuilder(ItemBatcher()).batch_size(0).build(items(3)), Error);
     EXPECT_THROW(DataLoaderBuilder(ItemBatcher()).num_workers(-1).build(items(3)), Error);
 }
+
+}  // namespace dataloader_test

@@ -8,18 +8,11 @@
 #include <limits>
 #include <vector>
 
+#include "reference.hpp"
+
 using namespace burn;
 
 namespace functional_extra_test {
-
-std::vector<float> values(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f) {
-    std::vector<float> v(n);
-    for (auto& x : v) {
-        seed = seed * 1664525u + 1013904223u;
-        x = lo + (hi - lo) * static_cast<float>(seed >> 8) / static_cast<float>(1u << 24);
-    }
-    return v;
-}
 
 /// [bh, lq, d] attention in float64: scale, optional softcap, causal (bottom-right) and key padding.
 std::vector<double> attention_ref(const std::vector<float>& q, const std::vector<float>& k,
@@ -53,8 +46,9 @@ void expect_near(const std::vector<float>& got, const std::vector<double>& want,
 
 TEST(FunctionalExtra, AttentionSoftcapAndFallbackMatchLoops) {
     const int B = 2, H = 2, LQ = 3, LK = 5, D = 4;
-    const auto qv = values(B * H * LQ * D, 1, -2.f, 2.f), kv = values(B * H * LK * D, 2, -2.f, 2.f);
-    const auto vv = values(B * H * LK * D, 3);
+    const auto qv = ref::lcg_values(B * H * LQ * D, 1, -2.f, 2.f),
+               kv = ref::lcg_values(B * H * LK * D, 2, -2.f, 2.f);
+    const auto vv = ref::lcg_values(B * H * LK * D, 3);
     const auto q = Tensor<4>::from_data(TensorData(qv, {B, H, LQ, D}));
     const auto k = Tensor<4>::from_data(TensorData(kv, {B, H, LK, D}));
     const auto v = Tensor<4>::from_data(TensorData(vv, {B, H, LK, D}));
@@ -105,7 +99,7 @@ double ctc_ref(const std::vector<float>& lp, int T, int N, int C, int n, const s
 
 TEST(FunctionalExtra, CtcLossPerSampleMatchesTheAlphaRecursion) {
     const int T = 6, N = 2, C = 4;
-    auto logits = Tensor<3>::from_data(TensorData(values(T * N * C, 7, -2.f, 2.f), {T, N, C}));
+    auto logits = Tensor<3>::from_data(TensorData(ref::lcg_values(T * N * C, 7, -2.f, 2.f), {T, N, C}));
     const auto log_probs = activation::log_softmax(logits, 2);
     const auto lp = log_probs.to_data().to_vec<float>();
     const std::vector<std::vector<int>> targets{{1, 2, 2}, {3, 1}};
@@ -119,7 +113,7 @@ TEST(FunctionalExtra, CtcLossPerSampleMatchesTheAlphaRecursion) {
 
 TEST(FunctionalExtra, AdaptiveAvgPool3dMatchesLoops) {
     const int N = 1, C = 2, D = 5, H = 4, W = 7, OD = 3, OH = 2, OW = 3;
-    const auto xv = values(N * C * D * H * W, 11);
+    const auto xv = ref::lcg_values(N * C * D * H * W, 11);
     const auto x = Tensor<5>::from_data(TensorData(xv, {N, C, D, H, W}));
     std::vector<double> want;
     auto lo = [](int i, int in, int out) { return i * in / out; };

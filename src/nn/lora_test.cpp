@@ -8,6 +8,8 @@
 #include <cmath>
 #include <vector>
 
+#include "reference.hpp"
+
 using namespace burn;
 
 namespace lora_test {
@@ -24,15 +26,6 @@ std::vector<double> f64(const Tensor<2>& t) {
     return out;
 }
 
-std::vector<float> values(std::size_t n, unsigned seed) {
-    std::vector<float> v(n);
-    for (auto& x : v) {
-        seed = seed * 1664525u + 1013904223u;
-        x = static_cast<float>(seed >> 8) / static_cast<float>(1u << 24) * 2.f - 1.f;
-    }
-    return v;
-}
-
 void expect_near(const Tensor<2>& got, const std::vector<double>& want, double tol = 1e-5) {
     const auto g = got.to_data().to_vec<float>();
     ASSERT_EQ(g.size(), want.size());
@@ -44,15 +37,15 @@ TEST(Lora, ForwardMatchesTheLowRankFormulaInFloat64) {
     const double alpha = 6.0;
     auto ad = Device().autodiff();
     Net net{nn::LinearConfig{IN, OUT}.init(ad), nn::LinearConfig{OUT, 2}.init(ad)};
-    const auto x = Tensor<2>::from_data(TensorData(values(N * IN, 1), {N, IN}), ad);
+    const auto x = Tensor<2>::from_data(TensorData(ref::lcg_values(N * IN, 1), {N, IN}), ad);
     const auto base = net.fc.forward(x).to_data();
     net = nn::apply_lora(net, nn::LoraConfig{R, alpha}, [](const std::string& p) { return p == "fc"; });
     ASSERT_TRUE(net.fc.lora.has_value());
     EXPECT_FALSE(net.head.lora.has_value());
     EXPECT_EQ(net.fc.forward(x).to_data(), base);  // B starts at zero: nothing changes
-    net.fc.lora->lora_b.set(Tensor<2>::from_data(TensorData(values(OUT * R, 2), {OUT, R}), ad));
+    net.fc.lora->lora_b.set(Tensor<2>::from_data(TensorData(ref::lcg_values(OUT * R, 2), {OUT, R}), ad));
 
-    const auto xv = values(N * IN, 1);
+    const auto xv = ref::lcg_values(N * IN, 1);
     const auto w = f64(net.fc.weight.val()), a = f64(net.fc.lora->lora_a.val());
     const auto b = f64(net.fc.lora->lora_b.val());
     std::vector<double> bias;

@@ -6,18 +6,11 @@
 #include <cmath>
 #include <vector>
 
+#include "reference.hpp"
+
 using namespace burn;
 
 namespace nn_cross_attention_test {
-
-std::vector<float> values(std::size_t n, unsigned seed) {
-    std::vector<float> v(n);
-    for (auto& x : v) {
-        seed = seed * 1664525u + 1013904223u;
-        x = static_cast<float>(seed >> 8) / static_cast<float>(1u << 24) * 2.f - 1.f;
-    }
-    return v;
-}
 
 std::vector<double> f64(const Tensor<2>& t) {
     std::vector<double> out;
@@ -90,7 +83,7 @@ TEST(NnCrossAttention, GroupedQueryHeadsMaskAndCacheMatchALoop) {
         nn::CrossAttentionConfig cfg{DM, DC, 4, 2, 3, 0.0, -1.0e4, quiet, std::nullopt};
         const auto m = cfg.init();
         EXPECT_EQ(m.key.weight.val().dims(), (Shape<2>{6, DC}));  // n_heads_kv * d_head
-        const auto xq = values(B * LQ * DM, 1), xc = values(B * LK * DC, 2);
+        const auto xq = ref::lcg_values(B * LQ * DM, 1), xc = ref::lcg_values(B * LK * DC, 2);
         const auto q = Tensor<3>::from_data(TensorData(xq, {B, LQ, DM}));
         const auto c = Tensor<3>::from_data(TensorData(xc, {B, LK, DC}));
         const auto mask = Tensor<2, Bool>::from_bool(

@@ -6,18 +6,11 @@
 #include <cmath>
 #include <vector>
 
+#include "reference.hpp"
+
 using namespace burn;
 
 namespace nn_norm_gate_test {
-
-std::vector<float> values(std::size_t n, unsigned seed) {
-    std::vector<float> v(n);
-    for (auto& x : v) {
-        seed = seed * 1664525u + 1013904223u;
-        x = static_cast<float>(seed >> 8) / static_cast<float>(1u << 24) * 4.f - 2.f;
-    }
-    return v;
-}
 
 /// Rows of `width` values, each normalised over itself (LayerNorm
 /// with centre = true, RmsNorm with centre = false), unit gamma, zero beta.
@@ -45,7 +38,7 @@ struct Block {
 };
 
 TEST(NnNormalization, LayerRmsAndGroupMatchLoops) {
-    const auto xv = values(2 * 4 * 6, 3);
+    const auto xv = ref::lcg_values(2 * 4 * 6, 3, -2.f, 2.f);
     const auto x = Tensor<3>::from_data(TensorData(xv, {2, 4, 6}));
     auto layer = nn::NormalizationConfig{nn::LayerNormConfig{}}.with_num_features(6);
     EXPECT_EQ(layer.num_features(), 6u);
@@ -81,7 +74,7 @@ TEST(NnNormalization, ConfigJsonAndParamPaths) {
 TEST(NnGateController, GateProductIsBothLinearsSummed) {
     const auto gate = nn::GateControllerConfig{3, 2}.init();
     EXPECT_EQ(gate.num_params(), (3 * 2 + 2) + (2 * 2 + 2));
-    const auto xv = values(4 * 3, 5), hv = values(4 * 2, 6);
+    const auto xv = ref::lcg_values(4 * 3, 5, -2.f, 2.f), hv = ref::lcg_values(4 * 2, 6, -2.f, 2.f);
     const auto x = Tensor<2>::from_data(TensorData(xv, {4, 3}));
     const auto h = Tensor<2>::from_data(TensorData(hv, {4, 2}));
     const auto wi = gate.input_transform.weight.val().to_data().to_vec<float>();

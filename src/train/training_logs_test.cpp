@@ -11,12 +11,12 @@
 #include "platform/files.hpp"
 #include "training_test_util.hpp"
 
+namespace training_logs_test {
+
 using namespace burn;
 using namespace burn::train;
 using namespace burn::train_test;
 namespace fs = std::filesystem;
-
-namespace training_logs_test {
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;

@@ -102,7 +102,7 @@ struct Seen {
 };
 
 /// A user-defined metric: the mean absolute error of a regression output, batch-size weighted.
-class MaeMetric final : public MetricBase<MaeMetric> {
+class MaeMetric final : public MeanMetric<MaeMetric> {
   public:
     explicit MaeMetric(std::shared_ptr<Seen> seen) : seen_(std::move(seen)) {}
     std::string name() const override { return "Mean Absolute Error"; }
@@ -117,13 +117,9 @@ class MaeMetric final : public MetricBase<MaeMetric> {
             sum += std::abs(static_cast<double>(in.predictions[i]) - in.target_values[i]);
         mean_.add(sum / static_cast<double>(in.batch_size), static_cast<double>(in.batch_size));
     }
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
     std::shared_ptr<Seen> seen_;
-    RunningMean mean_;
 };
 
 /// 8 train batches of 32 (shuffled) and 2 valid batches of 64.

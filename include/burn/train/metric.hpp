@@ -81,21 +81,28 @@ class RunningMean {
     double last_ = std::numeric_limits<double>::quiet_NaN();
 };
 
-/// The mean loss.
-class LossMetric final : public MetricBase<LossMetric> {
+/// A metric whose aggregate is a RunningMean: value() the mean since clear(), last() the latest batch's.
+/// The derived metric adds to mean_ in update().
+template <class Derived>
+class MeanMetric : public MetricBase<Derived> {
   public:
-    std::string name() const override { return "Loss"; }
-    void update(const MetricInput& input, const MetricMetadata& meta) override;
     double value() const override { return mean_.mean(); }
     double last() const override { return mean_.last(); }
     void clear() override { mean_.clear(); }
 
-  private:
+  protected:
     RunningMean mean_;
 };
 
+/// The mean loss.
+class LossMetric final : public MeanMetric<LossMetric> {
+  public:
+    std::string name() const override { return "Loss"; }
+    void update(const MetricInput& input, const MetricMetadata& meta) override;
+};
+
 /// Share of rows whose highest score is the target, in %. Targets equal to pad_token are ignored.
-class AccuracyMetric final : public MetricBase<AccuracyMetric> {
+class AccuracyMetric final : public MeanMetric<AccuracyMetric> {
   public:
     AccuracyMetric() = default;
     AccuracyMetric& with_pad_token(int64_t token) {
@@ -107,18 +114,14 @@ class AccuracyMetric final : public MetricBase<AccuracyMetric> {
     std::string unit() const override { return "%"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
-    RunningMean mean_;
     int64_t pad_token_ = 0;
     bool has_pad_ = false;
 };
 
 /// Share of rows whose target is among the k highest scores, in %.
-class TopKAccuracyMetric final : public MetricBase<TopKAccuracyMetric> {
+class TopKAccuracyMetric final : public MeanMetric<TopKAccuracyMetric> {
   public:
     explicit TopKAccuracyMetric(std::size_t k);
     TopKAccuracyMetric& with_pad_token(int64_t token) {
@@ -130,13 +133,9 @@ class TopKAccuracyMetric final : public MetricBase<TopKAccuracyMetric> {
     std::string unit() const override { return "%"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
     std::size_t k_;
-    RunningMean mean_;
     int64_t pad_token_ = 0;
     bool has_pad_ = false;
 };

@@ -9,33 +9,21 @@
 namespace burn::train {
 
 /// The mean cumulative reward of the episodes finished since clear(); last() is the latest episode's.
-class CumulativeReward final : public MetricBase<CumulativeReward> {
+class CumulativeReward final : public MeanMetric<CumulativeReward> {
   public:
     std::string name() const override { return "Cumulative Reward"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
-
-  private:
-    RunningMean mean_;
 };
 
 /// The mean length (steps) of the episodes finished since clear(); last() is the latest episode's.
 /// Longer is better (episodes that end by failing, as CartPole's); where reaching a goal ends them, read
 /// it the other way.
-class EpisodeLength final : public MetricBase<EpisodeLength> {
+class EpisodeLength final : public MeanMetric<EpisodeLength> {
   public:
     std::string name() const override { return "Episode Length"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
-
-  private:
-    RunningMean mean_;
 };
 
 /// The latest exploration rate (epsilon) of the policy.

@@ -150,20 +150,16 @@ class RougeLScore final : public SequenceMetric<RougeLScore> {
 
 /// Share of (row, label) pairs whose prediction (sigmoid(logit) > threshold) equals the 0/1 target, in %
 /// (burn's HammingScore, from a MultiLabelClassificationOutput).
-class HammingScore final : public MetricBase<HammingScore> {
+class HammingScore final : public MeanMetric<HammingScore> {
   public:
     explicit HammingScore(double threshold = 0.5) : threshold_(threshold) {}
     std::string name() const override { return "Hamming Score"; }
     std::string unit() const override { return "%"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
     double threshold_;
-    RunningMean mean_;
 };
 
 /// The Levenshtein distance between two sequences (insertions, deletions, substitutions).

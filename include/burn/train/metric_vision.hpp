@@ -24,7 +24,7 @@ namespace burn::train {
 /// Peak signal-to-noise ratio in dB: 10 log10(max_value^2 / MSE) per image, the MSE over its channels
 /// and pixels and clamped below at epsilon (so identical images give 10 log10(max_value^2 / epsilon),
 /// 100 dB by default).
-class PsnrMetric final : public MetricBase<PsnrMetric> {
+class PsnrMetric final : public MeanMetric<PsnrMetric> {
   public:
     /// max_value: the largest pixel value (1 for images in [0, 1], 255 for 8-bit ones).
     explicit PsnrMetric(double max_value = 1.0, double epsilon = 1e-10);
@@ -32,13 +32,9 @@ class PsnrMetric final : public MetricBase<PsnrMetric> {
     std::string unit() const override { return "dB"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
     double max_value_, epsilon_;
-    RunningMean mean_;
 };
 
 /// The parameters of SSIM and MS-SSIM.
@@ -67,20 +63,16 @@ SsimMeans ssim_channel(const float* x, const float* y, std::size_t height, std::
 
 /// Structural similarity (Wang et al. 2004) per image: the mean over its channels and over the window
 /// positions inside the image. 1 for identical images. Images need height and width >= window_size.
-class SsimMetric final : public MetricBase<SsimMetric> {
+class SsimMetric final : public MeanMetric<SsimMetric> {
   public:
     explicit SsimMetric(double data_range = 1.0) : SsimMetric(SsimOptions{.data_range = data_range}) {}
     explicit SsimMetric(SsimOptions options);
     std::string name() const override { return "SSIM"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
     SsimOptions options_;
-    RunningMean mean_;
 };
 
 /// Multi-scale SSIM (Wang, Simoncelli and Bovik 2003) as pytorch-msssim computes it: at each of the
@@ -88,7 +80,7 @@ class SsimMetric final : public MetricBase<SsimMetric> {
 /// dimension); at the last scale the SSIM mean. Per channel, prod_j max(cs_j, 0)^beta_j times
 /// max(ssim, 0)^beta_last; per image the mean over channels. The smaller side of an image must exceed
 /// (window_size - 1) * 2^(scales - 1) (160 for the defaults).
-class MsSsimMetric final : public MetricBase<MsSsimMetric> {
+class MsSsimMetric final : public MeanMetric<MsSsimMetric> {
   public:
     explicit MsSsimMetric(double data_range = 1.0) : MsSsimMetric(SsimOptions{.data_range = data_range}) {}
     explicit MsSsimMetric(SsimOptions options,
@@ -96,16 +88,12 @@ class MsSsimMetric final : public MetricBase<MsSsimMetric> {
     std::string name() const override { return "MS-SSIM"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
     /// MS-SSIM of one channel (x and y: height * width values, row by row).
     double channel(const float* x, const float* y, std::size_t height, std::size_t width) const;
 
   private:
     SsimOptions options_;
     std::vector<double> betas_;
-    RunningMean mean_;
 };
 
 /// The Dice coefficient of segmentation masks [batch, classes, ...] (burn's DiceMetric): a value above
@@ -113,7 +101,7 @@ class MsSsimMetric final : public MetricBase<MsSsimMetric> {
 /// Class 0 is the background and left out unless with_background() (with a single class, that class
 /// counts). micro (the default, burn's) pools the batch's classes: (2 |X n Y| + eps) / (|X| + |Y| + eps);
 /// macro averages that ratio over the classes. Empty masks on both sides give 1.
-class DiceMetric final : public MetricBase<DiceMetric> {
+class DiceMetric final : public MeanMetric<DiceMetric> {
   public:
     DiceMetric() = default;
     DiceMetric& with_epsilon(double epsilon);
@@ -129,15 +117,11 @@ class DiceMetric final : public MetricBase<DiceMetric> {
     std::string name() const override { return "Dice"; }
     Direction direction() const override { return Direction::highest; }
     void update(const MetricInput& input, const MetricMetadata& meta) override;
-    double value() const override { return mean_.mean(); }
-    double last() const override { return mean_.last(); }
-    void clear() override { mean_.clear(); }
 
   private:
     double epsilon_ = 1e-7;
     bool include_background_ = false;
     ClassReduction reduction_ = ClassReduction::micro;
-    RunningMean mean_;
 };
 
 }  // namespace burn::train
