@@ -199,4 +199,32 @@ TEST(Autocast, MatmulValuesAreTheLowDtypes) {
               floats(want));
 }
 
+// Under the guard, the gradients of a linear layer's float32 input and weight come straight out of the
+// adjoint GEMMs in float32 (matmul_widen), not rounded through bf16 and cast back: backward() offers the
+// float32 of the autocast cast to the linear's rule (VjpContext::widen). Bit for bit against the
+// GEMMs written out; and different from the bf16-rounded path, so the test sees which one ran.
+TEST(AutocastBackward, LinearGradientsLeaveTheGemmInFloat32) {
+    const Device d = Device::cpu().autodiff();
+    const auto x = rand2(16, 24, d, 21).require_grad(), w = rand2(8, 24, d, 22).require_grad();
+    const auto seed = rand2(16, 8, d, 23);
+    Gradients grads;
+    {
+        autocast::Guard amp(DType::bf16);
+        const Tensor<2> y(ops::linear(x.handle(), w.handle()));
+        EXPECT_EQ(y.dtype(), DType::f32);
+        grads = y.mul(seed.detach()).sum().backward();
+    }
+    const auto gx = x.grad(grads).value(), gw = w.grad(grads).value();
+    EXPECT_EQ(gx.dtype(), DType::f32);
+    EXPECT_EQ(gw.dtype(), DType::f32);
+    auto low = [](const Tensor<2>& t) { return ops::cast(ops::inner_of(t.detach().handle()), DType::bf16); };
+    const TensorAny g = low(seed);
+    const Tensor<2> want_x(ops::matmul_widen(g, low(w), DType::f32));
+    const Tensor<2> want_w(ops::matmul_widen(ops::swap_dims(g, 0, 1), low(x), DType::f32));
+    EXPECT_EQ(floats(gx), floats(want_x));
+    EXPECT_EQ(floats(gw), floats(want_w));
+    const Tensor<2> rounded(ops::cast(ops::matmul(g, low(w)), DType::f32));
+    EXPECT_NE(floats(gx), floats(rounded));
+}
+
 }  // namespace amp_autocast_test

@@ -62,6 +62,30 @@ std::vector<Node*> topo_order(Node* root) {
     return order;
 }
 
+/// Fills widen with, per input of n, the dtype its gradient may take: float32 where the input is a bf16
+/// or f16 tensor cast from float32 and used by nothing else (autocast's casts), else the input's own.
+/// Returns whether any input is offered a wider one.
+bool widened(const Node& n, const std::unordered_map<const Node*, int>& uses, std::vector<DType>& widen) {
+    widen.assign(n.inputs.size(), DType::f32);
+    bool any = false;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+        const DType own = n.inputs[i].defined() ? n.inputs[i].dtype() : DType::f32;
+        widen[i] = own;
+        const Node* p = i < n.parents.size() ? n.parents[i].get() : nullptr;
+        if (!p || p->leaf || p->custom || p->call.op != OpId::cast || p->inputs.empty() ||
+            !p->inputs[0].defined())
+            continue;
+        const auto u = uses.find(p);
+        const DType from = p->inputs[0].dtype();
+        if (u != uses.end() && u->second == 1 && is_float(from) && is_float(own) &&
+            size_of(from) > size_of(own)) {
+            widen[i] = from;
+            any = true;
+        }
+    }
+    return any;
+}
+
 void accumulate(TensorAny& slot, TensorAny g) {
     slot = slot.defined() ? ops::add(std::move(slot), std::move(g)) : std::move(g);
 }
@@ -91,7 +115,15 @@ Gradients backward(const TensorAny& loss) {
     grads[root.node.get()][root.output] =
         ops::full(root.inner->shape, 1.0, root.inner->dtype, root.inner->device);
 
+    // How many recorded uses each node's outputs have in this graph: a cast used once can take its
+    // consumer's gradient in its own source dtype (VjpContext::widen).
+    std::unordered_map<const Node*, int> uses;
+    for (Node* n : order)
+        for (const NodeRef& p : n->parents)
+            if (p) ++uses[p.get()];
+
     Gradients out;
+    std::vector<DType> widen;
     for (Node* n : order) {
         auto it = grads.find(n);
         if (it == grads.end()) continue;
@@ -114,7 +146,8 @@ Gradients backward(const TensorAny& loss) {
         } else {
             VjpRule rule = vjp_rule(n->call.op);
             BURN_CHECK(rule != nullptr, "[backward] no gradient rule for op '", n->op_name(), "'");
-            gin = rule(VjpContext{n->call, n->inputs, n->outputs, g, needs});
+            const bool any = widened(*n, uses, widen);
+            gin = rule(VjpContext{n->call, n->inputs, n->outputs, g, needs, any ? &widen : nullptr});
         }
         BURN_CHECK(gin.size() >= n->parents.size(), "[backward] the rule of op '", n->op_name(),
                    "' returned ", gin.size(), " gradients for ", n->parents.size(), " inputs");

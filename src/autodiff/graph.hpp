@@ -82,6 +82,14 @@ struct VjpContext {
     const std::vector<TensorAny>& y;
     const std::vector<TensorAny>& g;
     const std::vector<bool>& needs;
+    /// Per input, a wider float dtype its gradient may be given in (null: none). backward() offers it
+    /// where the input is the only use of a cast from that dtype (autocast's casts of float32
+    /// activations and weights to bf16/f16): a rule whose products can write it directly (matmul_widen)
+    /// then skips the cast back and the rounding through the low dtype; the cast's own rule passes a
+    /// gradient of its source dtype through. Rules that ignore it stay correct.
+    const std::vector<DType>* widen = nullptr;
+    /// The dtype to give input i's gradient in: widen's where offered, else the input's own.
+    DType grad_dtype(std::size_t i) const { return widen && i < widen->size() ? (*widen)[i] : x[i].dtype(); }
 };
 using VjpRule = std::vector<TensorAny> (*)(const VjpContext& ctx);
 

@@ -220,21 +220,30 @@ Grads matmul_rule(const VjpContext& c) {
     if (c.needs[1]) out[1] = matmul(swap_dims(c.x[0], -2, -1), c.g[0]);
     return out;
 }
-/// The gradient reaches each operand in its own dtype (bf16 under autocast: the adjoint GEMMs run low).
+/// a b written in `out`: the operands' dtype (matmul), or a wider float straight from the GEMM's
+/// accumulator (matmul_widen).
+TensorAny adjoint_product(TensorAny a, TensorAny b, DType out) {
+    if (out == a.dtype()) return matmul(std::move(a), std::move(b));
+    return matmul_widen(std::move(a), std::move(b), out);
+}
+/// The adjoint GEMMs run in the operands' dtype (bf16 under autocast); each operand's gradient is
+/// written in its own dtype, or in the float32 of the autocast cast that made it (VjpContext::widen).
 Grads matmul_widen_rule(const VjpContext& c) {
     Grads out(2);
     const TensorAny g = cast(c.g[0], c.x[0].dtype());
-    if (c.needs[0]) out[0] = matmul(g, swap_dims(c.x[1], -2, -1));
-    if (c.needs[1]) out[1] = matmul(swap_dims(c.x[0], -2, -1), g);
+    if (c.needs[0]) out[0] = adjoint_product(g, swap_dims(c.x[1], -2, -1), c.grad_dtype(0));
+    if (c.needs[1]) out[1] = adjoint_product(swap_dims(c.x[0], -2, -1), g, c.grad_dtype(1));
     return out;
 }
-/// linear: y = x w^T (+ b). x and w get theirs in their dtype (bf16 under autocast: both adjoint GEMMs
-/// run low), the bias its column sums of the gradient in the bias's dtype (float32 under autocast).
+/// linear: y = x w^T (+ b). The adjoint GEMMs run in x's and w's dtype (bf16 under autocast) and write
+/// each gradient in its operand's dtype or the float32 of the autocast cast that made it
+/// (VjpContext::widen); the bias gets the column sums of the gradient in its dtype (float32 under
+/// autocast).
 Grads linear_rule(const VjpContext& c) {
     Grads out(c.x.size());
     const TensorAny g = cast(c.g[0], c.x[0].dtype());
-    if (c.needs[0]) out[0] = matmul(g, c.x[1]);                   // [m, n] x [n, k]
-    if (c.needs[1]) out[1] = matmul(swap_dims(g, 0, 1), c.x[0]);  // [n, m] x [m, k]
+    if (c.needs[0]) out[0] = adjoint_product(g, c.x[1], c.grad_dtype(0));                   // [m, n] x [n, k]
+    if (c.needs[1]) out[1] = adjoint_product(swap_dims(g, 0, 1), c.x[0], c.grad_dtype(1));  // [n, m] x [m, k]
     if (c.x.size() > 2 && c.needs[2]) out[2] = cast(squeeze_dim(sum_dim(c.g[0], 0), 0), c.x[2].dtype());
     return out;
 }

@@ -172,8 +172,10 @@ TensorRefs matmul_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
-/// matmul_widen: bf16 operands into f32 through oneDNN where it runs (the float32 accumulator stored as
-/// is); otherwise the row's decomposition, here: the product in the operands' dtype, then a cast.
+/// matmul_widen: the product of the low operands with the float32 accumulator stored as is, as CUDA's
+/// kernel does: bf16 through oneDNN where it runs; otherwise the operands widened (exactly) to the
+/// output dtype and multiplied there (the f32 GEMM: BLAS where present), never rounded through the
+/// operands' dtype.
 TensorRefs matmul_widen_kernel(const OpCall& call, TensorRefs& in) {
     const DType ab = in[0]->dtype;
     const int r = call.shape.rank();
@@ -183,13 +185,14 @@ TensorRefs matmul_widen_kernel(const OpCall& call, TensorRefs& in) {
         if (dnnl_bf16_matmul(as_cpu(in[0]), as_cpu(in[1]), *out, m, n, k, call.shape.numel() / (m * n)))
             return {out};
     }
+    if (ab != call.dtype)
+        for (std::size_t i = 0; i < 2; ++i) {
+            const OpCall widen{OpId::cast, call.dtype, in[i]->shape, {}, {0, 0}};
+            in[i] = CpuBackend::instance().execute(widen, {in[i]})[0];
+        }
     OpCall product = call;
     product.op = OpId::matmul;
-    product.dtype = ab;
-    TensorRefs y = matmul_kernel(product, in);
-    if (ab == call.dtype) return y;
-    const OpCall cast{OpId::cast, call.dtype, call.shape, {}, {0, 0}};
-    return CpuBackend::instance().execute(cast, std::move(y));
+    return matmul_kernel(product, in);
 }
 
 /// linear: x [m, k] times the weight [n, k] read through a transposed view (no copy) by matmul_widen's
