@@ -35,6 +35,43 @@ MaskP mask_params(const CudaTensor* m, const Dims& q_shape) {
     return p;
 }
 
+Layout layout_of(const CudaTensor& x) {
+    const int r = x.shape.rank();
+    auto st = [&](int d) { return x.shape[d] == 1 ? int64_t{0} : x.strides[d]; };
+    Layout l;
+    l.sr = st(r - 2);
+    if (r == 4) l.s0 = st(0), l.s1 = st(1), l.n1 = x.shape[1];
+    if (r == 3) l.s0 = st(0);
+    return l;
+}
+
+Layout operand_layout(TensorRef& t) {
+    const int r = t->shape.rank();
+    const CudaTensor& x = as_cuda(t);
+    if (r <= 4 && (x.shape[r - 1] == 1 || x.strides[r - 1] == 1) && (x.is_contiguous() || keep_layout()))
+        return layout_of(x);
+    t = contiguous(t);  // rows not in one run, or more than two leading dims: dense [batch, L, dim]
+    Layout l;
+    l.sr = t->shape[r - 1];
+    l.s0 = t->shape[r - 2] * l.sr;
+    return l;
+}
+
+std::shared_ptr<CudaTensor> alloc_like(const Dims& shape, DType dtype, const CudaTensor& like) {
+    const Dims& ls = like.shape;
+    const Dims& st = like.strides;
+    const bool heads = shape.rank() == 4 && ls.rank() == 4 && ls[1] > 1 && ls[2] > 1 && st[3] == 1 &&
+                       st[1] == ls[3] && st[2] == ls[1] * ls[3] && (ls[0] == 1 || st[0] == ls[2] * st[2]);
+    if (!heads || !keep_layout()) return alloc(shape, dtype);
+    const int64_t h = shape[1], l = shape[2], d = shape[3];
+    return alloc_strided(shape, dtype, Dims{l * h * d, d, h * d, 1});
+}
+
+bool rows_aligned(const void* base, const Layout& l, int elem_bytes) {
+    auto ok = [&](int64_t s) { return (s * elem_bytes) % 16 == 0; };
+    return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && ok(l.s0) && ok(l.s1) && ok(l.sr);
+}
+
 }  // namespace attn
 
 namespace {
@@ -53,16 +90,16 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_mma_k(Params p, bool vec) {
     const int64_t b = blockIdx.y;
     // heavy (causal: long) query tiles first, so that the last wave is short ones
     const int q0 = (p.causal ? gridDim.x - 1 - blockIdx.x : blockIdx.x) * kBr;
-    const T* qb = static_cast<const T*>(p.q) + b * p.lq * p.d;
-    const T* kb = static_cast<const T*>(p.k) + b * p.lk * p.d;
-    const T* vb = static_cast<const T*>(p.v) + b * p.lk * p.dv_dim;
+    const T* qb = static_cast<const T*>(p.q) + p.lq_.off(b);
+    const T* kb = static_cast<const T*>(p.k) + p.lk_.off(b);
+    const T* vb = static_cast<const T*>(p.v) + p.lv_.off(b);
     const bool* mrow = p.mask.batch(b);
     int kend = p.lk;
     if (p.causal) kend = max(0, min(p.lk, q0 + kBr + p.lk - p.lq));
-    load_tile<T, kBr, DP>(qs, LD, qb, q0, p.lq, p.d, vec);
+    load_tile<T, kBr, DP>(qs, LD, qb, p.lq_.sr, q0, p.lq, p.d, vec);
     if (kend > 0) {
-        load_tile<T, kBc, DP>(kv, LD, kb, 0, p.lk, p.d, vec);
-        load_tile<T, kBc, DP>(kv + kTile, LD, vb, 0, p.lk, p.dv_dim, vec);
+        load_tile<T, kBc, DP>(kv, LD, kb, p.lk_.sr, 0, p.lk, p.d, vec);
+        load_tile<T, kBc, DP>(kv + kTile, LD, vb, p.lv_.sr, 0, p.lk, p.dv_dim, vec);
     }
     cp_async_commit();
     uint32_t qf[DP / 16][4];
@@ -78,8 +115,8 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_mma_k(Params p, bool vec) {
             for (int kc = 0; kc < DP / 16; ++kc) load_a(qf[kc], qs, LD, warp * 16, kc * 16, lane);
         if (k0 + kBc < kend) {  // the next tile streams in while this one is used
             T* nk = kv + (stage ^ 1) * 2 * kTile;
-            load_tile<T, kBc, DP>(nk, LD, kb, k0 + kBc, p.lk, p.d, vec);
-            load_tile<T, kBc, DP>(nk + kTile, LD, vb, k0 + kBc, p.lk, p.dv_dim, vec);
+            load_tile<T, kBc, DP>(nk, LD, kb, p.lk_.sr, k0 + kBc, p.lk, p.d, vec);
+            load_tile<T, kBc, DP>(nk + kTile, LD, vb, p.lv_.sr, k0 + kBc, p.lk, p.dv_dim, vec);
         }
         cp_async_commit();
         const T* ks = kv + stage * 2 * kTile;
@@ -148,7 +185,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_mma_k(Params p, bool vec) {
         l[h] += __shfl_xor_sync(0xffffffffu, l[h], 1);
         l[h] += __shfl_xor_sync(0xffffffffu, l[h], 2);
     }
-    T* ob = static_cast<T*>(p.out) + b * p.lq * p.dv_dim;
+    T* ob = static_cast<T*>(p.out) + p.lout.off(b);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         const int i = rows[h];
@@ -159,7 +196,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_mma_k(Params p, bool vec) {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
                 const int c = nt * 8 + 2 * t + e;
-                if (c < p.dv_dim) ob[int64_t(i) * p.dv_dim + c] = from_f<T>(o[nt][2 * h + e] * inv);
+                if (c < p.dv_dim) ob[i * p.lout.sr + c] = from_f<T>(o[nt][2 * h + e] * inv);
             }
         if (t == 0) p.lse[b * p.lq + i] = l[h] > 0 ? (m[h] + log2f(l[h])) / kLog2e : -INFINITY;
     }
@@ -179,19 +216,19 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
     const int row = threadIdx.x / 8, part = threadIdx.x % 8;
     const int64_t b = blockIdx.y;
     const int q0 = blockIdx.x * kFr, i = q0 + row;
-    const float* qb = static_cast<const float*>(p.q) + b * p.lq * p.d;
-    const float* kb = static_cast<const float*>(p.k) + b * p.lk * p.d;
-    const float* vb = static_cast<const float*>(p.v) + b * p.lk * p.dv_dim;
+    const float* qb = static_cast<const float*>(p.q) + p.lq_.off(b);
+    const float* kb = static_cast<const float*>(p.k) + p.lk_.off(b);
+    const float* vb = static_cast<const float*>(p.v) + p.lv_.off(b);
     const bool* mrow = p.mask.batch(b);
-    load_tile<float, kFr, DP>(qs, LD, qb, q0, p.lq, p.d, vec);
+    load_tile<float, kFr, DP>(qs, LD, qb, p.lq_.sr, q0, p.lq, p.d, vec);
     float o[DP / 8] = {};
     float m = -INFINITY, l = 0.f;
     int kend = p.lk;
     if (p.causal) kend = min(p.lk, q0 + kFr + p.lk - p.lq);
     for (int k0 = 0; k0 < kend; k0 += kFc) {
         __syncthreads();
-        load_tile<float, kFc, DP>(ks, LD, kb, k0, p.lk, p.d, vec);
-        load_tile<float, kFc, DP>(vs, LD, vb, k0, p.lk, p.dv_dim, vec);
+        load_tile<float, kFc, DP>(ks, LD, kb, p.lk_.sr, k0, p.lk, p.d, vec);
+        load_tile<float, kFc, DP>(vs, LD, vb, p.lv_.sr, k0, p.lk, p.dv_dim, vec);
         cp_async_commit();
         cp_async_wait<0>();
         __syncthreads();
@@ -233,7 +270,7 @@ __global__ void __launch_bounds__(kFThreads) fwd_f32_k(Params p, bool vec) {
     }
     cp_async_wait<0>();
     if (i >= p.lq) return;
-    float* ob = static_cast<float*>(p.out) + (b * p.lq + i) * p.dv_dim;
+    float* ob = static_cast<float*>(p.out) + p.lout.off(b) + i * p.lout.sr;
     const float inv = l > 0 ? 1.f / l : NAN;
 #pragma unroll
     for (int u = 0; u < DP / 8; ++u)
@@ -263,18 +300,19 @@ void run_fwd(const Params& p, bool vec) {
     }
 }
 
-bool aligned16(const void* ptr) {
-    return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
-}
-
 TensorRefs attention_kernel(const OpCall& call, TensorRefs& in) {
-    for (auto& t : in) t = contiguous(t);
+    // q, k and v are read in place (strided heads included); only the mask is made contiguous
+    Params p{};
+    p.lq_ = operand_layout(in[0]);
+    p.lk_ = operand_layout(in[1]);
+    p.lv_ = operand_layout(in[2]);
+    if (in.size() > 3 && in[3]) in[3] = contiguous(in[3]);
     const std::vector<TensorMeta> metas = call.outputs();
-    auto out = alloc(metas[0].shape, metas[0].dtype);
+    auto out = alloc_like(metas[0].shape, metas[0].dtype, as_cuda(in[0]));
     auto lse = alloc(metas[1].shape, metas[1].dtype);
+    p.lout = layout_of(*out);
     const Dims& qs = in[0]->shape;
     const int r = qs.rank();
-    Params p{};
     p.lq = static_cast<int>(qs[r - 2]);
     p.d = static_cast<int>(qs[r - 1]);
     p.lk = static_cast<int>(in[1]->shape[r - 2]);
@@ -289,8 +327,9 @@ TensorRefs attention_kernel(const OpCall& call, TensorRefs& in) {
     p.out = out->raw();
     p.lse = lse->data<float>();
     const int kv = call.dtype == DType::f32 ? 4 : 8;
-    const bool vec =
-        p.d % kv == 0 && p.dv_dim % kv == 0 && aligned16(p.q) && aligned16(p.k) && aligned16(p.v);
+    const int es = static_cast<int>(size_of(call.dtype));
+    const bool vec = p.d % kv == 0 && p.dv_dim % kv == 0 && rows_aligned(p.q, p.lq_, es) &&
+                     rows_aligned(p.k, p.lk_, es) && rows_aligned(p.v, p.lv_, es);
     const bool wide = std::max(p.d, p.dv_dim) > 64;
     auto go = [&](auto tag) {
         using T = decltype(tag);

@@ -36,7 +36,16 @@ struct MaskP {
     }
 };
 
-/// Operands as dense [batch, L, dim] rows.
+/// Where an operand's rows lie: [batch, L, dim] with dim contiguous, batch index b = b0 * n1 + b1 (the
+/// two leading dims of a rank-4 tensor, e.g. [B, H, L, D] views of [B, L, H, D] projections, so that the
+/// heads of a linear layer's output are read in place), element (b, i, c) at b0 s0 + b1 s1 + i sr + c.
+struct Layout {
+    int64_t s0 = 0, s1 = 0, sr = 0;
+    int64_t n1 = 1;
+    __device__ __forceinline__ int64_t off(int64_t b) const { return (b / n1) * s0 + (b % n1) * s1; }
+};
+
+/// The operands and outputs, each with its Layout (lse and delta dense [batch, lq]).
 struct Params {
     const void *q, *k, *v, *o, *g;  // o, g: the backward's out and output gradient
     void *out, *dq, *dk, *dv;
@@ -47,6 +56,8 @@ struct Params {
     float scale;
     bool causal;
     MaskP mask;
+    Layout lq_, lk_, lv_, lo_, lg_;  // q, k, v, the forward's out / the backward's o, g
+    Layout lout, ldq, ldk, ldv;      // written: out, dq, dk, dv
 };
 
 /// Whether key j is hidden from query i (causal rule, the mask, past the ends); mrow = mask.batch(b).
@@ -170,23 +181,25 @@ __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(n));
 }
 
-/// Starts copying rows [r0, r0 + R) of a dense [L, dim] operand into shared s (row stride ld, DP
-/// columns), zero past L and dim: cp.async 16-byte pieces when vec (dim a multiple of 16 / sizeof(T),
-/// 16-byte aligned rows; complete after cp_async_wait), plain stores otherwise (complete at once).
+/// Starts copying rows [r0, r0 + R) of an [L, dim] operand (rows rs elements apart) into shared s (row
+/// stride ld, DP columns), zero past L and dim: cp.async 16-byte pieces when vec (dim and rs multiples of
+/// 16 / sizeof(T), 16-byte aligned rows; complete after cp_async_wait), plain stores otherwise
+/// (complete at once).
 template <class T, int R, int DP>
-__device__ __forceinline__ void load_tile(T* s, int ld, const T* src, int r0, int L, int dim, bool vec) {
+__device__ __forceinline__ void load_tile(T* s, int ld, const T* src, int64_t rs, int r0, int L, int dim,
+                                          bool vec) {
     constexpr int kV = 16 / sizeof(T);
     if (vec) {
         for (int idx = threadIdx.x; idx < R * DP / kV; idx += blockDim.x) {
             const int r = idx / (DP / kV), c = (idx % (DP / kV)) * kV;
             const bool ok = r0 + r < L && c < dim;
-            cp_async16(s + r * ld + c, ok ? src + int64_t(r0 + r) * dim + c : src, ok);
+            cp_async16(s + r * ld + c, ok ? src + (r0 + r) * rs + c : src, ok);
         }
     } else {
         const T zero = from_f<T>(0.f);
         for (int idx = threadIdx.x; idx < R * DP; idx += blockDim.x) {
             const int r = idx / DP, c = idx % DP;
-            s[r * ld + c] = r0 + r < L && c < dim ? src[int64_t(r0 + r) * dim + c] : zero;
+            s[r * ld + c] = r0 + r < L && c < dim ? src[(r0 + r) * rs + c] : zero;
         }
     }
 }
@@ -224,5 +237,21 @@ __device__ __forceinline__ int col4(int part, int u) {
 
 /// The mask parameters of the row's mask tensor (null: none) for q's shape.
 MaskP mask_params(const CudaTensor* mask, const Dims& q_shape);
+
+/// The Layout of x, whose last dim is contiguous and which has at most two leading dims.
+Layout layout_of(const CudaTensor& x);
+
+/// t's Layout, replacing t by a contiguous copy first when its rows are not in one (its last dim's
+/// stride is not 1, or it has more than two leading dims that do not flatten).
+Layout operand_layout(TensorRef& t);
+
+/// A new tensor of `shape` for an output computed from `like` (same rank): when like is a dense
+/// [B, H, L, D] view of a [B, L, H, D] buffer (the heads of a projection), the output is laid out the
+/// same way ([B, L, H, shape[3]] in memory), so that the caller's transpose back is a view; else
+/// contiguous.
+std::shared_ptr<CudaTensor> alloc_like(const Dims& shape, DType dtype, const CudaTensor& like);
+
+/// Whether every row start of the operand is 16-byte aligned for T-sized elements (cp.async).
+bool rows_aligned(const void* base, const Layout& l, int elem_bytes);
 
 }  // namespace burn::cuda::attn

@@ -39,6 +39,9 @@ void reset_peak(int device);
 /// Returns the device's cached (free) blocks to the driver.
 void empty_cache(int device);
 
+/// The element strides of a tensor of a CUDA device: the layout a kernel wrote (tests, debugging).
+Dims tensor_strides(const TensorRef& t);
+
 /// Matmul in TF32 on the tensor cores (f32 inputs; about 10 bits of mantissa). Off by default;
 /// BURN_CUDA_TF32=1 turns it on at start.
 void set_allow_tf32(bool on);

@@ -16,6 +16,7 @@
 #include "backends/cuda/error_slots.hpp"
 #include "backends/cuda/nvml.hpp"
 #include "burn/backend/registry.hpp"
+#include "platform/env.hpp"
 
 namespace burn::cuda {
 
@@ -342,6 +343,22 @@ std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype) {
         std::make_shared<Storage>(c.device, static_cast<std::size_t>(shape.numel()) * size_of(dtype), c.op);
     return std::make_shared<CudaTensor>(shape, dtype, Device::cuda(c.device), std::move(storage),
                                         shape.contiguous_strides(), 0);
+}
+
+bool keep_layout() {
+    static platform::EnvSwitch on("BURN_CUDA_KEEP_LAYOUT", true);
+    return on.on();
+}
+
+Dims tensor_strides(const TensorRef& t) {
+    return as_cuda(t).strides;
+}
+
+std::shared_ptr<CudaTensor> alloc_strided(const Dims& shape, DType dtype, const Dims& strides) {
+    const Context& c = ctx();
+    auto storage =
+        std::make_shared<Storage>(c.device, static_cast<std::size_t>(shape.numel()) * size_of(dtype), c.op);
+    return std::make_shared<CudaTensor>(shape, dtype, Device::cuda(c.device), std::move(storage), strides, 0);
 }
 
 std::shared_ptr<Storage> scratch(std::size_t bytes) {

@@ -52,6 +52,14 @@ void in_context(int index, const char* op, const std::function<void()>& f);
 
 /// A new contiguous tensor on the current device (uninitialised contents).
 std::shared_ptr<CudaTensor> alloc(const Dims& shape, DType dtype);
+/// Whether kernels keep their inputs' layouts where they can (on by default; BURN_CUDA_KEEP_LAYOUT=0
+/// turns it off, for comparisons): the cast of a dense view keeps its strides, and attention reads the
+/// heads of a projection in place and writes its outputs in their layout. Off, both make contiguous
+/// copies, as before.
+bool keep_layout();
+/// A new tensor on the current device laid out with `strides`, which must be dense (a permutation of a
+/// contiguous layout: Tensor::is_dense); uninitialised contents.
+std::shared_ptr<CudaTensor> alloc_strided(const Dims& shape, DType dtype, const Dims& strides);
 /// Device scratch memory for the current op (returned to the cache when dropped).
 std::shared_ptr<Storage> scratch(std::size_t bytes);
 /// dst's region (src's shape, dst_strides from dst_offset) = src; same dtype (layout.cu).

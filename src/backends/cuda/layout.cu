@@ -170,14 +170,20 @@ namespace {
 TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
     const CudaTensor& x = as_cuda(in[0]);
     if (x.dtype == call.dtype) return {contiguous_copy(in[0])};
-    auto out = alloc(call.shape, call.dtype);
+    // A dense view in another order (the heads of a projection, a transposed weight, channels-last)
+    // keeps its layout, as torch's preserve_format: one linear pass over its run of memory, and the
+    // consumer (a GEMM, attention) reads the layout as it would have read the input's.
+    const bool keep = !x.is_contiguous() && x.is_dense() && keep_layout();
+    auto out = keep ? alloc_strided(call.shape, call.dtype, x.strides) : alloc(call.shape, call.dtype);
     const int64_t n = x.shape.numel();
     if (n == 0) return {out};
-    const bool aligned = x.is_contiguous() && reinterpret_cast<uintptr_t>(x.raw()) % 16 == 0 &&
+    const bool aligned = (keep || x.is_contiguous()) && reinterpret_cast<uintptr_t>(x.raw()) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(out->raw()) % 16 == 0;
-    const Dims* st[1] = {&x.strides};
+    // kept layouts are one run on both sides: walk it linearly
+    const Dims flat{n}, unit{1};
+    const Dims* st[1] = {keep ? &unit : &x.strides};
     const int64_t base[1] = {0};
-    auto it = make_iter<1>(x.shape, st, base);
+    auto it = make_iter<1>(keep ? flat : x.shape, st, base);
     dispatch_all(x.dtype, [&](auto tin) {
         using TI = decltype(tin);
         dispatch_all(call.dtype, [&](auto tout) {
