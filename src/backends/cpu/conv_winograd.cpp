@@ -1,20 +1,21 @@
-// Winograd F(2x2, 3x3) (Lavin and Gray, 2015) for the CPU backend's f32 convolutions (conv_winograd.hpp).
-// With d a 4 x 4 input tile, g a 3 x 3 kernel and
-//   B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1],  G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1],
-//   A^T = [1 1 1 0; 0 1 -1 -1],
-// the 2 x 2 outputs of the tile are A^T [(G g G^T) .* (B^T d B)] A. Summed over the input channels, the
-// 16 elementwise products become 16 matrix products M[xi] = U[xi] (og x cg) * V[xi] (cg x tiles), run by
-// the built-in GEMM's generic micro-kernel straight on panels that the transforms write in its packed
-// layout (no im2col matrix, no packing pass). Tiles go in chunks of whole tile rows so that V and M stay
-// in cache; the bias is added in the output transform.
+// Winograd F(2x2, 3x3) and F(4x4, 3x3) (Lavin and Gray, 2015) for the CPU backend's f32 convolutions
+// (conv_winograd.hpp; the transforms in conv_winograd_transforms.hpp). Summed over the input channels,
+// the A x A elementwise products of the transformed tiles and kernels (A = M + 2) become A^2 matrix
+// products M[xi] = U[xi] (og x cg) * V[xi] (cg x tiles), run by the built-in GEMM's generic micro-kernel
+// straight on panels that the transforms write in its packed layout (no im2col matrix, no packing
+// pass). Tiles go in chunks of whole tile rows so that V and M stay in cache; the bias is added in the
+// output transform.
 #include "backends/cpu/conv_winograd.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
+#include "backends/cpu/conv_winograd_transforms.hpp"
 #include "backends/cpu/gemm_kernels.hpp"
 #include "backends/cpu/nn_common.hpp"
+#include "platform/arena.hpp"
 #include "platform/env.hpp"
 
 namespace burn::cpu::winograd {
@@ -34,66 +35,26 @@ constexpr int kMR = 6;
 constexpr int kNV = 2, kVB = 16;
 constexpr int64_t kNR = kNV * kVB / 4;
 platform::EnvSwitch g_enabled("BURN_CPU_WINOGRAD", true);
+std::atomic<int> g_tile{0};  // set_tile
 
 // V and M of one chunk of tile rows stay within about this many floats (512 KB).
 constexpr int64_t kChunkFloats = int64_t(1) << 17;
 
-/// Transforms one chunk of `rows` tile rows (starting at tile row ty0) of channel c into the packed V
-/// panels: V[xi] holds element (c, t) at [(t / NR) * cg * NR + c * NR + t % NR].
+/// Transforms one chunk of `rows` tile rows (from tile row ty0) of channel c into the packed V panels:
+/// V[xi] holds element (c, t) at [(t / NR) * cg * NR + c * NR + t % NR]. tmp holds A * A rows of tr.
+template <class T>
 void input_chunk(const Conv3x3& s, const float* xc, int64_t c, int64_t ty0, int64_t rows, int64_t tw,
-                 int64_t tr, float* split, float* tmp, float* v) {
-    const int64_t half = tw + 1;  // even and odd columns of a padded row, each tw + 1 long
-    const int64_t srows = 2 * rows + 2;
-    // The padded input rows of the chunk, columns split by parity: split[r][parity][j] = x[i][2 j + parity].
-    for (int64_t r = 0; r < srows; ++r) {
-        const int64_t i = 2 * ty0 + r - s.pad_h;
-        float* ev = split + r * 2 * half;
-        float* od = ev + half;
-        if (i < 0 || i >= s.ih) {
-            std::fill(ev, ev + 2 * half, 0.0f);
-            continue;
-        }
-        const float* row = xc + i * s.iw;
-        for (int64_t j = 0; j < half; ++j) {
-            const int64_t a = 2 * j - s.pad_w, b = a + 1;
-            ev[j] = a >= 0 && a < s.iw ? row[a] : 0.0f;
-            od[j] = b >= 0 && b < s.iw ? row[b] : 0.0f;
-        }
-    }
-    float z[2 * 4][64];  // one row combination (B^T d) per tile row, both parities
-    float* zbuf = half <= 64 ? &z[0][0] : tmp + 16 * tr;
+                 int64_t tr, float* split, float* z, float* tmp, float* v) {
+    constexpr int M = T::M, A = T::A;
+    const int64_t len = tw + 1, width = M * len;
+    split_rows<M>(xc, s.ih, s.iw, M * ty0 - s.pad_h, M * rows + 2, s.pad_w, len, split);
     for (int64_t y = 0; y < rows; ++y) {
-        const float* r0 = split + (2 * y) * 2 * half;
-        const float* r1 = r0 + 2 * half;
-        const float* r2 = r1 + 2 * half;
-        const float* r3 = r2 + 2 * half;
-        float* z0 = zbuf;
-        float* z1 = z0 + 2 * half;
-        float* z2 = z1 + 2 * half;
-        float* z3 = z2 + 2 * half;
-        for (int64_t j = 0; j < 2 * half; ++j) {
-            z0[j] = r0[j] - r2[j];
-            z1[j] = r1[j] + r2[j];
-            z2[j] = r2[j] - r1[j];
-            z3[j] = r1[j] - r3[j];
-        }
-        for (int64_t i = 0; i < 4; ++i) {
-            const float* e = zbuf + i * 2 * half;
-            const float* o = e + half;
-            float* t0 = tmp + (i * 4) * tr + y * tw;
-            float* t1 = t0 + tr;
-            float* t2 = t1 + tr;
-            float* t3 = t2 + tr;
-            for (int64_t x = 0; x < tw; ++x) {
-                t0[x] = e[x] - e[x + 1];
-                t1[x] = o[x] + e[x + 1];
-                t2[x] = e[x + 1] - o[x];
-                t3[x] = o[x] - o[x + 1];
-            }
-        }
+        const float* r[A];
+        for (int k = 0; k < A; ++k) r[k] = split + (M * y + k) * width;
+        T::input_row(r, len, tw, z, tmp + y * tw, tr);
     }
     // Into the panels: NR consecutive tiles of one channel are one row of a panel.
-    for (int64_t xi = 0; xi < 16; ++xi) {
+    for (int64_t xi = 0; xi < A * A; ++xi) {
         const float* src = tmp + xi * tr;
         float* dst = v + xi * s.cg * tr + c * kNR;
         for (int64_t p = 0; p < tr; p += kNR, dst += s.cg * kNR)
@@ -101,54 +62,74 @@ void input_chunk(const Conv3x3& s, const float* xc, int64_t c, int64_t ty0, int6
     }
 }
 
-/// y rows of one chunk from M [16][og][tr]: A^T m A per tile, plus the bias.
+/// The output rows of one chunk from M [A * A][og][tr], plus the bias; q is scratch (M * M * tr floats).
+template <class T>
 void output_chunk(const Conv3x3& s, const float* m, int64_t ty0, int64_t rows, int64_t tw, int64_t tr,
-                  const float* bias, float* y) {
-    const int64_t plane = s.og * tr;
-    const int64_t full = s.ow / 2;  // tiles whose two columns are both inside the output
+                  const float* bias, float* y, float* q) {
+    constexpr int M = T::M;
+    const int64_t tiles = rows * tw;
+    const int64_t full = s.ow / M;  // tiles whose M columns are all inside the output
     for (int64_t o = 0; o < s.og; ++o) {
-        const float b = bias ? bias[o] : 0.0f;
+        T::output(m + o * tr, s.og * tr, tiles, bias ? bias[o] : 0.0f, q, tr);  // every tile of the chunk
         float* yo = y + o * s.oh * s.ow;
         for (int64_t r = 0; r < rows; ++r) {
-            const int64_t i = 2 * (ty0 + r);
-            const float* mm = m + o * tr + r * tw;
-            float* y0 = yo + i * s.ow;
-            float* y1 = i + 1 < s.oh ? y0 + s.ow : nullptr;
-            float top[2][64], bot[2][64];
-            for (int64_t x0 = 0; x0 < tw; x0 += 64) {
-                const int64_t n = std::min<int64_t>(64, tw - x0);
-                for (int64_t x = 0; x < n; ++x) {
-                    float q[16];
-                    for (int64_t k = 0; k < 16; ++k) q[k] = mm[k * plane + x0 + x];
-                    // A^T q: rows 0 + 1 + 2 and 1 - 2 - 3, then the same on the columns.
-                    float s0[4], s1[4];
-                    for (int64_t k = 0; k < 4; ++k) {
-                        s0[k] = q[k] + q[4 + k] + q[8 + k];
-                        s1[k] = q[4 + k] - q[8 + k] - q[12 + k];
-                    }
-                    top[0][x] = s0[0] + s0[1] + s0[2] + b;
-                    top[1][x] = s0[1] - s0[2] - s0[3] + b;
-                    bot[0][x] = s1[0] + s1[1] + s1[2] + b;
-                    bot[1][x] = s1[1] - s1[2] - s1[3] + b;
-                }
-                const int64_t nf = std::max<int64_t>(0, std::min(n, full - x0));
-                float* d0 = y0 + 2 * x0;
-                for (int64_t x = 0; x < nf; ++x) {
-                    d0[2 * x] = top[0][x];
-                    d0[2 * x + 1] = top[1][x];
-                }
-                if (nf < n) d0[2 * nf] = top[0][nf];  // an odd width: the last tile's left column
-                if (y1) {
-                    float* d1 = y1 + 2 * x0;
-                    for (int64_t x = 0; x < nf; ++x) {
-                        d1[2 * x] = bot[0][x];
-                        d1[2 * x + 1] = bot[1][x];
-                    }
-                    if (nf < n) d1[2 * nf] = bot[0][nf];
-                }
+            const int64_t i0 = M * (ty0 + r), nrows = std::min<int64_t>(M, s.oh - i0);
+            const float* qr = q + r * tw;
+            for (int64_t i = 0; i < nrows; ++i) {
+                float* d = yo + (i0 + i) * s.ow;
+                const float* qi = qr + (i * M) * tr;
+                for (int64_t x = 0; x < full; ++x)
+                    for (int j = 0; j < M; ++j) d[M * x + j] = qi[j * tr + x];
+                for (int64_t j = 0; j < s.ow - M * full; ++j)
+                    d[M * full + j] = qi[j * tr + full];  // a last, partial tile
             }
         }
     }
+}
+
+template <class T>
+void conv_tiles(const Conv3x3& s, const float* x, const float* u, const float* bias, float* y) {
+    constexpr int M = T::M, A = T::A;
+    const int64_t th = ceil_div(s.oh, M), tw = ceil_div(s.ow, M);
+    const int64_t ogr = round_up(s.og, kMR);
+    const int64_t per_row = A * A * (s.cg + s.og) * tw;
+    const int64_t rows_max = std::clamp<int64_t>(kChunkFloats / std::max<int64_t>(1, per_row), 1, th);
+    const int64_t tr_max = round_up(rows_max * tw, kNR);
+    float* v = nn::scratch<float>(0, A * A * s.cg * tr_max);
+    float* m = nn::scratch<float>(1, A * A * s.og * tr_max);
+    const int64_t len = tw + 1, split_n = (M * rows_max + 2) * M * len, z_n = A * M * len;
+    float* split = nn::scratch<float>(2, split_n + z_n + A * A * tr_max + M * M * tr_max);
+    float* z = split + split_n;
+    float* tmp = z + z_n;
+    float* q = tmp + A * A * tr_max;
+    for (int64_t ty0 = 0; ty0 < th; ty0 += rows_max) {
+        const int64_t rows = std::min(rows_max, th - ty0), tiles = rows * tw, tr = round_up(tiles, kNR);
+        // Columns past the last tile fill the last panel: zeros (the products there are not read).
+        for (int64_t xi = 0; xi < A * A; ++xi) std::fill(tmp + xi * tr + tiles, tmp + (xi + 1) * tr, 0.0f);
+        for (int64_t c = 0; c < s.cg; ++c)
+            input_chunk<T>(s, x + c * s.ih * s.iw, c, ty0, rows, tw, tr, split, z, tmp, v);
+        for (int64_t xi = 0; xi < A * A; ++xi)
+            gemm_kernels::macro_impl<float, kMR, kNV, kVB>(s.og, tr, s.cg, u + xi * ogr * s.cg,
+                                                           v + xi * s.cg * tr, m + xi * s.og * tr, tr, true);
+        output_chunk<T>(s, m, ty0, rows, tw, tr, bias, y, q);
+    }
+}
+
+template <class T>
+void transform_weights_t(const float* w, int64_t og, int64_t cg, float* u) {
+    constexpr int A = T::A;
+    const int64_t ogr = round_up(og, kMR);
+    for (int64_t o0 = 0; o0 < ogr; o0 += kMR)
+        for (int64_t c = 0; c < cg; ++c) {
+            // kMR output channels side by side (the lanes of a packed A panel), zeros past og.
+            float g[9][kMR], t[A * A][kMR];
+            for (int l = 0; l < kMR; ++l)
+                for (int k = 0; k < 9; ++k) g[k][l] = o0 + l < og ? w[((o0 + l) * cg + c) * 9 + k] : 0.0f;
+            T::weights(g, t);
+            float* dst = u + o0 * cg + c * kMR;  // panel o0 / kMR, row c
+            for (int xi = 0; xi < A * A; ++xi)
+                for (int l = 0; l < kMR; ++l) dst[xi * ogr * cg + l] = t[xi][l];
+        }
 }
 
 /// Whether the n floats at a and b have the same bits (an OR of XORs that the compiler vectorises).
@@ -172,6 +153,7 @@ bool same_bits(const float* a, const float* b, int64_t n) {
 struct Cached {
     std::vector<float> w, u;
     int64_t groups = 0, og = 0, cg = 0;
+    int tile = 0;
     uint64_t used = 0;
 };
 // At most this many tensors and floats (weights and transforms) per thread: a model's 3 x 3 layers at
@@ -181,18 +163,19 @@ constexpr int64_t kCacheFloats = int64_t(4) << 20;
 
 }  // namespace
 
-const float* weights(const float* w, int64_t groups, int64_t og, int64_t cg) {
-    const int64_t per = weights_size(og, cg), n = groups * og * cg * 9, floats = n + groups * per;
+const float* weights(const float* w, int tile, int64_t groups, int64_t og, int64_t cg) {
+    const int64_t per = weights_size(tile, og, cg), n = groups * og * cg * 9, floats = n + groups * per;
     if (floats > kCacheFloats) {
         float* u = nn::scratch<float>(3, groups * per);
-        for (int64_t gi = 0; gi < groups; ++gi) transform_weights(w + gi * og * cg * 9, og, cg, u + gi * per);
+        for (int64_t gi = 0; gi < groups; ++gi)
+            transform_weights(w + gi * og * cg * 9, tile, og, cg, u + gi * per);
         return u;
     }
     static BURN_THREAD_LOCAL std::vector<Cached> cache;
     static BURN_THREAD_LOCAL uint64_t clock = 0;
     ++clock;
     for (Cached& e : cache)
-        if (e.groups == groups && e.og == og && e.cg == cg && same_bits(e.w.data(), w, n)) {
+        if (e.tile == tile && e.groups == groups && e.og == og && e.cg == cg && same_bits(e.w.data(), w, n)) {
             e.used = clock;
             return e.u.data();
         }
@@ -210,12 +193,13 @@ const float* weights(const float* w, int64_t groups, int64_t og, int64_t cg) {
     Cached e;
     e.w.assign(w, w + n);
     e.u.resize(static_cast<std::size_t>(groups * per));
+    e.tile = tile;
     e.groups = groups;
     e.og = og;
     e.cg = cg;
     e.used = clock;
     for (int64_t gi = 0; gi < groups; ++gi)
-        transform_weights(w + gi * og * cg * 9, og, cg, e.u.data() + gi * per);
+        transform_weights(w + gi * og * cg * 9, tile, og, cg, e.u.data() + gi * per);
     cache.push_back(std::move(e));
     return cache.back().u.data();
 }
@@ -224,70 +208,44 @@ void set_enabled(bool on) {
     g_enabled.set(on);
 }
 
-// Measured in node 20 against im2col + GEMM (one image, 3 x 3 with padding 1, docs/wasm.md): 1.3x to
-// 2.1x faster from 8 input and 8 output channels up (8 -> 8 at 28 x 28 1.55x, 16 -> 8 at 14 x 14 2.1x,
-// 32 -> 64 at 14 x 14 1.5x, 64 -> 64 at 4 x 4 1.4x), level or slower with fewer input channels or
-// 8 -> 64 (0.95x), 3.3x slower for 1 -> 32.
-bool preferred(int64_t cg, int64_t og, int64_t oh, int64_t ow) {
-    return g_enabled.on() && cg >= 8 && og >= 8 && (cg >= 16 || og <= 16) && oh >= 4 && ow >= 4;
+// Measured in node 20 against im2col + GEMM (one image, 3 x 3 with padding 1, docs/wasm.md): F(2x2, 3x3)
+// is 1.2x to 2.1x faster from 8 input and 8 output channels up (16 -> 8 at 14 x 14 1.9x, 32 -> 64 at
+// 14 x 14 1.65x, 64 -> 64 at 4 x 4 1.4x), level or slower with fewer input channels or 8 -> 64, 3x slower
+// for 1 -> 32. F(4x4, 3x3) takes over from about 24 x 24 outputs (1.1x F(2x2)'s time at 28 x 28, 1.4x
+// at 56 x 56; 0.5x to 0.95x below 16 x 16, where its tiles overhang the image and its products are thin).
+// Builds with a static arena (bare metal) keep im2col: the transformed tiles, products and weights
+// (about (M + 2)^2 (cg + og) floats per tile row, 85 KB for the firmware's 8 -> 16 channels at 14 x 14)
+// would have to fit its few hundred KB, which is not checked yet.
+int tile_for(int64_t cg, int64_t og, int64_t oh, int64_t ow) {
+    if (!g_enabled.on() || platform::global_arena() || cg < 8 || og < 8 || (cg < 16 && og > 16) || oh < 4 ||
+        ow < 4)
+        return 0;
+    const int forced = g_tile.load(std::memory_order_relaxed);
+    if (forced) return forced;
+    return std::min(oh, ow) >= 24 ? 4 : 2;
 }
 
-int64_t weights_size(int64_t og, int64_t cg) {
-    return 16 * round_up(og, kMR) * cg;
+void set_tile(int tile) {
+    g_tile.store(tile == 2 || tile == 4 ? tile : 0, std::memory_order_relaxed);
+}
+int64_t weights_size(int tile, int64_t og, int64_t cg) {
+    const int64_t a = tile + 2;
+    return a * a * round_up(og, kMR) * cg;
 }
 
-void transform_weights(const float* w, int64_t og, int64_t cg, float* u) {
-    const int64_t ogr = round_up(og, kMR);
-    for (int64_t o0 = 0; o0 < ogr; o0 += kMR)
-        for (int64_t c = 0; c < cg; ++c) {
-            // kMR output channels side by side (the lanes of a packed A panel), zeros past og.
-            float g[9][kMR], t[4][3][kMR];
-            for (int l = 0; l < kMR; ++l)
-                for (int k = 0; k < 9; ++k) g[k][l] = o0 + l < og ? w[((o0 + l) * cg + c) * 9 + k] : 0.0f;
-            for (int j = 0; j < 3; ++j)
-                for (int l = 0; l < kMR; ++l) {
-                    const float a = g[j][l], b = g[3 + j][l], d = g[6 + j][l];
-                    t[0][j][l] = a;
-                    t[1][j][l] = 0.5f * (a + b + d);
-                    t[2][j][l] = 0.5f * (a - b + d);
-                    t[3][j][l] = d;
-                }
-            float* dst = u + o0 * cg + c * kMR;  // panel o0 / kMR, row c
-            const int64_t step = ogr * cg;       // one xi
-            for (int i = 0; i < 4; ++i)
-                for (int l = 0; l < kMR; ++l) {
-                    const float a = t[i][0][l], b = t[i][1][l], d = t[i][2][l];
-                    dst[(i * 4 + 0) * step + l] = a;
-                    dst[(i * 4 + 1) * step + l] = 0.5f * (a + b + d);
-                    dst[(i * 4 + 2) * step + l] = 0.5f * (a - b + d);
-                    dst[(i * 4 + 3) * step + l] = d;
-                }
-        }
+void transform_weights(const float* w, int tile, int64_t og, int64_t cg, float* u) {
+    if (tile == 4) return transform_weights_t<F4>(w, og, cg, u);
+    transform_weights_t<F2>(w, og, cg, u);
 }
 
 void conv3x3(const Conv3x3& s, const float* x, const float* u, const float* bias, float* y) {
     if (s.og <= 0 || s.oh <= 0 || s.ow <= 0) return;
-    const int64_t th = ceil_div(s.oh, 2), tw = ceil_div(s.ow, 2);
-    const int64_t ogr = round_up(s.og, kMR);
-    const int64_t per_row = 16 * (s.cg + s.og) * tw;
-    const int64_t rows_max = std::clamp<int64_t>(kChunkFloats / std::max<int64_t>(1, per_row), 1, th);
-    const int64_t tr_max = round_up(rows_max * tw, kNR);
-    float* v = nn::scratch<float>(0, 16 * s.cg * tr_max);
-    float* m = nn::scratch<float>(1, 16 * s.og * tr_max);
-    const int64_t half = tw + 1;
-    float* split = nn::scratch<float>(2, (2 * rows_max + 2) * 2 * half + 16 * tr_max + 8 * half);
-    float* tmp = split + (2 * rows_max + 2) * 2 * half;
-    for (int64_t ty0 = 0; ty0 < th; ty0 += rows_max) {
-        const int64_t rows = std::min(rows_max, th - ty0), tiles = rows * tw, tr = round_up(tiles, kNR);
-        // Columns past the last tile feed whole panels: zeros (the products there are not read).
-        for (int64_t xi = 0; xi < 16; ++xi) std::fill(tmp + xi * tr + tiles, tmp + (xi + 1) * tr, 0.0f);
-        for (int64_t c = 0; c < s.cg; ++c)
-            input_chunk(s, x + c * s.ih * s.iw, c, ty0, rows, tw, tr, split, tmp, v);
-        for (int64_t xi = 0; xi < 16; ++xi)
-            gemm_kernels::macro_impl<float, kMR, kNV, kVB>(s.og, tr, s.cg, u + xi * ogr * s.cg,
-                                                           v + xi * s.cg * tr, m + xi * s.og * tr, tr, true);
-        output_chunk(s, m, ty0, rows, tw, tr, bias, y);
-    }
+    // Called through a table: binaryen (emscripten's -O2 and -O3 links) would otherwise inline the
+    // kernel into its only caller, conv.cpp's op kernel, and V8 runs the loops of that much larger
+    // function 2 to 3x slower (32 -> 64 channels at 14 x 14 in node 20: 0.36 against 0.12 ms).
+    using Fn = void (*)(const Conv3x3&, const float*, const float*, const float*, float*);
+    static Fn volatile table[2] = {&conv_tiles<F2>, &conv_tiles<F4>};
+    table[s.tile == 4 ? 1 : 0](s, x, u, bias, y);
 }
 
 }  // namespace burn::cpu::winograd

@@ -1,7 +1,8 @@
-// Winograd F(2x2, 3x3) (conv_winograd.cpp) against a float64 convolution written here: the kernel on
-// odd sizes, asymmetric padding, channel counts off the micro-kernel's tile, images split into several
-// chunks of tile rows and rows wider than the kernel's stack buffers; the weight cache after weights
-// changed in place; and the conv op on the generic GEMM (the path WebAssembly takes), groups and batch.
+// Winograd F(2x2, 3x3) and F(4x4, 3x3) (conv_winograd.cpp) against a float64 convolution written here:
+// the kernel on odd sizes, asymmetric and negative end padding, channel counts off the micro-kernel's
+// tile, images split into several chunks of tile rows and a row of 70 tiles; the weight cache after
+// weights changed in place and evictions; and the conv op on the generic GEMM (the path WebAssembly
+// takes) with groups and a batch.
 #include "backends/cpu/conv_winograd.hpp"
 
 #include <gtest/gtest.h>
@@ -57,9 +58,12 @@ void reference(const Case& t, const std::vector<float>& x, const std::vector<flo
             }
 }
 
-// F(2x2, 3x3) adds and subtracts at most four terms per transform: its error stays within a small
-// multiple of float32's epsilon times the sum of the magnitudes (one wrong tap is about 1/(9 cg) of it).
-constexpr double kTol = 4e-6;
+// The error stays within a small multiple of float32's epsilon times the sum of the magnitudes (one
+// wrong tap is about 1/(9 cg) of it): F(2x2, 3x3) adds and subtracts at most four terms per transform,
+// F(4x4, 3x3)'s coefficients (up to 8, and 1/6, 1/12, 1/24) round more.
+double tolerance(int tile) {
+    return tile == 2 ? 4e-6 : 2e-5;
+}
 
 TEST(CpuWinograd, KernelMatchesFloat64Reference) {
     const std::vector<Case> cases = {
@@ -74,36 +78,41 @@ TEST(CpuWinograd, KernelMatchesFloat64Reference) {
         {4, 7, 9, 10, 1, 1, -1, 0, false},   // negative end padding: outputs stop before the edge
     };
     std::mt19937 rng(11);
-    for (const Case& t : cases) {
-        SCOPED_TRACE("cg " + std::to_string(t.cg) + " og " + std::to_string(t.og) + " in " +
-                     std::to_string(t.ih) + "x" + std::to_string(t.iw));
-        const auto x = values(t.cg * t.ih * t.iw, rng), w = values(t.og * t.cg * 9, rng),
-                   b = values(t.og, rng);
-        std::vector<double> ref, mag;
-        reference(t, x, w, t.bias ? b.data() : nullptr, ref, mag);
-        const winograd::Conv3x3 s{
-            t.cg,    t.og,   t.ih, t.iw, t.ih + t.pad_h + t.end_h - 2, t.iw + t.pad_w + t.end_w - 2,
-            t.pad_h, t.pad_w};
-        std::vector<float> u(static_cast<std::size_t>(winograd::weights_size(t.og, t.cg)));
-        winograd::transform_weights(w.data(), t.og, t.cg, u.data());
-        std::vector<float> y(ref.size() + 1, 7.0f);  // one more: nothing written past the output
-        winograd::conv3x3(s, x.data(), u.data(), t.bias ? b.data() : nullptr, y.data());
-        for (std::size_t i = 0; i < ref.size(); ++i)
-            ASSERT_NEAR(y[i], ref[i], kTol * (mag[i] + 1e-3)) << "output " << i;
-        EXPECT_EQ(y.back(), 7.0f);
-    }
+    for (int tile : {2, 4})
+        for (const Case& t : cases) {
+            SCOPED_TRACE("tile " + std::to_string(tile) + " cg " + std::to_string(t.cg) + " og " +
+                         std::to_string(t.og) + " in " + std::to_string(t.ih) + "x" + std::to_string(t.iw));
+            const auto x = values(t.cg * t.ih * t.iw, rng), w = values(t.og * t.cg * 9, rng),
+                       b = values(t.og, rng);
+            std::vector<double> ref, mag;
+            reference(t, x, w, t.bias ? b.data() : nullptr, ref, mag);
+            const int64_t oh = t.ih + t.pad_h + t.end_h - 2, ow = t.iw + t.pad_w + t.end_w - 2;
+            const winograd::Conv3x3 s{t.cg, t.og, t.ih, t.iw, oh, ow, t.pad_h, t.pad_w, tile};
+            std::vector<float> u(static_cast<std::size_t>(winograd::weights_size(tile, t.og, t.cg)));
+            winograd::transform_weights(w.data(), tile, t.og, t.cg, u.data());
+            std::vector<float> y(ref.size() + 1, 7.0f);  // one more: nothing written past the output
+            winograd::conv3x3(s, x.data(), u.data(), t.bias ? b.data() : nullptr, y.data());
+            for (std::size_t i = 0; i < ref.size(); ++i)
+                ASSERT_NEAR(y[i], ref[i], tolerance(tile) * (mag[i] + 1e-3)) << "output " << i;
+            EXPECT_EQ(y.back(), 7.0f);
+        }
 }
 
 TEST(CpuWinograd, WeightCacheFollowsContents) {
     std::mt19937 rng(5);
-    const int64_t og = 16, cg = 16, per = winograd::weights_size(og, cg);
+    const int64_t og = 16, cg = 16;
     auto w = values(2 * og * cg * 9, rng);  // two groups
     auto check = [&](const char* what) {
-        std::vector<float> want(static_cast<std::size_t>(2 * per));
-        for (int64_t gi = 0; gi < 2; ++gi)
-            winograd::transform_weights(w.data() + gi * og * cg * 9, og, cg, want.data() + gi * per);
-        const float* got = winograd::weights(w.data(), 2, og, cg);
-        for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << what << ", element " << i;
+        for (int tile : {2, 4}) {  // the same weights for both tiles: two entries
+            const int64_t per = winograd::weights_size(tile, og, cg);
+            std::vector<float> want(static_cast<std::size_t>(2 * per));
+            for (int64_t gi = 0; gi < 2; ++gi)
+                winograd::transform_weights(w.data() + gi * og * cg * 9, tile, og, cg,
+                                            want.data() + gi * per);
+            const float* got = winograd::weights(w.data(), tile, 2, og, cg);
+            for (std::size_t i = 0; i < want.size(); ++i)
+                ASSERT_EQ(got[i], want[i]) << what << ", tile " << tile << ", element " << i;
+        }
     };
     check("first call");
     check("cached");
@@ -112,16 +121,13 @@ TEST(CpuWinograd, WeightCacheFollowsContents) {
     // More weight tensors than the cache keeps, then the first again.
     for (int i = 0; i < 12; ++i) {
         const auto other = values(og * cg * 9, rng);
-        (void)winograd::weights(other.data(), 1, og, cg);
+        (void)winograd::weights(other.data(), 2, 1, og, cg);
     }
     check("after evictions");
 }
 
 TEST(CpuWinograd, ConvOpOnTheGenericGemmMatchesFloat64Reference) {
     // The path of builds whose GEMM is the generic one (WebAssembly, Arm): no oneDNN, no AVX GEMM.
-    set_dnnl_conv_enabled(false);
-    const GemmIsa isa = gemm_isa();
-    set_gemm_isa(GemmIsa::generic);
     std::mt19937 rng(9);
     const Device dev = Device::cpu();
     const int64_t n = 3, c = 32, o = 34, groups = 2, cg = c / groups, og = o / groups, h = 9, wd = 10;
@@ -132,23 +138,30 @@ TEST(CpuWinograd, ConvOpOnTheGenericGemmMatchesFloat64Reference) {
     ConvOptions<2> opt;
     opt.padding = {1, 1};
     opt.groups = static_cast<std::size_t>(groups);
-    const auto y = ops::into_data(ops::conv2d(x, w, b, opt)).to_vec<float>();
-    set_gemm_isa(isa);
-    set_dnnl_conv_enabled(true);
-    ASSERT_EQ(y.size(), static_cast<std::size_t>(n * o * h * wd));
     const Case t{cg, og, h, wd, 1, 1, 1, 1, true};
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t gi = 0; gi < groups; ++gi) {
-            const auto first = xv.begin() + (i * c + gi * cg) * h * wd;
-            const std::vector<float> xg(first, first + cg * h * wd),
-                wg(wv.begin() + gi * og * cg * 9, wv.begin() + (gi + 1) * og * cg * 9);
-            std::vector<double> ref, mag;
-            reference(t, xg, wg, bv.data() + gi * og, ref, mag);
-            for (std::size_t k = 0; k < ref.size(); ++k)
-                ASSERT_NEAR(y[static_cast<std::size_t>((i * o + gi * og) * h * wd) + k], ref[k],
-                            kTol * (mag[k] + 1e-3))
-                    << "image " << i << " group " << gi << " output " << k;
-        }
+    for (int tile : {2, 4}) {
+        set_dnnl_conv_enabled(false);
+        const GemmIsa isa = gemm_isa();
+        set_gemm_isa(GemmIsa::generic);
+        winograd::set_tile(tile);
+        const auto y = ops::into_data(ops::conv2d(x, w, b, opt)).to_vec<float>();
+        winograd::set_tile(0);
+        set_gemm_isa(isa);
+        set_dnnl_conv_enabled(true);
+        ASSERT_EQ(y.size(), static_cast<std::size_t>(n * o * h * wd));
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t gi = 0; gi < groups; ++gi) {
+                const auto first = xv.begin() + (i * c + gi * cg) * h * wd;
+                const std::vector<float> xg(first, first + cg * h * wd),
+                    wg(wv.begin() + gi * og * cg * 9, wv.begin() + (gi + 1) * og * cg * 9);
+                std::vector<double> ref, mag;
+                reference(t, xg, wg, bv.data() + gi * og, ref, mag);
+                for (std::size_t k = 0; k < ref.size(); ++k)
+                    ASSERT_NEAR(y[static_cast<std::size_t>((i * o + gi * og) * h * wd) + k], ref[k],
+                                tolerance(tile) * (mag[k] + 1e-3))
+                        << "tile " << tile << " image " << i << " group " << gi << " output " << k;
+            }
+    }
 }
 
 }  // namespace conv_winograd_test
