@@ -6,7 +6,7 @@
 // with Kg = C/groups * kernel volume and L the output's spatial volume. A 1x1 kernel with stride 1 and
 // no padding skips im2col (x itself is the column matrix). Images run in parallel with a serial GEMM
 // each; f16/bf16 compute in f32. The f32 forward goes to oneDNN first when the build has it
-// (dnnl_conv.cpp).
+// (dnnl_conv.cpp), and 3x3 stride-1 ones on the generic GEMM to Winograd (conv_winograd.cpp).
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -268,7 +268,7 @@ void for_images(int64_t n, F&& fn) {
 
 /// The Winograd output tile for a 2-D 3 x 3 convolution with stride 1 and no dilation where Winograd
 /// runs faster than im2col + GEMM (conv_winograd.cpp), else 0: f32 on the generic GEMM (WebAssembly,
-/// Arm, bare metal; the AVX2 / AVX-512 GEMMs and oneDNN are faster on x86), with enough channels.
+/// Arm; the AVX2 / AVX-512 GEMMs and oneDNN are faster on x86), with enough channels.
 int winograd_tile(const Geo& g) {
     if (g.in[0] != 1 || g.out[0] != 1 || g.k[1] != 3 || g.k[2] != 3 || g.stride[1] != 1 || g.stride[2] != 1 ||
         g.dil[1] != 1 || g.dil[2] != 1 || g.pad[1] < 0 || g.pad[2] < 0 || gemm_isa() != GemmIsa::generic)

@@ -17,6 +17,7 @@
 #include "backends/cpu/nn_common.hpp"
 #include "platform/arena.hpp"
 #include "platform/env.hpp"
+#include "platform/parallel.hpp"
 
 namespace burn::cpu::winograd {
 
@@ -108,9 +109,13 @@ void conv_tiles(const Conv3x3& s, const float* x, const float* u, const float* b
         for (int64_t xi = 0; xi < A * A; ++xi) std::fill(tmp + xi * tr + tiles, tmp + (xi + 1) * tr, 0.0f);
         for (int64_t c = 0; c < s.cg; ++c)
             input_chunk<T>(s, x + c * s.ih * s.iw, c, ty0, rows, tw, tr, split, z, tmp, v);
-        for (int64_t xi = 0; xi < A * A; ++xi)
-            gemm_kernels::macro_impl<float, kMR, kNV, kVB>(s.og, tr, s.cg, u + xi * ogr * s.cg,
-                                                           v + xi * s.cg * tr, m + xi * s.og * tr, tr, true);
+        // The products are independent: on the pool's threads for one image (serial inside conv.cpp's
+        // parallel loop over images, and without threads).
+        platform::parallel_for(A * A, 1, [&](int64_t x0, int64_t x1) {
+            for (int64_t xi = x0; xi < x1; ++xi)
+                gemm_kernels::macro_impl<float, kMR, kNV, kVB>(
+                    s.og, tr, s.cg, u + xi * ogr * s.cg, v + xi * s.cg * tr, m + xi * s.og * tr, tr, true);
+        });
         output_chunk<T>(s, m, ty0, rows, tw, tr, bias, y, q);
     }
 }

@@ -132,36 +132,42 @@ TEST(CpuWinograd, ConvOpOnTheGenericGemmMatchesFloat64Reference) {
     const Device dev = Device::cpu();
     const int64_t n = 3, c = 32, o = 34, groups = 2, cg = c / groups, og = o / groups, h = 9, wd = 10;
     const auto xv = values(n * c * h * wd, rng), wv = values(o * cg * 9, rng), bv = values(o, rng);
-    const TensorAny x = ops::from_data(TensorData(xv, Dims{n, c, h, wd}), dev),
-                    w = ops::from_data(TensorData(wv, Dims{o, cg, 3, 3}), dev),
+    const TensorAny w = ops::from_data(TensorData(wv, Dims{o, cg, 3, 3}), dev),
                     b = ops::from_data(TensorData(bv, Dims{o}), dev);
     ConvOptions<2> opt;
     opt.padding = {1, 1};
     opt.groups = static_cast<std::size_t>(groups);
     const Case t{cg, og, h, wd, 1, 1, 1, 1, true};
-    for (int tile : {2, 4}) {
-        set_dnnl_conv_enabled(false);
-        const GemmIsa isa = gemm_isa();
-        set_gemm_isa(GemmIsa::generic);
-        winograd::set_tile(tile);
-        const auto y = ops::into_data(ops::conv2d(x, w, b, opt)).to_vec<float>();
-        winograd::set_tile(0);
-        set_gemm_isa(isa);
-        set_dnnl_conv_enabled(true);
-        ASSERT_EQ(y.size(), static_cast<std::size_t>(n * o * h * wd));
-        for (int64_t i = 0; i < n; ++i)
-            for (int64_t gi = 0; gi < groups; ++gi) {
-                const auto first = xv.begin() + (i * c + gi * cg) * h * wd;
-                const std::vector<float> xg(first, first + cg * h * wd),
-                    wg(wv.begin() + gi * og * cg * 9, wv.begin() + (gi + 1) * og * cg * 9);
-                std::vector<double> ref, mag;
-                reference(t, xg, wg, bv.data() + gi * og, ref, mag);
-                for (std::size_t k = 0; k < ref.size(); ++k)
-                    ASSERT_NEAR(y[static_cast<std::size_t>((i * o + gi * og) * h * wd) + k], ref[k],
-                                tolerance(tile) * (mag[k] + 1e-3))
-                        << "tile " << tile << " image " << i << " group " << gi << " output " << k;
-            }
-    }
+    // Three images (in parallel over images with threads), then the first alone (its products on the
+    // threads).
+    for (const int64_t batch : {n, int64_t(1)})
+        for (int tile : {2, 4}) {
+            const TensorAny x =
+                ops::from_data(TensorData(std::vector<float>(xv.begin(), xv.begin() + batch * c * h * wd),
+                                          Dims{batch, c, h, wd}),
+                               dev);
+            set_dnnl_conv_enabled(false);
+            const GemmIsa isa = gemm_isa();
+            set_gemm_isa(GemmIsa::generic);
+            winograd::set_tile(tile);
+            const auto y = ops::into_data(ops::conv2d(x, w, b, opt)).to_vec<float>();
+            winograd::set_tile(0);
+            set_gemm_isa(isa);
+            set_dnnl_conv_enabled(true);
+            ASSERT_EQ(y.size(), static_cast<std::size_t>(batch * o * h * wd));
+            for (int64_t i = 0; i < batch; ++i)
+                for (int64_t gi = 0; gi < groups; ++gi) {
+                    const auto first = xv.begin() + (i * c + gi * cg) * h * wd;
+                    const std::vector<float> xg(first, first + cg * h * wd),
+                        wg(wv.begin() + gi * og * cg * 9, wv.begin() + (gi + 1) * og * cg * 9);
+                    std::vector<double> ref, mag;
+                    reference(t, xg, wg, bv.data() + gi * og, ref, mag);
+                    for (std::size_t k = 0; k < ref.size(); ++k)
+                        ASSERT_NEAR(y[static_cast<std::size_t>((i * o + gi * og) * h * wd) + k], ref[k],
+                                    tolerance(tile) * (mag[k] + 1e-3))
+                            << "tile " << tile << " image " << i << " group " << gi << " output " << k;
+                }
+        }
 }
 
 }  // namespace conv_winograd_test
