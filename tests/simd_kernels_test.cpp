@@ -1,7 +1,8 @@
 // The CPU kernels with WebAssembly SIMD variants (docs/wasm.md, "SIMD"), checked on every build against
-// float64 loops written here: the single-row product (simd::dot_rows, a Linear layer on one sample) and
-// max_pool2d's 2 x 2 / stride 2 window (values and indices, ties and NaN). The wasm suite runs them on
-// the wasm128 kernels; natively they check the portable or Highway ones with the same expectations.
+// float64 loops written here: the single-row product (simd::dot_rows, a Linear layer on one sample),
+// max_pool2d's 2 x 2 / stride 2 window (values and indices, ties and NaN) and relu (NaN, infinities,
+// in place: simd::relu in WebAssembly). The wasm suite runs them on the wasm128 kernels; natively they
+// check the portable or Highway ones with the same expectations.
 #include <gtest/gtest.h>
 
 #include <burn/burn.hpp>
@@ -92,6 +93,35 @@ TEST(SimdKernels, MaxPool2x2MatchesFloat64) {
             else
                 ASSERT_EQ(static_cast<double>(got[i]), want[i]) << what << " at " << i;
             ASSERT_EQ(got_ind[i], want_ind[i]) << what << " at " << i;
+        }
+    }
+}
+
+TEST(SimdKernels, ReluMatchesItsDefinition) {
+    // WebAssembly routes contiguous f32 relu to simd::relu (f32x4, tails scalar); natively the generic
+    // loop: x < 0 ? 0 : x either way, NaN kept. (The sign of a zero is not checked: clang compiles the
+    // scalar select to wasm's f32.max, which turns -0 into +0.)
+    for (int64_t n : {1, 3, 4, 5, 37, 1000}) {
+        std::vector<float> x(static_cast<std::size_t>(n));
+        for (int64_t i = 0; i < n; ++i)
+            x[static_cast<std::size_t>(i)] = static_cast<float>((i * 7) % 11) - 5.5f;
+        const float specials[] = {
+            std::numeric_limits<float>::quiet_NaN(),   -0.0f,
+            -std::numeric_limits<float>::infinity(),   std::numeric_limits<float>::infinity(),
+            -std::numeric_limits<float>::denorm_min(), 0.0f};
+        for (std::size_t i = 0; i < x.size() && i < 6; ++i) x[x.size() - 1 - i] = specials[i];
+        for (bool in_place : {false, true}) {
+            TensorAny t = ops::from_data(TensorData(x, Dims{n}), Device::cpu());
+            const TensorAny keep = in_place ? TensorAny() : t;  // a second handle: no reuse of t's buffer
+            const auto got = ops::into_data(ops::relu(std::move(t))).to_vec<float>();
+            ASSERT_EQ(got.size(), x.size());
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                const float want = x[i] < 0.0f ? 0.0f : x[i];
+                if (std::isnan(want))
+                    ASSERT_TRUE(std::isnan(got[i])) << "n " << n << " at " << i;
+                else
+                    ASSERT_EQ(got[i], want) << "n " << n << " at " << i << (in_place ? " (in place)" : "");
+            }
         }
     }
 }

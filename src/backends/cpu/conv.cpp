@@ -6,10 +6,12 @@
 // with Kg = C/groups * kernel volume and L the output's spatial volume. A 1x1 kernel with stride 1 and
 // no padding skips im2col (x itself is the column matrix). Images run in parallel with a serial GEMM
 // each; f16/bf16 compute in f32. The f32 forward goes to oneDNN first when the build has it
-// (dnnl_conv.cpp).
+// (dnnl_conv.cpp), and 3x3 stride-1 ones on the generic GEMM to Winograd (conv_winograd.cpp).
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
+#include "backends/cpu/conv_winograd.hpp"
 #include "backends/cpu/dnnl_conv.hpp"
 #include "backends/cpu/gemm.hpp"
 #include "backends/cpu/nn_common.hpp"
@@ -264,8 +266,35 @@ void for_images(int64_t n, F&& fn) {
     }
 }
 
+/// The Winograd output tile for a 2-D 3 x 3 convolution with stride 1 and no dilation where Winograd
+/// runs faster than im2col + GEMM (conv_winograd.cpp), else 0: f32 on the generic GEMM (WebAssembly,
+/// Arm; the AVX2 / AVX-512 GEMMs and oneDNN are faster on x86), with enough channels.
+int winograd_tile(const Geo& g) {
+    if (g.in[0] != 1 || g.out[0] != 1 || g.k[1] != 3 || g.k[2] != 3 || g.stride[1] != 1 || g.stride[2] != 1 ||
+        g.dil[1] != 1 || g.dil[2] != 1 || g.pad[1] < 0 || g.pad[2] < 0 || gemm_isa() != GemmIsa::generic)
+        return 0;
+    return winograd::tile_for(g.cg, g.og, g.out[1], g.out[2]);
+}
+
+void conv_forward_winograd(const Geo& g, int tile, const float* x, const float* w, const float* bias,
+                           float* y) {
+    // The transformed weights of every group, once for all images (the images use scratch slots 0 to 2
+    // of their threads).
+    const int64_t us = winograd::weights_size(tile, g.og, g.cg);
+    const float* u = winograd::weights(w, tile, g.groups, g.og, g.cg);
+    const winograd::Conv3x3 s{g.cg, g.og, g.in[1], g.in[2], g.out[1], g.out[2], g.pad[1], g.pad[2], tile};
+    for_images(g.n, [&](int64_t n) {
+        for (int64_t gi = 0; gi < g.groups; ++gi)
+            winograd::conv3x3(s, x + (n * g.c + gi * g.cg) * g.in_vol, u + gi * us,
+                              bias ? bias + gi * g.og : nullptr, y + (n * g.o + gi * g.og) * g.out_vol);
+    });
+}
+
 template <class T>
 void conv_forward(const Geo& g, const T* x, const T* w, const T* bias, T* y) {
+    if constexpr (std::is_same_v<T, float>) {
+        if (const int tile = winograd_tile(g)) return conv_forward_winograd(g, tile, x, w, bias, y);
+    }
     const int64_t L = g.out_vol;
     const bool direct = g.pointwise();
     for_images(g.n, [&](int64_t n) {

@@ -258,6 +258,22 @@ TensorRefs gelu_kernel(const OpCall& call, TensorRefs& in) {
     return {out};
 }
 
+#if defined(__wasm_simd128__) && !defined(BURN_HAVE_HWY)
+// relu on contiguous f32 in WebAssembly: simd_act.cpp's f32x4 loop. This file is compiled at -O1 in the
+// page's module (BURN_KERNEL_OPT leaves it out, for size), where clang does not vectorise the generic
+// loop: the MNIST convnet's three ReLUs took a fifth of its forward (docs/wasm.md).
+TensorRefs relu_kernel(const OpCall& call, TensorRefs& in) {
+    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
+        return unary_kernel<fn::relu_fn, kinds_of(BURN_KIND_N)>(call, in);
+    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
+    const float* x = as_cpu(in[0]).data<float>();
+    float* o = out->data<float>();
+    platform::parallel_for(call.shape.numel(), kGrain,
+                           [&](int64_t b, int64_t e) { simd::relu(x + b, o + b, e - b); });
+    return {out};
+}
+#endif
+
 TensorRefs exp_kernel(const OpCall& call, TensorRefs& in) {
     if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
         return unary_kernel<fn::exp_fn, OpKinds::float_only>(call, in);
@@ -390,6 +406,9 @@ void register_elementwise(KernelTable& t) {
     t[idx(OpId::clamp)] = &clamp_kernel;
     t[idx(OpId::exp)] = &exp_kernel;
     t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
+#if defined(__wasm_simd128__) && !defined(BURN_HAVE_HWY)
+    t[idx(OpId::relu)] = &relu_kernel;
+#endif
     t[idx(OpId::cast)] = &cast_kernel;
     // every row above keeps a dense non-row-major layout (dense_layout)
     for (std::size_t i = 0; i < t.size(); ++i)

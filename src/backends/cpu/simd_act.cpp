@@ -271,6 +271,17 @@ void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, 
     }
 #endif
 }
+#if defined(__wasm_simd128__)
+void relu(const float* x, float* y, int64_t n) {
+    const v128_t zero = wasm_f32x4_splat(0);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {  // x & ~(x < 0): NaN and -0 stay as they are
+        const v128_t v = wasm_v128_load(x + i);
+        wasm_v128_store(y + i, wasm_v128_andnot(v, wasm_f32x4_lt(v, zero)));
+    }
+    for (; i < n; ++i) y[i] = x[i] < 0.0f ? 0.0f : x[i];
+}
+#endif
 void axpy_rows(const float* x, const float* b, int64_t ldb, int64_t k, float* y, int64_t n) {
     for (int64_t j = 0; j < n; ++j) y[j] = 0;
     for (int64_t p = 0; p < k; ++p)

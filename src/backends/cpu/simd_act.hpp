@@ -18,6 +18,13 @@ void exp(const float* x, float* y, int64_t n);
 /// y[i] = g[i] * gelu'(x[i]) = g (Phi(x) + x phi(x)); y may alias x or g.
 void gelu_backward(const float* x, const float* g, float* y, int64_t n);
 
+#if defined(__wasm_simd128__) && !defined(BURN_HAVE_HWY)
+/// y[i] = relu(x[i]) = x[i] < 0 ? 0 : x[i] (NaN and -0 kept) for n contiguous values; y may alias x.
+/// WebAssembly only: elementwise.cpp, whose generic loop does the same elsewhere, is compiled at -O1 in
+/// the page's module, where clang does not vectorise.
+void relu(const float* x, float* y, int64_t n);
+#endif
+
 /// y[j] = sum_p x[p] * w[j * ldw + p] for j in [0, n): a row vector times the transpose of a
 /// row-major matrix (a Linear layer on one sample), as n contiguous dot products of length k.
 void dot_rows(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n);
