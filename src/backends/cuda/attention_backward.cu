@@ -2,8 +2,8 @@
 // the probabilities are recomputed tile by tile from the saved logsumexp, p = exp(s - lse), never
 // stored whole. Three launches:
 //   1. delta = rowsum(g * out) per query row (f32), one warp per row;
-//   2. dk, dv: a block owns 64 keys (bf16/f16; 32 for f32) and streams the query rows in tiles (32 at
-//      head dims up to 64, 64 above; BURN_CUDA_ATTN_BQ picks; 32 for f32): s^T = k q^T, p^T, dp^T = v g^T,
+//   2. dk, dv: a block owns 64 keys (bf16/f16; 32 for f32) and streams the query rows in tiles (64,
+//      or 32 with BURN_CUDA_ATTN_BQ=32; 32 for f32): s^T = k q^T, p^T, dp^T = v g^T,
 //      ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
 //   3. dq: a block owns query rows and streams the keys: s, p, dp = g v^T, ds, dq += ds k.
 // Deterministic (each output element is written by one thread after a fixed-order sum). bf16/f16 use
@@ -52,8 +52,8 @@ __device__ __forceinline__ bool full_tile(const Params& p, const bool* mrow, int
 }
 
 // ---- bf16 / f16, dk and dv: warp w owns keys k0 + 16 w .. + 16; query tiles of BQ rows stream
-// through two stages of {q, g, lse, delta}. Query tiles of 32 at head dims up to 64 are held to 168
-// registers (3 blocks per SM; a few bytes spill).
+// through two stages of {q, g, lse, delta}. Query tiles of 32 (BURN_CUDA_ATTN_BQ=32) at head dims up to
+// 64 are held to 168 registers (3 blocks per SM; a few bytes spill).
 template <class T, int DP, int BQ>
 __global__ void __launch_bounds__(kWarps * 32, BQ == 32 && DP == 64 ? 3 : 1) dkdv_mma_k(Params p, bool vec) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -381,15 +381,15 @@ void run_bwd(const Params& p, bool vec) {
         if (p.lk > 0) launch(bwd_f32_k<DP, true>, dim3((p.lk + kF - 1) / kF, nb), kFThreads, smem, p, vec);
         launch(bwd_f32_k<DP, false>, dim3((p.lq + kF - 1) / kF, nb), kFThreads, smem, p, vec);
     } else {
-        // query tiles of the dk/dv kernel: 32 rows at head dims up to 64 (168 registers, 3 blocks per SM;
-        // measured on an H100: GPT-2 small's attention forward and backward 0.747 against 0.785 ms with
-        // 64, the whole gpt_train_amp step 0.5 ms less), 64 above (at 128, 32 rows would spill);
-        // BURN_CUDA_ATTN_BQ=32 or 64 picks one
+        // query tiles of the dk/dv kernel: 64 rows (188 registers at D 64, 2 blocks per SM), checked on
+        // GPUs. BURN_CUDA_ATTN_BQ=32 takes 32 at head dims up to 64 (168 registers, 3 blocks per SM):
+        // measured faster on an H100 (GPT-2 small's attention forward and backward 0.747 against 0.785
+        // ms, the gpt_train_amp step 0.4 ms less) but its results not yet checked on a GPU, so opt-in
         static const int bq_env = [] {
             const auto v = platform::env_var("BURN_CUDA_ATTN_BQ");
-            return v && *v == "32" ? 32 : v && *v == "64" ? 64 : 0;
+            return v && *v == "32" ? 32 : 64;
         }();
-        const bool bq64 = bq_env ? bq_env == 64 : DP > 64;
+        const bool bq64 = bq_env == 64;
         if (p.lk > 0) {
             const dim3 grid((p.lk + kB - 1) / kB, nb);
             if (bq64)
