@@ -8,22 +8,14 @@
 
 #include <burn/burn.hpp>
 #include <cmath>
-#include <random>
 
 #include "cuda_test_util.hpp"
+#include "reference.hpp"
 
 namespace burn {
 namespace cuda_attention_layout_test {
 
 #ifdef BURN_HAVE_CUDA
-
-TensorData attn_randn(const Dims& shape, uint32_t seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0.f, 1.f);
-    std::vector<float> v(static_cast<std::size_t>(shape.numel()));
-    for (auto& x : v) x = d(gen);
-    return TensorData(v, shape);
-}
 
 std::vector<float> attn_values(const TensorAny& t) {
     return ops::into_data(ops::cast(t, DType::f32)).to_vec<float>();
@@ -39,14 +31,14 @@ struct Grads3 {
 Grads3 attend(const Device& dev, DType dt, bool causal, bool heads, int64_t b, int64_t l, int64_t h,
               int64_t d, int64_t dv) {
     auto leaf = [&](const Dims& s, uint32_t seed) {
-        TensorAny x = ops::cast(ops::from_data(attn_randn(s, seed), dev), dt);
+        TensorAny x = ops::cast(ops::from_data(ref::normal_data(s, seed), dev), dt);
         if (!heads) x = ops::from_data(ops::into_data(ops::swap_dims(x, 1, 2)), dev);  // [B, H, L, *]
         return Tensor<4>(ops::require_grad(x, true));
     };
     const Tensor<4> q = leaf({b, l, h, d}, 1), k = leaf({b, l, h, d}, 2), v = leaf({b, l, h, dv}, 3);
     auto view = [&](const Tensor<4>& x) { return heads ? ops::swap_dims(x.handle(), 1, 2) : x.handle(); };
     const Tensor<4> out(ops::attention(view(q), view(k), view(v), std::nullopt, causal));
-    const Tensor<4> w(ops::cast(ops::from_data(attn_randn({b, h, l, dv}, 4), dev), dt));
+    const Tensor<4> w(ops::cast(ops::from_data(ref::normal_data({b, h, l, dv}, 4), dev), dt));
     const auto grads = out.mul(w).sum().backward();
     auto grad = [&](const Tensor<4>& x) { return attn_values(view(x.grad(grads).value())); };
     return {attn_values(out.handle()), grad(q), grad(k), grad(v)};
@@ -86,21 +78,21 @@ TEST(CudaAttentionLayout, OutputOfHeadViewsTransposesBackWithoutACopy) {
     if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
     const Device dev = Device::cuda(0);
     auto heads = [&](uint32_t seed) {
-        return ops::swap_dims(ops::cast(ops::from_data(attn_randn({2, 10, 3, 8}, seed), dev), DType::bf16), 1,
-                              2);
+        return ops::swap_dims(
+            ops::cast(ops::from_data(ref::normal_data({2, 10, 3, 8}, seed), dev), DType::bf16), 1, 2);
     };
     const TensorAny out = ops::attention(heads(1), heads(2), heads(3));
     EXPECT_EQ(cuda::tensor_strides(out.ref()), (Dims{240, 8, 24, 1}));  // [B, L, H, D] in memory
     EXPECT_EQ(cuda::tensor_strides(ops::swap_dims(out, 1, 2).ref()), (Dims{240, 24, 8, 1}));
     // contiguous inputs keep giving a contiguous output
-    const TensorAny plain = ops::from_data(attn_randn({2, 3, 10, 8}, 5), dev);
+    const TensorAny plain = ops::from_data(ref::normal_data({2, 3, 10, 8}, 5), dev);
     EXPECT_EQ(cuda::tensor_strides(ops::attention(plain, plain, plain).ref()), (Dims{240, 80, 8, 1}));
 }
 
 TEST(CudaCastLayout, DenseViewsKeepTheirLayoutOthersBecomeContiguous) {
     if (!cuda_test::has_cuda()) GTEST_SKIP() << cuda_test::why_no_cuda();
     const Device gpu = Device::cuda(0), cpu = Device::cpu();
-    const TensorData data = attn_randn({101}, 9);
+    const TensorData data = ref::normal_data({101}, 9);
     for (DType to : {DType::bf16, DType::f16, DType::f64}) {
         SCOPED_TRACE(::testing::Message() << to);
         auto both = [&](auto view) {  // the same view cast on both devices

@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <random>
 
 #include "cuda_test_util.hpp"
 #include "ops/module_ops_internal.hpp"
+#include "reference.hpp"
 
 #ifdef BURN_HAVE_CUDA
 #include "backends/cuda/cuda.hpp"
@@ -44,14 +44,6 @@ struct UseCudnn {
     ~UseCudnn() { cuda::set_use_cudnn(prev); }
     bool prev;
 };
-
-TensorData randn(const Dims& shape, uint32_t seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0.f, 1.f);
-    std::vector<float> v(static_cast<std::size_t>(shape.numel()));
-    for (auto& x : v) x = d(gen);
-    return TensorData(v, shape);
-}
 
 /// max |a - b| / max |b|.
 double rel_diff(const TensorData& a, const TensorData& b) {
@@ -139,7 +131,9 @@ const std::vector<Case>& cases() {
 std::vector<TensorData> run_case(const Case& c, DType dt, const Device& d) {
     const attrs::Conv spec = spec_of(c);
     const Dims y = out_shape(c);
-    auto in = [&](const Dims& s, uint32_t seed) { return ops::cast(ops::from_data(randn(s, seed), d), dt); };
+    auto in = [&](const Dims& s, uint32_t seed) {
+        return ops::cast(ops::from_data(ref::normal_data(s, seed), d), dt);
+    };
     std::optional<TensorAny> b;
     if (c.bias) b = in(Dims{c.w[0]}, 3);
     std::vector<TensorData> out;
@@ -255,8 +249,9 @@ TEST(CudaConv, TransposedConvolutionsMatchCpu) {
         s.groups = t.groups;
         auto run = [&](const Device& d) {
             return ops::into_data(ops::detail::conv_transpose_nd(
-                ops::from_data(randn(t.x, 5), d), ops::from_data(randn(t.w, 6), d),
-                ops::from_data(randn(Dims{t.w[1] * t.groups}, 7), d), s, t.pad_out.data(), "conv_transpose"));
+                ops::from_data(ref::normal_data(t.x, 5), d), ops::from_data(ref::normal_data(t.w, 6), d),
+                ops::from_data(ref::normal_data(Dims{t.w[1] * t.groups}, 7), d), s, t.pad_out.data(),
+                "conv_transpose"));
         };
         SCOPED_TRACE(::testing::Message() << "transposed " << t.x);
         EXPECT_LE(rel_diff(run(Device::cuda(0)), run(Device::cpu())), 2e-5);

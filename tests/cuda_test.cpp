@@ -10,6 +10,7 @@
 
 #include "burn/backend/host_fallback.hpp"
 #include "cuda_test_util.hpp"
+#include "reference.hpp"
 
 #ifdef BURN_HAVE_CUDA
 #include "backends/cuda/cuda.hpp"
@@ -17,14 +18,6 @@
 
 namespace burn {
 namespace {
-
-std::vector<float> randn(std::size_t n, uint32_t seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0.f, 1.f);
-    std::vector<float> v(n);
-    for (auto& x : v) x = d(gen);
-    return v;
-}
 
 double max_rel_diff(const TensorData& a, const TensorData& b) {
     EXPECT_EQ(a.shape(), b.shape());
@@ -57,7 +50,7 @@ TEST(Cuda, AvailabilityIsConsistent) {
 TEST(Cuda, RoundTripAndToDevice) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
-    auto v = randn(1000, 1);
+    auto v = ref::normal_values(1000, 1);
     auto host = Tensor<2>::from_data(TensorData(v, Dims{10, 100}), Device::cpu());
     auto dev = host.to_device(gpu);
     EXPECT_EQ(dev.device(), gpu);
@@ -100,7 +93,7 @@ TEST(Cuda, KernelIndexErrorsRaiseAtTheNextSynchronisation) {
 TEST(Cuda, StridedElementwiseMatchesCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
-    auto a = randn(64 * 48, 2), b = randn(48, 3);
+    auto a = ref::normal_values(64 * 48, 2), b = ref::normal_values(48, 3);
     auto ca = Tensor<2>::from_data(TensorData(a, Dims{64, 48}), Device::cpu());
     auto cb = Tensor<2>::from_data(TensorData(b, Dims{1, 48}), Device::cpu());
     auto ga = ca.to_device(gpu), gb = cb.to_device(gpu);
@@ -118,7 +111,7 @@ TEST(Cuda, ReductionsAndSoftmaxMatchCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
     for (int64_t n : {7, 100, 5000}) {
-        auto v = randn(static_cast<std::size_t>(3 * n), 4);
+        auto v = ref::normal_values(static_cast<std::size_t>(3 * n), 4);
         auto c = Tensor<2>::from_data(TensorData(v, Dims{3, n}), Device::cpu());
         auto g = c.to_device(gpu);
         for (int dim : {0, 1}) {
@@ -142,7 +135,7 @@ TEST(Cuda, SoftmaxOfRowsWithMinusInfinityMatchesCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
     for (int64_t n : {8, 40, 1024, 3000}) {
-        auto v = randn(static_cast<std::size_t>(4 * n), 5);
+        auto v = ref::normal_values(static_cast<std::size_t>(4 * n), 5);
         for (int64_t i = 0; i < 4 * n; ++i)
             if (i % 3 == 0 || (i / n == 2 && i % n < n / 2)) v[static_cast<std::size_t>(i)] = -INFINITY;
         auto c = Tensor<2>::from_data(TensorData(v, Dims{4, n}), Device::cpu());
@@ -166,7 +159,7 @@ TEST(Cuda, SoftmaxOfRowsWithMinusInfinityMatchesCpu) {
 TEST(Cuda, MatmulMatchesCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
-    auto a = randn(4 * 70 * 50, 5), b = randn(50 * 30, 6);
+    auto a = ref::normal_values(4 * 70 * 50, 5), b = ref::normal_values(50 * 30, 6);
     auto ca = Tensor<3>::from_data(TensorData(a, Dims{4, 70, 50}), Device::cpu());
     auto cb = Tensor<2>::from_data(TensorData(b, Dims{50, 30}), Device::cpu());
     auto ga = ca.to_device(gpu);
@@ -217,7 +210,7 @@ TEST(CudaAllocator, OutOfMemoryThrowsAndRecovers) {
 TEST(CudaBackend, OpsWithoutAKernelDecomposeOrFallBackToTheHost) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
-    auto xv = randn(2 * 2 * 4 * 4 * 4, 8), wv = randn(3 * 2 * 2 * 2 * 2, 9);
+    auto xv = ref::normal_values(2 * 2 * 4 * 4 * 4, 8), wv = ref::normal_values(3 * 2 * 2 * 2 * 2, 9);
     auto cx = Tensor<5>::from_data(TensorData(xv, Dims{2, 2, 4, 4, 4}), Device::cpu());
     auto cw = Tensor<5>::from_data(TensorData(wv, Dims{3, 2, 2, 2, 2}), Device::cpu());
     auto gx = cx.to_device(gpu), gw = cw.to_device(gpu);
@@ -242,7 +235,7 @@ TEST(CudaBackend, OpsWithoutAKernelDecomposeOrFallBackToTheHost) {
 TEST(CudaBackend, SortAndTopkMatchCpu) {
     REQUIRE_CUDA();
     const Device gpu = Device::cuda(0);
-    auto v = randn(5 * 3000, 10);
+    auto v = ref::normal_values(5 * 3000, 10);
     for (int i = 0; i < 300; ++i)
         v[static_cast<std::size_t>(i * 7)] = v[static_cast<std::size_t>(i * 7 + 1)];  // ties
     auto c = Tensor<2>::from_data(TensorData(v, Dims{5, 3000}), Device::cpu());

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <random>
 #include <vector>
 
 namespace burn::ref {
@@ -20,6 +21,21 @@ inline std::vector<float> lcg_values(std::size_t n, unsigned seed, float lo = -1
         x = lo + (hi - lo) * (static_cast<float>(seed >> 8) / static_cast<float>(1u << 24));
     }
     return v;
+}
+
+/// n standard normal values from std::mt19937 (seeded): for tests that compare one device against
+/// another or a kernel against its own rearrangement, where only the run-to-run sameness matters.
+inline std::vector<float> normal_values(std::size_t n, uint32_t seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> d(0.f, 1.f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(gen);
+    return v;
+}
+
+/// normal_values as a host tensor of this shape.
+inline TensorData normal_data(const Dims& shape, uint32_t seed) {
+    return TensorData(normal_values(static_cast<std::size_t>(shape.numel()), seed), shape);
 }
 
 /// A host tensor of doubles, row-major.

@@ -7,6 +7,7 @@
 #include "autodiff/graph.hpp"
 #include "burn/autodiff/gradients.hpp"
 #include "burn/tensor/ops.hpp"
+#include "platform/env.hpp"
 
 namespace burn {
 
@@ -33,6 +34,10 @@ std::optional<TensorAny> Gradients::remove(uint64_t id) {
 namespace burn::autodiff {
 
 namespace {
+
+// BURN_AUTODIFF_WIDEN=0 turns VjpContext::widen off (gradients in the operands' dtype, cast back by
+// the cast nodes), for comparisons (docs/mixed_precision.md).
+platform::EnvSwitch g_widen("BURN_AUTODIFF_WIDEN", true);
 
 const AdTensor& checked_ad(const TensorAny& t, const char* op) {
     BURN_CHECK(t.defined(), "[", op, "] called on an undefined tensor");
@@ -77,8 +82,8 @@ bool widened(const Node& n, const std::unordered_map<const Node*, int>& uses, st
             continue;
         const auto u = uses.find(p);
         const DType from = p->inputs[0].dtype();
-        if (u != uses.end() && u->second == 1 && is_float(from) && is_float(own) &&
-            size_of(from) > size_of(own)) {
+        if (u != uses.end() && u->second == 1 && from == DType::f32 &&
+            (own == DType::bf16 || own == DType::f16)) {
             widen[i] = from;
             any = true;
         }
@@ -146,7 +151,7 @@ Gradients backward(const TensorAny& loss) {
         } else {
             VjpRule rule = vjp_rule(n->call.op);
             BURN_CHECK(rule != nullptr, "[backward] no gradient rule for op '", n->op_name(), "'");
-            const bool any = widened(*n, uses, widen);
+            const bool any = g_widen.on() && widened(*n, uses, widen);
             gin = rule(VjpContext{n->call, n->inputs, n->outputs, g, needs, any ? &widen : nullptr});
         }
         BURN_CHECK(gin.size() >= n->parents.size(), "[backward] the rule of op '", n->op_name(),

@@ -213,6 +213,10 @@ void set_enabled(bool on) {
     g_enabled.set(on);
 }
 
+bool enabled() {
+    return g_enabled.on();
+}
+
 // Measured in node 20 against im2col + GEMM (one image, 3 x 3 with padding 1, docs/wasm.md): F(2x2, 3x3)
 // is 1.2x to 2.1x faster from 8 input and 8 output channels up (16 -> 8 at 14 x 14 1.9x, 32 -> 64 at
 // 14 x 14 1.65x, 64 -> 64 at 4 x 4 1.4x), level or slower with fewer input channels or 8 -> 64, 3x slower

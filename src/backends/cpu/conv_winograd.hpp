@@ -22,6 +22,9 @@ int tile_for(int64_t cg, int64_t og, int64_t oh, int64_t ow);
 /// Turns the path on or off for this process (default: on unless BURN_CPU_WINOGRAD=0, the variable that
 /// also keeps oneDNN off its Winograd kernels). For tests and benchmarks that compare it with im2col.
 void set_enabled(bool on);
+/// Whether the switch is on: read by conv.cpp's tile_for and by dnnl_conv.cpp, which keeps oneDNN off
+/// its Winograd kernels while it is off (one BURN_CPU_WINOGRAD switch for both).
+bool enabled();
 /// Forces the output tile of tile_for where it picks Winograd (2 or 4; 0: its own choice). For tests.
 void set_tile(int tile);
 

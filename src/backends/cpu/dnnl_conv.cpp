@@ -17,6 +17,7 @@
 // on the next lookup.
 #include "backends/cpu/dnnl_conv.hpp"
 
+#include "backends/cpu/conv_winograd.hpp"
 #include "burn/build_config.hpp"
 
 #if defined(BURN_HAVE_DNNL) && BURN_EXCEPTIONS
@@ -49,7 +50,6 @@ using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
 
 platform::EnvSwitch g_enabled("BURN_CPU_DNNL", true);
-platform::EnvSwitch g_winograd("BURN_CPU_WINOGRAD", true);
 
 /// A cached weight reorder: the source storage (kept alive, hence never overwritten) and its copy in
 /// the primitive's layout.
@@ -110,7 +110,7 @@ dnnl::post_ops post_ops_of(const ConvEpilogue& e) {
 }
 
 bool winograd_enabled() {
-    return g_winograd.on();
+    return winograd::enabled();
 }
 
 /// Whether a 2-D convolution (one part of a call) goes to oneDNN's Winograd kernels (F(2x2, 3x3) or
@@ -458,7 +458,7 @@ void set_dnnl_conv_enabled(bool on) {
 }
 
 void set_dnnl_winograd_enabled(bool on) {
-    g_winograd.set(on);
+    winograd::set_enabled(on);
 }
 
 std::vector<std::string> dnnl_conv_kernels() {

@@ -32,7 +32,8 @@ bool dnnl_conv_available();
 /// and benchmarks that compare it with im2col + GEMM.
 void set_dnnl_conv_enabled(bool on);
 /// Turns oneDNN's Winograd kernels for 3x3 stride-1 convolutions on or off (default: on unless
-/// BURN_CPU_WINOGRAD=0), for tests and benchmarks that compare the two.
+/// BURN_CPU_WINOGRAD=0; the same switch as winograd::set_enabled), for tests and benchmarks that compare
+/// the two.
 void set_dnnl_winograd_enabled(bool on);
 /// oneDNN's name of the kernel of each cached primitive ("jit_wino_4x3:avx512_core", "brgconv:..."): for
 /// tests that check which kernel a geometry reached.
