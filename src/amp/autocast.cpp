@@ -11,6 +11,7 @@
 #include "burn/core/error.hpp"
 #include "burn/tensor/ops.hpp"
 #include "ops/common.hpp"
+#include "platform/env.hpp"
 
 namespace burn::autocast {
 
@@ -72,6 +73,22 @@ std::optional<DType> device_dtype(const Device& device) {
     if (device.has_decorator("autocast_bf16")) return DType::bf16;
     if (device.has_decorator("autocast_f16")) return DType::f16;
     return std::nullopt;
+}
+
+namespace {
+platform::EnvSwitch g_low_activations("BURN_AMP_LOW_ACTIVATIONS", true);
+}  // namespace
+
+std::optional<DType> activation_dtype(const Device& device, DType input) {
+    if (!g_low_activations.on()) return std::nullopt;
+    std::optional<DType> low = active();
+    if (!low) low = device_dtype(device);
+    if (low && input != DType::f32 && input != *low) return std::nullopt;
+    return low;
+}
+
+void set_low_activations(bool on) {
+    g_low_activations.set(on);
 }
 
 std::optional<TensorRefs> run_autocast(const OpCall& call, const TensorRefs& inputs, DType low) {

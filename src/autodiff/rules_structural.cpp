@@ -238,13 +238,19 @@ Grads matmul_widen_rule(const VjpContext& c) {
 /// linear: y = x w^T (+ b). The adjoint GEMMs run in x's and w's dtype (bf16 under autocast) and write
 /// each gradient in its operand's dtype or the float32 of the autocast cast that made it
 /// (VjpContext::widen); the bias gets the column sums of the gradient in its dtype (float32 under
-/// autocast).
+/// autocast), or in the float32 of its autocast cast (summed from the gradient widened).
 Grads linear_rule(const VjpContext& c) {
     Grads out(c.x.size());
     const TensorAny g = cast(c.g[0], c.x[0].dtype());
     if (c.needs[0]) out[0] = adjoint_product(g, c.x[1], c.grad_dtype(0));                   // [m, n] x [n, k]
     if (c.needs[1]) out[1] = adjoint_product(swap_dims(g, 0, 1), c.x[0], c.grad_dtype(1));  // [n, m] x [m, k]
-    if (c.x.size() > 2 && c.needs[2]) out[2] = cast(squeeze_dim(sum_dim(c.g[0], 0), 0), c.x[2].dtype());
+    if (c.x.size() > 2 && c.needs[2]) {
+        // column sums in the bias's gradient dtype: float32 for a float32 bias that autocast's layers
+        // cast to bf16 (nn::Linear::forward_in), summed from the gradient widened first
+        const DType bd = c.grad_dtype(2);
+        const TensorAny gb = c.g[0].dtype() == bd ? c.g[0] : cast(c.g[0], bd);
+        out[2] = cast(squeeze_dim(sum_dim(gb, 0), 0), bd);
+    }
     return out;
 }
 /// dft: linear, y = F x with F_jk = e^(-+2 pi i j k / n) symmetric, so x's gradient (as a complex

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "burn/amp/autocast.hpp"
 #include "burn/nn/activation_softmax.hpp"
 #include "burn/nn/sdpa.hpp"
 
@@ -72,16 +73,21 @@ namespace {
 
 struct Heads {
     const MultiHeadAttention& m;
+    /// Under autocast, on the fused path: the low dtype the heads and the attention's output stay in
+    /// (autocast::activation_dtype), as torch.autocast's in_proj, SDPA and out_proj keep them: the
+    /// projections write bf16/f16, the fused op reads and writes it, the output projection reads it and
+    /// writes the query's dtype. Else every projection writes the query's dtype.
+    std::optional<DType> low{};
     /// [batch, seq, d_model] -> linear -> [batch, n_heads, seq, d_k] (a view of the GEMM's output).
     TensorAny split(const TensorAny& x, const Linear& linear) const {
         const int64_t b = x.shape()[0], t = x.shape()[1];
-        TensorAny y = reshape(linear.forward_any(x),
+        TensorAny y = reshape(low ? linear.forward_in(x, *low, *low) : linear.forward_any(x),
                               Dims{b, t, static_cast<int64_t>(m.n_heads), static_cast<int64_t>(m.d_k)});
         return swap_dims(std::move(y), 1, 2);
     }
     /// q [b, h, tq, d_k], k/v [b, h, tk, d_k] -> (weights [b, h, tq, tk], context [b, tq, d_model]).
     MhaOutput attend(const TensorAny& q, const TensorAny& k, const TensorAny& v, TensorAny mask,
-                     bool need_weights, bool causal) const {
+                     bool need_weights, bool causal, DType out_dtype) const {
         const int64_t b = q.shape()[0], tq = q.shape()[2], tk = k.shape()[2];
         BURN_CHECK_KIND(!causal || tq <= tk, shape, "[MultiHeadAttention] causal attention of ", tq,
                         " queries over ", tk,
@@ -95,7 +101,8 @@ struct Heads {
             const Tensor<4> ctx = scaled_dot_product_attention(Tensor<4>(q), Tensor<4>(k), Tensor<4>(v), o);
             TensorAny c =
                 reshape(swap_dims(ctx.handle(), 1, 2), Dims{b, tq, static_cast<int64_t>(m.d_model)});
-            return MhaOutput{Tensor<4>(), Tensor<3>(m.output.forward_any(c))};
+            return MhaOutput{Tensor<4>(), Tensor<3>(low ? m.output.forward_in(c, *low, out_dtype)
+                                                        : m.output.forward_any(c))};
         }
         if (causal) {  // the composed path takes causality as one more mask
             TensorAny c = unsqueeze_dim(generate_autoregressive_mask(1, static_cast<std::size_t>(tq),
@@ -137,11 +144,12 @@ MhaOutput MultiHeadAttention::forward(const MhaInput& input) const {
     TensorAny mask = combined_mask(input.pad_mask, input.attn_mask, b, tq, tk, input.query.device());
     Heads h{*this};
     const TensorAny& x = input.query.handle();
+    if (!input.need_weights && !quiet_softmax) h.low = autocast::activation_dtype(x.device(), x.dtype());
     TensorAny q = h.split(x, query);
     // Self-attention passes one tensor three times: project it once per linear (the same GEMMs).
     TensorAny k = h.split(input.key.handle(), key);
     TensorAny v = h.split(input.value.handle(), value);
-    return h.attend(q, k, v, mask, input.need_weights, input.causal);
+    return h.attend(q, k, v, mask, input.need_weights, input.causal, x.dtype());
 }
 
 MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cache) const {
@@ -170,7 +178,7 @@ MhaOutput MultiHeadAttention::forward_step(const MhaInput& input, MhaCache& cach
     const int64_t tk = cache.key->shape()[2];
     TensorAny mask = combined_mask(input.pad_mask, input.attn_mask, b, n, tk, input.query.device());
     MhaOutput out = h.attend(h.split(input.query.handle(), query), cache.key->handle(), cache.value->handle(),
-                             mask, input.need_weights, input.causal);
+                             mask, input.need_weights, input.causal, input.query.dtype());
     cache.rows += n;
     return out;
 }

@@ -1,5 +1,7 @@
 #include "burn/nn/feed_forward.hpp"
 
+#include "burn/amp/autocast.hpp"
+
 namespace burn::nn {
 
 using namespace ops;
@@ -37,6 +39,13 @@ PositionWiseFeedForward PositionWiseFeedForwardConfig::init(const Device& device
 }
 
 TensorAny PositionWiseFeedForward::forward_any(const TensorAny& input) const {
+    if (const auto low = autocast::activation_dtype(input.device(), input.dtype())) {
+        // Under autocast the hidden layer (d_ff wide, the block's largest tensor) stays in bf16/f16
+        // between the two GEMMs, as torch.autocast keeps it: written so by the first, the activation
+        // computed in float32 per element and stored low, read by the second as it is.
+        TensorAny x = apply_activation(activation, linear_inner.forward_in(input, *low, *low));
+        return linear_outer.forward_in(dropout.forward_any(x), *low, input.dtype());
+    }
     TensorAny x = apply_activation(activation, linear_inner.forward_any(input));
     return linear_outer.forward_any(dropout.forward_any(x));
 }

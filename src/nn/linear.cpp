@@ -36,4 +36,23 @@ TensorAny Linear::forward_any(const TensorAny& input) const {
     return input.rank() == 2 ? y : ops::reshape(std::move(y), out_shape);
 }
 
+TensorAny Linear::forward_in(const TensorAny& input, DType compute, DType out) const {
+    if (lora && !lora->merged) {
+        TensorAny y = forward_any(input);
+        return y.dtype() == out ? y : ops::cast(std::move(y), out);
+    }
+    const TensorAny& w = weight.val().handle();
+    const int64_t d_in = w.shape()[1], d_out = w.shape()[0];
+    BURN_CHECK_KIND(input.rank() >= 1 && input.shape().back() == d_in, shape, "[Linear] input of shape ",
+                    input.shape(), " does not end in d_input = ", d_in);
+    Dims out_shape = input.shape();
+    out_shape[out_shape.rank() - 1] = d_out;
+    auto as = [](TensorAny t, DType d) { return t.dtype() == d ? t : ops::cast(std::move(t), d); };
+    TensorAny x = as(input.rank() == 2 ? input : ops::reshape(input, Dims{-1, d_in}), compute);
+    std::optional<TensorAny> b;
+    if (bias) b = as(bias->val().handle(), out);
+    TensorAny y = ops::linear(std::move(x), as(w, compute), std::move(b), out);
+    return input.rank() == 2 ? y : ops::reshape(std::move(y), out_shape);
+}
+
 }  // namespace burn::nn

@@ -28,6 +28,13 @@ struct Linear {
         return Tensor<D>(forward_any(input.handle()));
     }
     TensorAny forward_any(const TensorAny& input) const;
+    /// The layer as autocast runs it, with the dtypes visible: the input and the weight in `compute`
+    /// (cast where they are not), the product written in `out` from the GEMM's float32 accumulator, the
+    /// bias cast to `out`. Modules use it under autocast for an activation that only feeds another GEMM
+    /// (attention's heads, a feed-forward block's hidden layer): written in bf16/f16 as torch.autocast's
+    /// linear writes it, instead of float32 and a cast back to bf16 before the next product. A LoRA
+    /// adapter that is not merged takes forward_any and a cast.
+    TensorAny forward_in(const TensorAny& input, DType compute, DType out) const;
 
     BURN_MODULE(Linear, weight, bias, lora)
 };

@@ -2,9 +2,9 @@
 // the probabilities are recomputed tile by tile from the saved logsumexp, p = exp(s - lse), never
 // stored whole. Three launches:
 //   1. delta = rowsum(g * out) per query row (f32), one warp per row;
-//   2. dk, dv: a block owns 64 keys (bf16/f16; 32 for f32) and streams the query rows in tiles (64,
-//      or 32 with BURN_CUDA_ATTN_BQ=32; 32 for f32): s^T = k q^T, p^T, dp^T = v g^T,
-//      ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
+//   2. dk, dv: a block owns 64 keys (bf16/f16; 32 for f32) and streams the query rows in tiles (32 at
+//      head dims up to 64, else 64; BURN_CUDA_ATTN_BQ=64 forces 64; 32 for f32): s^T = k q^T, p^T,
+//      dp^T = v g^T, ds^T = p^T (dp^T - delta), dv += p^T g, dk += ds^T q;
 //   3. dq: a block owns query rows and streams the keys: s, p, dp = g v^T, ds, dq += ds k.
 // Deterministic (each output element is written by one thread after a fixed-order sum). bf16/f16 use
 // the tensor cores (mma.sync, f32 accumulators; p and ds stay in registers as A fragments, operands
@@ -52,8 +52,8 @@ __device__ __forceinline__ bool full_tile(const Params& p, const bool* mrow, int
 }
 
 // ---- bf16 / f16, dk and dv: warp w owns keys k0 + 16 w .. + 16; query tiles of BQ rows stream
-// through two stages of {q, g, lse, delta}. Query tiles of 32 (BURN_CUDA_ATTN_BQ=32) at head dims up to
-// 64 are held to 168 registers (3 blocks per SM; a few bytes spill).
+// through two stages of {q, g, lse, delta}. Query tiles of 32 (the default at head dims up to 64) are
+// held to 168 registers (3 blocks per SM; a few bytes spill).
 template <class T, int DP, int BQ>
 __global__ void __launch_bounds__(kWarps * 32, BQ == 32 && DP == 64 ? 3 : 1) dkdv_mma_k(Params p, bool vec) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -381,15 +381,15 @@ void run_bwd(const Params& p, bool vec) {
         if (p.lk > 0) launch(bwd_f32_k<DP, true>, dim3((p.lk + kF - 1) / kF, nb), kFThreads, smem, p, vec);
         launch(bwd_f32_k<DP, false>, dim3((p.lq + kF - 1) / kF, nb), kFThreads, smem, p, vec);
     } else {
-        // query tiles of the dk/dv kernel: 64 rows (188 registers at D 64, 2 blocks per SM), checked on
-        // GPUs. BURN_CUDA_ATTN_BQ=32 takes 32 at head dims up to 64 (168 registers, 3 blocks per SM):
-        // measured faster on an H100 (GPT-2 small's attention forward and backward 0.747 against 0.785
-        // ms, the gpt_train_amp step 0.4 ms less) but its results not yet checked on a GPU, so opt-in
+        // query tiles of the dk/dv kernel: 32 rows at head dims up to 64 (168 registers, 3 blocks per SM),
+        // else 64 (188 registers at D 64, 2 blocks per SM). On an H100 tiles of 32 made GPT-2 small's
+        // attention forward and backward 0.747 ms against 0.785 and the gpt_train_amp step 0.2-0.5 ms
+        // shorter (docs/mixed_precision.md). BURN_CUDA_ATTN_BQ=64 keeps 64 everywhere, for comparisons.
         static const int bq_env = [] {
             const auto v = platform::env_var("BURN_CUDA_ATTN_BQ");
-            return v && *v == "32" ? 32 : 64;
+            return v && *v == "64" ? 64 : 32;
         }();
-        const bool bq64 = bq_env == 64;
+        const bool bq64 = bq_env == 64 || DP > 64;  // 128: tiles of 32 not measured there
         if (p.lk > 0) {
             const dim3 grid((p.lk + kB - 1) / kB, nb);
             if (bq64)
