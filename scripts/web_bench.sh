@@ -8,6 +8,8 @@
 # training samples/s (burn in the page, native one thread, tfjs-wasm, tfjs-cpu). native_1_thread is the
 # host build (oneDNN, OpenBLAS); native_1_thread_builtin_kernels the program of scripts/wasm_infer.sh.
 # usage: bash scripts/web_bench.sh       BURN_WEB_BENCH_RUNS (default 300) forwards per median
+#        BURN_WEB_BENCH_WARMUP (default 5000) ms of warm-up per runtime; BURN_WEB_JS_FLAGS V8 flags for
+#        Chromium (e.g. --no-liftoff: optimised code from the start)
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -30,6 +32,7 @@ cp -u "$nm/onnxruntime-web/dist/ort.wasm.min.js" "$nm/onnxruntime-web/dist/ort-w
     "$nm/@tensorflow/tfjs-backend-wasm/dist/"tfjs-backend-wasm*.wasm "$site/vendor/"
 
 runs="${BURN_WEB_BENCH_RUNS:-300}"
+warmup="${BURN_WEB_BENCH_WARMUP:-5000}"
 native="$(BURN_NUM_THREADS=1 "$BURN_BUILD_DIR/examples/web_native" eval "$site/model.bpk" "$runs")"
 native_train="$(BURN_NUM_THREADS=1 "$BURN_BUILD_DIR/examples/web_native" train "$(mktemp)" 1280 1 64 1e-3)"
 # The native program of the same built-in kernels as wasm (no oneDNN, OpenBLAS or Highway), when
@@ -39,7 +42,7 @@ infer_native="${BURN_WASM_INFER_DIR:-$BURN_ROOT/build-wasm-infer}/native/mnist_i
 [ -x "$infer_native" ] && portable="$("$infer_native" "$runs" | sed -n 's/^mnist_infer: \([0-9.]*\) ms.*/\1/p')"
 burn_web_serve "$site"
 trap 'kill "$WEB_SERVER" 2>/dev/null || true' EXIT
-page="$(node "$BURN_ROOT/scripts/web_drive.cjs" "${WEB_URL}bench.html?runs=$runs" bench 900)"
+page="$(node "$BURN_ROOT/scripts/web_drive.cjs" "${WEB_URL}bench.html?runs=$runs&warmup=$warmup" bench 900)"
 python3 - "$page" "$native" "$native_train" "${portable:-null}" <<'PY'
 import json, sys
 page, native, train, portable = (json.loads(a) for a in sys.argv[1:5])

@@ -10,7 +10,10 @@ async function main() {
   const [url, id = 'selftest', timeoutS = '600'] = process.argv.slice(2);
   const browser = await chromium.launch({
     executablePath: process.env.BURN_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    // BURN_WEB_JS_FLAGS: V8 flags for experiments (e.g. --no-liftoff: every wasm function compiled
+    // optimised up front, no tier-up during the measurement)
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'].concat(
+      process.env.BURN_WEB_JS_FLAGS ? ['--js-flags=' + process.env.BURN_WEB_JS_FLAGS] : []),
   });
   let status = 1;
   try {
