@@ -76,7 +76,7 @@ std::optional<DType> device_dtype(const Device& device) {
 }
 
 namespace {
-platform::EnvSwitch g_low_activations("BURN_AMP_LOW_ACTIVATIONS", true);
+platform::EnvSwitch g_low_activations("BURN_AMP_LOW_ACTIVATIONS", false);
 }  // namespace
 
 std::optional<DType> activation_dtype(const Device& device, DType input) {
@@ -89,6 +89,10 @@ std::optional<DType> activation_dtype(const Device& device, DType input) {
 
 void set_low_activations(bool on) {
     g_low_activations.set(on);
+}
+
+bool low_activations() {
+    return g_low_activations.on();
 }
 
 std::optional<TensorRefs> run_autocast(const OpCall& call, const TensorRefs& inputs, DType low) {

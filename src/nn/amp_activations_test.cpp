@@ -41,12 +41,17 @@ TensorAny linear_low(const nn::Linear& l, const TensorAny& x, DType out) {
     return ops::reshape(y, Dims{s[0], s[1], n});
 }
 
+/// Sets the switch for a scope (off by default until measured on a GPU) and restores it.
 struct LowActivations {
-    explicit LowActivations(bool on) { autocast::set_low_activations(on); }
-    ~LowActivations() { autocast::set_low_activations(true); }
+    explicit LowActivations(bool on) : before(autocast::low_activations()) {
+        autocast::set_low_activations(on);
+    }
+    ~LowActivations() { autocast::set_low_activations(before); }
+    bool before;
 };
 
 TEST(AmpActivations, DtypeOnlyUnderAutocastAndForFloat32OrLowInputs) {
+    const LowActivations on(true);
     const Device d;
     EXPECT_FALSE(autocast::activation_dtype(d, DType::f32).has_value());
     {
@@ -61,6 +66,7 @@ TEST(AmpActivations, DtypeOnlyUnderAutocastAndForFloat32OrLowInputs) {
 }
 
 TEST(AmpActivations, AttentionKeepsHeadsAndContextInBf16) {
+    const LowActivations on(true);
     const Device d;
     d.seed(3);
     const auto mha = nn::MultiHeadAttentionConfig{16, 4}.with_dropout(0.0).init(d);
@@ -93,6 +99,7 @@ TEST(AmpActivations, AttentionKeepsHeadsAndContextInBf16) {
 }
 
 TEST(AmpActivations, FeedForwardKeepsTheHiddenLayerInBf16) {
+    const LowActivations on(true);
     const Device d;
     d.seed(5);
     nn::PositionWiseFeedForwardConfig cfg{16, 64};
@@ -114,6 +121,7 @@ TEST(AmpActivations, FeedForwardKeepsTheHiddenLayerInBf16) {
 }
 
 TEST(AmpActivations, GradientsStayFloat32AndTrackFloat32) {
+    const LowActivations on(true);
     const Device d = Device().autodiff();
     d.seed(7);
     const auto mha = nn::MultiHeadAttentionConfig{16, 4}.with_dropout(0.0).init(d);

@@ -48,12 +48,15 @@ std::optional<DType> device_dtype(const Device& device);
 
 /// The dtype modules keep an activation in between two GEMMs under autocast on `device` (attention's
 /// heads and output, a feed-forward block's hidden layer: nn::Linear::forward_in): the low dtype of
-/// this thread's guard, else of the device's decorator; nullopt outside autocast, or with
-/// BURN_AMP_LOW_ACTIVATIONS=0 (every linear then writes float32 and the next one casts it back, the
-/// path before; for comparisons) or set_low_activations(false), or for an input that autocast would
-/// not cast (`input` neither float32 nor the low dtype).
+/// this thread's guard, else of the device's decorator, when low activations are on
+/// (BURN_AMP_LOW_ACTIVATIONS=1 or set_low_activations(true); off by default until measured on a GPU,
+/// docs/mixed_precision.md); nullopt outside autocast, with them off (every linear writes float32 and
+/// the next one casts it back), or for an input that autocast would not cast (`input` neither float32
+/// nor the low dtype).
 std::optional<DType> activation_dtype(const Device& device, DType input);
 /// Turns activation_dtype's low activations on or off for this process (tests, benchmarks).
 void set_low_activations(bool on);
+/// Whether they are on.
+bool low_activations();
 
 }  // namespace burn::autocast

@@ -169,21 +169,39 @@ namespace burn::cpu::simd {
 #if !defined(BURN_HAVE_HWY) && defined(__wasm_simd128__)
 namespace {
 /// dot_rows on WebAssembly SIMD: four rows at a time share each load of x (the weights stream once
-/// through memory); each row sums in its own f32x4 accumulator, reduced by a 4 x 4 transpose.
+/// through memory); each row sums in two f32x4 accumulators (even and odd groups of four columns: one
+/// chain of dependent adds per row would bound the loop by the add's latency, not by its loads), then
+/// reduced by a 4 x 4 transpose.
 void dot_rows_simd128(const float* x, const float* w, int64_t ldw, int64_t k, float* y, int64_t n) {
-    const int64_t k4 = k - k % 4;
+    const int64_t k4 = k - k % 4, k8 = k - k % 8;
     int64_t j = 0;
     for (; j + 4 <= n; j += 4) {
         const float* r0 = w + j * ldw;
         const float *r1 = r0 + ldw, *r2 = r1 + ldw, *r3 = r2 + ldw;
         v128_t s0 = wasm_f32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
-        for (int64_t p = 0; p < k4; p += 4) {
+        v128_t u0 = s0, u1 = s0, u2 = s0, u3 = s0;
+        for (int64_t p = 0; p < k8; p += 8) {
+            const v128_t xv = wasm_v128_load(x + p), xw = wasm_v128_load(x + p + 4);
+            s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(xv, wasm_v128_load(r0 + p)));
+            s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(xv, wasm_v128_load(r1 + p)));
+            s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(xv, wasm_v128_load(r2 + p)));
+            s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(xv, wasm_v128_load(r3 + p)));
+            u0 = wasm_f32x4_add(u0, wasm_f32x4_mul(xw, wasm_v128_load(r0 + p + 4)));
+            u1 = wasm_f32x4_add(u1, wasm_f32x4_mul(xw, wasm_v128_load(r1 + p + 4)));
+            u2 = wasm_f32x4_add(u2, wasm_f32x4_mul(xw, wasm_v128_load(r2 + p + 4)));
+            u3 = wasm_f32x4_add(u3, wasm_f32x4_mul(xw, wasm_v128_load(r3 + p + 4)));
+        }
+        for (int64_t p = k8; p < k4; p += 4) {
             const v128_t xv = wasm_v128_load(x + p);
             s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(xv, wasm_v128_load(r0 + p)));
             s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(xv, wasm_v128_load(r1 + p)));
             s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(xv, wasm_v128_load(r2 + p)));
             s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(xv, wasm_v128_load(r3 + p)));
         }
+        s0 = wasm_f32x4_add(s0, u0);
+        s1 = wasm_f32x4_add(s1, u1);
+        s2 = wasm_f32x4_add(s2, u2);
+        s3 = wasm_f32x4_add(s3, u3);
         // Transpose (s0..s3) and add the columns: lane r of the sum is row r's total.
         const v128_t t0 = wasm_i32x4_shuffle(s0, s1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(s0, s1, 2, 6, 3, 7);
         const v128_t t2 = wasm_i32x4_shuffle(s2, s3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(s2, s3, 2, 6, 3, 7);
