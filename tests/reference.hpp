@@ -33,6 +33,14 @@ inline std::vector<float> normal_values(std::size_t n, uint32_t seed) {
     return v;
 }
 
+/// n values uniform in [-1, 1) drawn from rng (tests that keep one generator across several tensors).
+inline std::vector<float> uniform_values(int64_t n, std::mt19937& rng) {
+    std::uniform_real_distribution<float> d(-1.f, 1.f);
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (auto& x : v) x = d(rng);
+    return v;
+}
+
 /// normal_values as a host tensor of this shape.
 inline TensorData normal_data(const Dims& shape, uint32_t seed) {
     return TensorData(normal_values(static_cast<std::size_t>(shape.numel()), seed), shape);

@@ -15,6 +15,7 @@
 #include "backends/cpu/dnnl_conv.hpp"
 #include "backends/cpu/gemm.hpp"
 #include "ops/module_ops_internal.hpp"
+#include "reference.hpp"
 
 namespace burn::cpu {
 namespace conv_winograd_test {
@@ -23,13 +24,6 @@ struct Case {
     int64_t cg, og, ih, iw, pad_h, pad_w, end_h, end_w;
     bool bias;
 };
-
-std::vector<float> values(int64_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> d(-1.f, 1.f);
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (auto& x : v) x = d(rng);
-    return v;
-}
 
 /// y [og, oh, ow] in float64 and, per output, the sum of |x * w| + |b| its rounding error scales with.
 void reference(const Case& t, const std::vector<float>& x, const std::vector<float>& w, const float* b,
@@ -82,8 +76,8 @@ TEST(CpuWinograd, KernelMatchesFloat64Reference) {
         for (const Case& t : cases) {
             SCOPED_TRACE("tile " + std::to_string(tile) + " cg " + std::to_string(t.cg) + " og " +
                          std::to_string(t.og) + " in " + std::to_string(t.ih) + "x" + std::to_string(t.iw));
-            const auto x = values(t.cg * t.ih * t.iw, rng), w = values(t.og * t.cg * 9, rng),
-                       b = values(t.og, rng);
+            const auto x = ref::uniform_values(t.cg * t.ih * t.iw, rng),
+                       w = ref::uniform_values(t.og * t.cg * 9, rng), b = ref::uniform_values(t.og, rng);
             std::vector<double> ref, mag;
             reference(t, x, w, t.bias ? b.data() : nullptr, ref, mag);
             const int64_t oh = t.ih + t.pad_h + t.end_h - 2, ow = t.iw + t.pad_w + t.end_w - 2;
@@ -101,7 +95,7 @@ TEST(CpuWinograd, KernelMatchesFloat64Reference) {
 TEST(CpuWinograd, WeightCacheFollowsContents) {
     std::mt19937 rng(5);
     const int64_t og = 16, cg = 16;
-    auto w = values(2 * og * cg * 9, rng);  // two groups
+    auto w = ref::uniform_values(2 * og * cg * 9, rng);  // two groups
     auto check = [&](const char* what) {
         for (int tile : {2, 4}) {  // the same weights for both tiles: two entries
             const int64_t per = winograd::weights_size(tile, og, cg);
@@ -120,7 +114,7 @@ TEST(CpuWinograd, WeightCacheFollowsContents) {
     check("changed in place");
     // More weight tensors than the cache keeps, then the first again.
     for (int i = 0; i < 12; ++i) {
-        const auto other = values(og * cg * 9, rng);
+        const auto other = ref::uniform_values(og * cg * 9, rng);
         (void)winograd::weights(other.data(), 2, 1, og, cg);
     }
     check("after evictions");
@@ -131,7 +125,8 @@ TEST(CpuWinograd, ConvOpOnTheGenericGemmMatchesFloat64Reference) {
     std::mt19937 rng(9);
     const Device dev = Device::cpu();
     const int64_t n = 3, c = 32, o = 34, groups = 2, cg = c / groups, og = o / groups, h = 9, wd = 10;
-    const auto xv = values(n * c * h * wd, rng), wv = values(o * cg * 9, rng), bv = values(o, rng);
+    const auto xv = ref::uniform_values(n * c * h * wd, rng), wv = ref::uniform_values(o * cg * 9, rng),
+               bv = ref::uniform_values(o, rng);
     const TensorAny w = ops::from_data(TensorData(wv, Dims{o, cg, 3, 3}), dev),
                     b = ops::from_data(TensorData(bv, Dims{o}), dev);
     ConvOptions<2> opt;

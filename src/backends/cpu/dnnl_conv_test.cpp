@@ -15,6 +15,7 @@
 #include <random>
 
 #include "ops/module_ops_internal.hpp"
+#include "reference.hpp"
 
 namespace burn::cpu {
 namespace {
@@ -25,13 +26,6 @@ struct DnnlCase {
     std::array<int64_t, 3> in, k, stride, pad_lo, pad_hi, dil;
     bool bias;
 };
-
-std::vector<float> dnnl_test_values(int64_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> d(-1.f, 1.f);
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (auto& x : v) x = d(rng);
-    return v;
-}
 
 /// y [N, O, out...] in float64, straight from the definition.
 std::vector<double> dnnl_naive_conv(const DnnlCase& t, const std::vector<float>& x,
@@ -121,8 +115,8 @@ void dnnl_check_cases(const char* path) {
             xn *= t.in[static_cast<std::size_t>(i)];
             wn *= t.k[static_cast<std::size_t>(i)];
         }
-        const auto xv = dnnl_test_values(xn, rng), wv = dnnl_test_values(wn, rng),
-                   bv = dnnl_test_values(t.o, rng);
+        const auto xv = ref::uniform_values(xn, rng), wv = ref::uniform_values(wn, rng),
+                   bv = ref::uniform_values(t.o, rng);
         std::array<int64_t, 3> out{};
         const auto ref = dnnl_naive_conv(t, xv, wv, bv, out);
         const TensorAny x = ops::from_data(TensorData(xv, xs), dev),
@@ -150,7 +144,7 @@ TEST(CpuDnnlConv, Im2colPathMatchesFloat64Reference) {
 TEST(CpuDnnlConv, WeightCacheFollowsNewAndUniqueWeights) {
     const Device dev = Device::cpu();
     std::mt19937 rng(3);
-    const auto xv = dnnl_test_values(2 * 16 * 8 * 8, rng), wv = dnnl_test_values(32 * 16 * 9, rng);
+    const auto xv = ref::uniform_values(2 * 16 * 8 * 8, rng), wv = ref::uniform_values(32 * 16 * 9, rng);
     const TensorAny x = ops::from_data(TensorData(xv, Dims{2, 16, 8, 8}), dev);
     TensorAny w = ops::from_data(TensorData(wv, Dims{32, 16, 3, 3}), dev);
     ConvOptions<2> o;
@@ -165,7 +159,7 @@ TEST(CpuDnnlConv, WeightCacheFollowsNewAndUniqueWeights) {
     // A fresh tensor (maybe the freed buffer of an earlier one) with other values.
     w = TensorAny();
     const TensorAny w3 =
-        ops::from_data(TensorData(dnnl_test_values(32 * 16 * 9, rng), Dims{32, 16, 3, 3}), dev);
+        ops::from_data(TensorData(ref::uniform_values(32 * 16 * 9, rng), Dims{32, 16, 3, 3}), dev);
     const auto y3 = ops::into_data(ops::conv2d(x, w3, std::nullopt, o)).to_vec<float>();
     set_dnnl_conv_enabled(false);
     const auto y3_ref = ops::into_data(ops::conv2d(x, w3, std::nullopt, o)).to_vec<float>();
@@ -188,12 +182,12 @@ void dnnl_check_plain_and_fused(const std::vector<DnnlCase>& cases, unsigned see
         SCOPED_TRACE("n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) + " o=" + std::to_string(t.o) +
                      " k=" + std::to_string(t.k[0]));
         const Dims xs{t.n, t.c, t.in[0], t.in[1]}, ws{t.o, t.c, t.k[0], t.k[1]};
-        const auto xv = dnnl_test_values(xs.numel(), rng), wv = dnnl_test_values(ws.numel(), rng),
-                   bv = dnnl_test_values(t.o, rng);
+        const auto xv = ref::uniform_values(xs.numel(), rng), wv = ref::uniform_values(ws.numel(), rng),
+                   bv = ref::uniform_values(t.o, rng);
         std::array<int64_t, 3> out{};
         const auto ref = dnnl_naive_conv(t, xv, wv, bv, out);
         const Dims ys{t.n, t.o, out[1], out[2]};
-        const auto rv = dnnl_test_values(ys.numel(), rng);
+        const auto rv = ref::uniform_values(ys.numel(), rng);
         const TensorAny x = ops::from_data(TensorData(xv, xs), dev),
                         w = ops::from_data(TensorData(wv, ws), dev),
                         r = ops::from_data(TensorData(rv, ys), dev);
@@ -262,8 +256,8 @@ TEST(CpuDnnlConv, WinogradOffTakesTheDirectKernel) {
     std::mt19937 rng(12);
     const Device dev = Device::cpu();
     const Dims xs{1, 64, 32, 32}, ws{64, 64, 3, 3};
-    const TensorAny x = ops::from_data(TensorData(dnnl_test_values(xs.numel(), rng), xs), dev),
-                    w = ops::from_data(TensorData(dnnl_test_values(ws.numel(), rng), ws), dev);
+    const TensorAny x = ops::from_data(TensorData(ref::uniform_values(xs.numel(), rng), xs), dev),
+                    w = ops::from_data(TensorData(ref::uniform_values(ws.numel(), rng), ws), dev);
     ConvOptions<2> o;
     o.padding = {1, 1};
     const DnnlThreads two(2);  // 16 rows of 32 pixels per part

@@ -247,43 +247,27 @@ TensorRefs cast_kernel(const OpCall& call, TensorRefs& in) {
 
 // gelu, gelu_backward and exp on contiguous f32: the vectorised kernels of simd_act.cpp (the scalar
 // functors call erf/exp from libm per element); other dtypes and strided inputs take the generic path.
-TensorRefs gelu_kernel(const OpCall& call, TensorRefs& in) {
-    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
-        return unary_kernel<fn::gelu_fn, OpKinds::float_only>(call, in);
+template <TensorRefs (*Generic)(const OpCall&, TensorRefs&), void (*Simd)(const float*, float*, int64_t)>
+TensorRefs f32_simd_unary_kernel(const OpCall& call, TensorRefs& in) {
+    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous()) return Generic(call, in);
     auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
     const float* x = as_cpu(in[0]).data<float>();
     float* o = out->data<float>();
     platform::parallel_for(call.shape.numel(), kGrain,
-                           [&](int64_t b, int64_t e) { simd::gelu(x + b, o + b, e - b); });
+                           [&](int64_t b, int64_t e) { Simd(x + b, o + b, e - b); });
     return {out};
 }
-
+constexpr auto gelu_kernel =
+    &f32_simd_unary_kernel<&unary_kernel<fn::gelu_fn, OpKinds::float_only>, &simd::gelu>;
+constexpr auto exp_kernel =
+    &f32_simd_unary_kernel<&unary_kernel<fn::exp_fn, OpKinds::float_only>, &simd::exp>;
 #if defined(__wasm_simd128__) && !defined(BURN_HAVE_HWY)
 // relu on contiguous f32 in WebAssembly: simd_act.cpp's f32x4 loop. This file is compiled at -O1 in the
 // page's module (BURN_KERNEL_OPT leaves it out, for size), where clang does not vectorise the generic
 // loop: the MNIST convnet's three ReLUs took a fifth of its forward (docs/wasm.md).
-TensorRefs relu_kernel(const OpCall& call, TensorRefs& in) {
-    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
-        return unary_kernel<fn::relu_fn, kinds_of(BURN_KIND_N)>(call, in);
-    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
-    const float* x = as_cpu(in[0]).data<float>();
-    float* o = out->data<float>();
-    platform::parallel_for(call.shape.numel(), kGrain,
-                           [&](int64_t b, int64_t e) { simd::relu(x + b, o + b, e - b); });
-    return {out};
-}
+constexpr auto relu_kernel =
+    &f32_simd_unary_kernel<&unary_kernel<fn::relu_fn, kinds_of(BURN_KIND_N)>, &simd::relu>;
 #endif
-
-TensorRefs exp_kernel(const OpCall& call, TensorRefs& in) {
-    if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous())
-        return unary_kernel<fn::exp_fn, OpKinds::float_only>(call, in);
-    auto out = reuse_or_alloc(in, {0}, call.shape, call.dtype);
-    const float* x = as_cpu(in[0]).data<float>();
-    float* o = out->data<float>();
-    platform::parallel_for(call.shape.numel(), kGrain,
-                           [&](int64_t b, int64_t e) { simd::exp(x + b, o + b, e - b); });
-    return {out};
-}
 
 TensorRefs gelu_backward_kernel(const OpCall& call, TensorRefs& in) {
     if (in[0]->dtype != DType::f32 || !as_cpu(in[0]).is_contiguous() || !as_cpu(in[1]).is_contiguous())
@@ -402,12 +386,12 @@ void register_elementwise(KernelTable& t) {
 #define BURN_TERNARY(name, kinds, body, domain) \
     t[idx(OpId::name)] = &ternary_kernel<fn::name##_fn, kinds_of(BURN_KIND_##kinds)>;
 #include "burn/backend/elementwise.def"
-    t[idx(OpId::gelu)] = &gelu_kernel;
+    t[idx(OpId::gelu)] = gelu_kernel;
     t[idx(OpId::clamp)] = &clamp_kernel;
-    t[idx(OpId::exp)] = &exp_kernel;
+    t[idx(OpId::exp)] = exp_kernel;
     t[idx(OpId::gelu_backward)] = &gelu_backward_kernel;
 #if defined(__wasm_simd128__) && !defined(BURN_HAVE_HWY)
-    t[idx(OpId::relu)] = &relu_kernel;
+    t[idx(OpId::relu)] = relu_kernel;
 #endif
     t[idx(OpId::cast)] = &cast_kernel;
     // every row above keeps a dense non-row-major layout (dense_layout)
